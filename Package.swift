@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "xhud",
+    products: [
+        .library(name: "XHUD", targets: ["XHUD"]),
+        .executable(name: "xhud", targets: ["xhud"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries, found with pkg-config. Only HUDRender and HUDX11 import them.
+        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrender xrandr xfixes",
+                       providers: [.apt(["libx11-dev", "libxext-dev", "libxrender-dev", "libxrandr-dev", "libxfixes-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+
+        // Platform-free: configuration, layout, animation, lifecycle, progress. No C, no Foundation.
+        .target(name: "HUDCore"),
+        // Draws a HUD state into any Cairo surface; knows nothing of X11.
+        .target(name: "HUDRender", dependencies: ["HUDCore", "CCairo"]),
+        // The X11 backend: display, visuals, compositor, windows, input, monitors, display link.
+        .target(name: "HUDX11", dependencies: ["HUDCore", "HUDRender", "CX11"]),
+        // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
+        .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
+        .executableTarget(name: "xhud", dependencies: [
+            "XHUD", "HUDCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
+        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

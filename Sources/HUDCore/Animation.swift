@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Timing curves, 0...1 -> 0...1.
+public enum AnimationCurve: Sendable {
+    case linear
+    case easeOut
+    /// UIKit's spring with damping 1 (critically damped, no overshoot), as MBProgressHUD animates.
+    case criticallyDamped
+
+    public func value(_ t: Double) -> Double {
+        let t = clamp(t, 0, 1)
+        switch self {
+        case .linear: return t
+        case .easeOut: return 1 - (1 - t) * (1 - t) * (1 - t)
+        case .criticallyDamped:
+            // x(t) = 1 - (1 + wt) e^(-wt), with w chosen so that it has settled (1e-3) at t = 1.
+            let w = 9.233
+            let end = 1 - (1 + w) * exp(-w)
+            return (1 - (1 + w * t) * exp(-w * t)) / end
+        }
+    }
+}
+
+/// The alpha and zoom of the bezel (and the alpha of the mask, which fades with it).
+public struct Presentation: Equatable, Sendable {
+    public var alpha: Double
+    public var scale: Double
+    public init(alpha: Double, scale: Double) { self.alpha = alpha; self.scale = scale }
+    public static let shown = Presentation(alpha: 1, scale: 1)
+    public static let hidden = Presentation(alpha: 0, scale: 1)
+}
+
+extension HUDAnimation {
+    public var duration: Double {
+        switch self {
+        case .none: return 0
+        case .pop: return 0.15
+        default: return 0.3
+        }
+    }
+    public var curve: AnimationCurve { self == .pop ? .easeOut : .criticallyDamped }
+
+    /// Where a show starts from and where a hide ends.
+    public func offscreen(showing: Bool) -> Presentation {
+        switch self {
+        case .fade, .none: return .hidden
+        case .zoom: return Presentation(alpha: 0, scale: showing ? 0.5 : 0.5)
+        case .zoomIn: return Presentation(alpha: 0, scale: showing ? 0.5 : 1.5)
+        case .zoomOut: return Presentation(alpha: 0, scale: showing ? 1.5 : 0.5)
+        case .pop: return Presentation(alpha: 0, scale: showing ? 1.3 : 1 / 1.3)
+        }
+    }
+}
+
+/// An animation between two presentations that began at `start`.
+public struct Transition: Equatable, Sendable {
+    public var from: Presentation, to: Presentation
+    public var start: Double, duration: Double
+    public var curve: AnimationCurve
+
+    public var end: Double { start + duration }
+    public func value(at t: Double) -> Presentation {
+        guard duration > 0 else { return to }
+        let k = curve.value((t - start) / duration)
+        return Presentation(alpha: from.alpha + (to.alpha - from.alpha) * k,
+                            scale: from.scale + (to.scale - from.scale) * k)
+    }
+}
+
+extension AnimationCurve: Equatable {}
+
+/// Animates a value towards its latest target (smooth progress, bezel resize) instead of snapping.
+public struct Tween: Sendable {
+    public private(set) var from: Double
+    public private(set) var target: Double
+    public private(set) var start: Double = -.infinity
+    public var duration: Double
+
+    public init(_ value: Double, duration: Double) { from = value; target = value; self.duration = duration }
+
+    public func value(at t: Double) -> Double {
+        guard duration > 0, t < start + duration else { return target }
+        return from + (target - from) * AnimationCurve.easeOut.value((t - start) / duration)
+    }
+    public func isMoving(at t: Double) -> Bool { duration > 0 && t < start + duration && from != target }
+
+    /// Retargets from wherever the value is now.
+    public mutating func set(_ v: Double, at t: Double, animated: Bool = true) {
+        guard v != target else { return }
+        from = animated ? value(at: t) : v
+        target = v
+        start = animated ? t : -.infinity
+    }
+}

@@ -1,0 +1,69 @@
+/// Everything that describes what a HUD looks like and how it times itself.
+/// Defaults follow MBProgressHUD (reference: hud-behaviour.md); numbers are logical pixels.
+public struct HUDConfiguration: Equatable, Sendable {
+    public var mode: HUDMode = .indeterminate
+    public var spinner: SpinnerStyle = .ring
+    public var label: String = ""
+    public var details: String = ""
+    public var buttonTitle: String = ""
+    /// Whether label and details are Pango markup (never by default: text is text).
+    public var markup: Bool = false
+
+    public var style: HUDStyle = .dark
+    /// Label, details, button and indicator colour; nil = the style's (alpha 0.7, as MBProgressHUD).
+    public var contentColor: RGBA? = nil
+    /// Bezel colour; nil = the style's.
+    public var bezelColor: RGBA? = nil
+    /// nil = the mode's default: `clear` for spinner and progress, `none` for notifications.
+    public var mask: HUDMask? = nil
+    public var shadow: Bool = true
+
+    public var margin: Double = 20
+    public var spacing: Double = 4
+    public var cornerRadius: Double = 10
+    public var minSize: Size = .zero
+    public var square: Bool = false
+    /// Offset of the bezel from the centre of the parent region; beyond an edge pins it `margin` from it.
+    public var offset: Point = .zero
+
+    public var labelFont: String = "Sans Bold 16px"
+    public var detailsFont: String = "Sans Bold 12px"
+    public var buttonFont: String = "Sans Bold 12px"
+
+    /// Progress 0...1 for determinate, annular and bar.
+    public var progress: Double = 0
+    /// Draws the value ("45%") beside a bar or inside a ring.
+    public var showValue: Bool = false
+    /// Alternate state for bars (xob's `!`), e.g. muted: another colour.
+    public var alternate: Bool = false
+    public var alternateColor: RGBA = RGBA(1, 0.27, 0.23)
+
+    /// Custom image (PNG) for `.custom`, fitted into `imageSize`.
+    public var imagePath: String? = nil
+    public var imageSize: Double = 37
+    public var tintImage: Bool = false
+
+    public var animation: HUDAnimation = .fade
+    public var graceTime: Double = 0
+    public var minShowTime: Double = 0
+
+    public init() {}
+
+    public var effectiveMask: HUDMask { mask ?? (mode.isNotification ? .none : .clear) }
+
+    public var effectiveContentColor: RGBA {
+        if let c = contentColor { return c }
+        switch style {
+        case .light: return RGBA(0, 0, 0, 0.7)
+        default: return RGBA(1, 1, 1, 0.9)
+        }
+    }
+
+    public var effectiveBezelColor: RGBA {
+        if let c = bezelColor { return c }
+        switch style {
+        case .light: return RGBA(0.95, 0.95, 0.95, 0.9)
+        default: return RGBA(0.1, 0.1, 0.1, 0.82)
+        }
+    }
+}

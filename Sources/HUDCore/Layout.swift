@@ -1,0 +1,178 @@
+/// How a text block is to be laid out; the renderer measures and draws with the same request.
+public struct TextRequest: Equatable, Sendable {
+    public var text: String
+    public var font: String
+    public var markup: Bool
+    /// Width at which text wraps (multi-line) or is ellipsized (single line).
+    public var maxWidth: Double
+    /// Height beyond which a multi-line text is cut with an ellipsis; nil for no bound.
+    public var maxHeight: Double?
+    public var singleLine: Bool
+    public init(text: String, font: String, markup: Bool = false, maxWidth: Double, maxHeight: Double? = nil, singleLine: Bool) {
+        self.text = text; self.font = font; self.markup = markup
+        self.maxWidth = maxWidth; self.maxHeight = maxHeight; self.singleLine = singleLine
+    }
+}
+
+/// Measures text in logical pixels. Implemented with Pango by the renderer; with fixed metrics in tests.
+public protocol TextMeasurer {
+    func measure(_ request: TextRequest) -> Size
+}
+
+/// Where everything goes, in the parent region's coordinates (logical pixels).
+public struct HUDLayout: Equatable, Sendable {
+    public var region: Size
+    public var bezel: Rect
+    public var indicator: Rect?
+    public var label: Rect?
+    public var details: Rect?
+    public var button: Rect?
+    /// The value text beside a bar ("45%"), when shown.
+    public var value: Rect?
+    public var labelRequest: TextRequest?
+    public var detailsRequest: TextRequest?
+    public var buttonRequest: TextRequest?
+    public var valueRequest: TextRequest?
+}
+
+public enum LayoutMetrics {
+    public static let roundIndicator = 37.0          // spinner, pie, ring, icons
+    public static let barSize = Size(width: 120, height: 20)
+    public static let valueGap = 8.0                 // between a bar and its value
+    public static let buttonPadding = Size(width: 20, height: 12)
+    public static let valueFont = "Sans Bold 11px"
+    public static let ringValueFont = "Sans Bold 10px"
+}
+
+extension HUDLayout {
+    /// Lays out a HUD in a region, following MBProgressHUD: a vertical stack (indicator, label,
+    /// details, button) `spacing` apart, `margin` inside the bezel, the bezel `margin` inside the region.
+    public static func compute(_ c: HUDConfiguration, region: Size, measurer: TextMeasurer) -> HUDLayout {
+        let m = c.margin
+        let maxBezel = Size(width: max(0, region.width - 2 * m), height: max(0, region.height - 2 * m))
+        let maxContentWidth = max(0, maxBezel.width - 2 * m)
+        let maxContentHeight = max(0, maxBezel.height - 2 * m)
+
+        // Items top to bottom: (size, kind).
+        enum Item { case indicator, label, details, button }
+        var items: [(Item, Size)] = []
+
+        var valueRequest: TextRequest? = nil
+        var valueSize = Size.zero
+        if let indicator = indicatorSize(c) {
+            var size = indicator
+            if c.showValue && c.mode == .bar {
+                let req = TextRequest(text: "100%", font: LayoutMetrics.valueFont, maxWidth: 1000, singleLine: true)
+                valueSize = measurer.measure(req)
+                valueRequest = TextRequest(text: valueText(c.progress), font: LayoutMetrics.valueFont, maxWidth: valueSize.width, singleLine: true)
+                size.width += LayoutMetrics.valueGap + valueSize.width
+            } else if c.showValue && c.mode == .annular {
+                valueRequest = TextRequest(text: valueText(c.progress), font: LayoutMetrics.ringValueFont, maxWidth: size.width - 6, singleLine: true)
+            }
+            if size.width > maxContentWidth { size.width = maxContentWidth }
+            items.append((.indicator, size))
+        }
+
+        var labelRequest: TextRequest? = nil
+        if !c.label.isEmpty {
+            let req = TextRequest(text: c.label, font: c.labelFont, markup: c.markup, maxWidth: maxContentWidth, singleLine: true)
+            labelRequest = req
+            items.append((.label, clampWidth(measurer.measure(req), maxContentWidth)))
+        }
+
+        var buttonRequest: TextRequest? = nil
+        var buttonSize = Size.zero
+        if !c.buttonTitle.isEmpty {
+            let pad = LayoutMetrics.buttonPadding
+            let req = TextRequest(text: c.buttonTitle, font: c.buttonFont, maxWidth: max(0, maxContentWidth - pad.width), singleLine: true)
+            buttonRequest = req
+            let t = measurer.measure(req)
+            buttonSize = Size(width: min(maxContentWidth, t.width + pad.width), height: t.height + pad.height)
+        }
+
+        var detailsRequest: TextRequest? = nil
+        if !c.details.isEmpty {
+            // The details take what height is left; below that they end with an ellipsis.
+            let used = items.reduce(0) { $0 + $1.1.height } + (buttonSize.height)
+            let count = items.count + (buttonRequest == nil ? 0 : 1)
+            let left = max(0, maxContentHeight - used - Double(count) * c.spacing)
+            let req = TextRequest(text: c.details, font: c.detailsFont, markup: c.markup, maxWidth: maxContentWidth, maxHeight: left, singleLine: false)
+            detailsRequest = req
+            var size = clampWidth(measurer.measure(req), maxContentWidth)
+            size.height = min(size.height, left)
+            items.append((.details, size))
+        }
+        if buttonRequest != nil { items.append((.button, buttonSize)) }
+
+        let contentWidth = items.map { $0.1.width }.max() ?? 0
+        let contentHeight = items.reduce(0) { $0 + $1.1.height } + Double(max(0, items.count - 1)) * c.spacing
+
+        var bezelSize = Size(width: contentWidth + 2 * m, height: contentHeight + 2 * m)
+        bezelSize.width = max(bezelSize.width, c.minSize.width)
+        bezelSize.height = max(bezelSize.height, c.minSize.height)
+        if c.square {
+            let side = max(bezelSize.width, bezelSize.height)
+            if side <= maxBezel.width && side <= maxBezel.height { bezelSize = Size(width: side, height: side) }
+        }
+        bezelSize.width = min(bezelSize.width, maxBezel.width)
+        bezelSize.height = min(bezelSize.height, maxBezel.height)
+
+        // Centred plus offset; an offset beyond an edge pins the bezel `margin` from that edge.
+        let x = clamp(region.width / 2 + c.offset.x - bezelSize.width / 2, m, region.width - m - bezelSize.width)
+        let y = clamp(region.height / 2 + c.offset.y - bezelSize.height / 2, m, region.height - m - bezelSize.height)
+        let bezel = Rect(x: x, y: y, width: bezelSize.width, height: bezelSize.height)
+
+        var layout = HUDLayout(region: region, bezel: bezel)
+        layout.labelRequest = labelRequest
+        layout.detailsRequest = detailsRequest
+        layout.buttonRequest = buttonRequest
+        layout.valueRequest = valueRequest
+
+        // Equal top and bottom spacers: the stack is centred vertically in the bezel.
+        var top = bezel.y + (bezel.height - contentHeight) / 2
+        for (kind, size) in items {
+            let r = Rect(x: bezel.midX - size.width / 2, y: top, width: size.width, height: size.height)
+            switch kind {
+            case .indicator:
+                if c.showValue && c.mode == .bar {
+                    let bar = indicatorSize(c)!
+                    let barWidth = max(0, size.width - LayoutMetrics.valueGap - valueSize.width)
+                    layout.indicator = Rect(x: r.x, y: r.y, width: barWidth, height: bar.height)
+                    layout.value = Rect(x: r.maxX - valueSize.width, y: r.midY - valueSize.height / 2, width: valueSize.width, height: valueSize.height)
+                } else if c.showValue && c.mode == .annular {
+                    layout.indicator = r
+                    let t = measurer.measure(valueRequest!)
+                    layout.value = Rect(x: r.midX - t.width / 2, y: r.midY - t.height / 2, width: t.width, height: t.height)
+                } else {
+                    layout.indicator = r
+                }
+            case .label: layout.label = r
+            case .details: layout.details = r
+            case .button: layout.button = r
+            }
+            top += size.height + c.spacing
+        }
+        return layout
+    }
+
+    /// The indicator's size for a mode, nil for text only (and for a custom mode without an image).
+    public static func indicatorSize(_ c: HUDConfiguration) -> Size? {
+        switch c.mode {
+        case .text: return nil
+        case .bar: return LayoutMetrics.barSize
+        case .custom: return c.imagePath == nil ? nil : Size(width: c.imageSize, height: c.imageSize)
+        default: return Size(width: LayoutMetrics.roundIndicator, height: LayoutMetrics.roundIndicator)
+        }
+    }
+
+    public static func valueText(_ progress: Double) -> String {
+        "\(Int((clamp(progress, 0, 1) * 100).rounded()))%"
+    }
+}
+
+@inline(__always)
+public func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double {
+    hi < lo ? lo : min(max(v, lo), hi)
+}
+
+private func clampWidth(_ s: Size, _ w: Double) -> Size { Size(width: min(s.width, w), height: s.height) }

@@ -1,0 +1,72 @@
+/// What the indicator shows, as MBProgressHUD's `mode`, plus SVProgressHUD's icons.
+public enum HUDMode: String, CaseIterable, Sendable {
+    case indeterminate      // spinner
+    case determinate        // pie
+    case annular            // ring
+    case bar                // horizontal bar
+    case success, error, info, warning
+    case custom             // an image
+    case text               // no indicator
+
+    /// Modes whose indicator shows `progress`.
+    public var showsProgress: Bool { self == .determinate || self == .annular || self == .bar }
+    /// Icon and text modes are notifications: click-through by default, as the reference says.
+    public var isNotification: Bool {
+        switch self {
+        case .success, .error, .info, .warning, .text, .custom: return true
+        default: return false
+        }
+    }
+    /// Modes whose indicator moves on its own.
+    public var isAnimated: Bool { self == .indeterminate }
+}
+
+/// The two indeterminate spinners.
+public enum SpinnerStyle: String, CaseIterable, Sendable {
+    case ring     // SVProgressHUD's flat arc with round caps, rotating once a second, ends breathing
+    case spokes   // the classic 12-spoke activity indicator of MBProgressHUD
+}
+
+/// Bezel appearance presets.
+public enum HUDStyle: String, CaseIterable, Sendable {
+    case dark, light, custom
+}
+
+/// What is drawn (and whether input is blocked) over the whole parent region.
+public enum HUDMask: Equatable, Sendable {
+    case none                // nothing drawn, input passes through
+    case clear               // nothing drawn, input blocked
+    case black               // black at 0.4
+    case gradient            // radial: clear at the centre, black 0.75 at radius min(w, h)
+    case color(RGBA)
+
+    public var blocksInput: Bool { self != .none }
+    /// Whether anything is painted outside the bezel.
+    public var paintsBackground: Bool {
+        switch self {
+        case .none, .clear: return false
+        case .color(let c): return c.a > 0
+        default: return true
+        }
+    }
+
+    public static func parse(_ s: String) throws -> HUDMask {
+        switch s.lowercased() {
+        case "none": return .none
+        case "clear": return .clear
+        case "black": return .black
+        case "gradient": return .gradient
+        default: return .color(try RGBA.parse(s))
+        }
+    }
+}
+
+/// Show and hide animations (reference: all 0.3 s, critically damped; `pop` is SVProgressHUD's feel).
+public enum HUDAnimation: String, CaseIterable, Sendable {
+    case fade
+    case zoom        // zoom-in on show, zoom-out on hide
+    case zoomIn = "zoom-in"
+    case zoomOut = "zoom-out"
+    case pop         // 0.15 s fade, scale 1.3 -> 1 on show, 1 -> 1/1.3 on hide
+    case none
+}

@@ -1,0 +1,44 @@
+import HUDCore
+
+/// One frame of a HUD: what to draw and where, at one instant.
+public struct HUDFrame {
+    public var configuration: HUDConfiguration
+    public var layout: HUDLayout
+    public var presentation: Presentation = .shown
+    /// Seconds on any time line; drives the spinner.
+    public var time: Double = 0
+    /// Progress as displayed (smoothed by the caller when it animates).
+    public var progress: Double
+    public var buttonPressed: Bool = false
+    /// The target surface's top-left corner in the region's coordinates (a window may cover only
+    /// the bezel), in logical pixels.
+    public var origin: Point = .zero
+    /// Device pixels per logical pixel.
+    public var scale: Double = 1
+    /// Whether the mask is painted (false when the surface covers only the bezel).
+    public var drawsMask: Bool = true
+
+    public init(configuration: HUDConfiguration, layout: HUDLayout) {
+        self.configuration = configuration
+        self.layout = layout
+        self.progress = configuration.progress
+    }
+}
+
+public enum RenderMetrics {
+    /// How far the drop shadow reaches beyond the bezel.
+    public static let shadowReach = 14.0
+    public static let shadowOffsetY = 3.0
+}
+
+extension HUDFrame {
+    /// Everything the bezel (with shadow and zoom) can touch, in region coordinates.
+    public var bezelExtent: Rect {
+        var r = layout.bezel.scaledAboutCentre(max(1, presentation.scale))
+        if configuration.shadow {
+            let s = RenderMetrics.shadowReach
+            r = Rect(x: r.x - s, y: r.y - s, width: r.width + 2 * s, height: r.height + 2 * s + RenderMetrics.shadowOffsetY)
+        }
+        return r
+    }
+}

@@ -1,0 +1,98 @@
+import CCairo
+import HUDCore
+
+/// Pango text, measured and drawn with the same settings so that what layout measured is what
+/// is drawn. Layouts are cached by request: a spinner frame re-lays out no text.
+public final class PangoText: TextMeasurer {
+    private let context: OpaquePointer
+    private var layouts: [TextRequest: OpaquePointer] = [:]
+    private var fonts: [String: OpaquePointer] = [:]
+
+    public init() {
+        let fontMap = pango_cairo_font_map_get_default()
+        context = pango_font_map_create_context(fontMap)
+        // Unhinted metrics: sizes do not depend on the scale or the surface they are drawn on.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+    }
+
+    deinit {
+        for l in layouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
+        for f in fonts.values { pango_font_description_free(f) }
+        g_object_unref(UnsafeMutableRawPointer(context))
+    }
+
+    public func measure(_ request: TextRequest) -> Size {
+        guard !request.text.isEmpty else { return .zero }
+        let (_, logical) = extents(layout(for: request))
+        var height = Double(logical.height)
+        if let maxHeight = request.maxHeight { height = min(height, maxHeight) }
+        return Size(width: Double(logical.width), height: height)
+    }
+
+    /// Draws the text so that its logical box starts at the rectangle's origin, centred in it.
+    public func draw(_ request: TextRequest, in rect: Rect, cr: OpaquePointer) {
+        guard !request.text.isEmpty else { return }
+        let layout = layout(for: request)
+        pango_cairo_update_context(cr, context)
+        pango_layout_context_changed(layout)
+        let (_, logical) = extents(layout)
+        let dx = rect.x + (rect.width - Double(logical.width)) / 2 - Double(logical.x)
+        cairo_move_to(cr, dx, rect.y - Double(logical.y))
+        pango_cairo_show_layout(cr, layout)
+    }
+
+    /// The ink and logical rectangles in logical pixels.
+    public func extents(_ layout: OpaquePointer) -> (PangoRectangle, PangoRectangle) {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        return (ink, logical)
+    }
+
+    public func layout(for r: TextRequest) -> OpaquePointer {
+        if let l = layouts[r] { return l }
+        if layouts.count > 64 { // a label that changes every frame must not grow the cache
+            for l in layouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
+            layouts.removeAll()
+        }
+        let layout = pango_layout_new(context)!
+        pango_layout_set_font_description(layout, font(r.font))
+        let scale = Double(PANGO_SCALE)
+        pango_layout_set_width(layout, Int32(max(1, r.maxWidth) * scale))
+        pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        if r.singleLine {
+            pango_layout_set_single_paragraph_mode(layout, 1)
+        } else {
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            // Negative heights count lines; positive ones are pixels. Unbounded: -1 line is not it,
+            // so a huge pixel height stands for "no bound".
+            let h = r.maxHeight.map { max(1, $0) } ?? 1_000_000
+            pango_layout_set_height(layout, Int32(min(h * scale, Double(Int32.max / 2))))
+        }
+        if r.markup {
+            pango_layout_set_markup(layout, r.text, -1)
+        } else {
+            pango_layout_set_text(layout, r.text, -1)
+        }
+        layouts[r] = layout
+        return layout
+    }
+
+    private func font(_ description: String) -> OpaquePointer {
+        if let f = fonts[description] { return f }
+        let f = pango_font_description_from_string(description)!
+        fonts[description] = f
+        return f
+    }
+}
+
+extension TextRequest: Hashable {
+    public func hash(into h: inout Hasher) {
+        h.combine(text); h.combine(font); h.combine(markup); h.combine(maxWidth); h.combine(maxHeight); h.combine(singleLine)
+    }
+}

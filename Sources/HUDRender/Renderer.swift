@@ -1,0 +1,134 @@
+import CCairo
+import HUDCore
+
+/// Draws a HUD frame into a Cairo context. Knows nothing of windows: the X11 backend, the tests
+/// and the contact sheet all draw through here.
+public final class HUDRenderer {
+    public let text = PangoText()
+    private let images = ImageCache()
+
+    public init() {}
+
+    /// Lays out a configuration with this renderer's text metrics.
+    public func layout(_ c: HUDConfiguration, region: Size) -> HUDLayout {
+        HUDLayout.compute(c, region: region, measurer: text)
+    }
+
+    /// Draws over what the context holds (operator OVER); the caller clears or fills first.
+    public func render(_ f: HUDFrame, to cr: OpaquePointer) {
+        let c = f.configuration
+        let alpha = clamp(f.presentation.alpha, 0, 1)
+        guard alpha > 0 else { return }
+        cairo_save(cr)
+        cairo_scale(cr, f.scale, f.scale)
+        cairo_translate(cr, -f.origin.x, -f.origin.y)
+
+        if f.drawsMask { drawMask(c.effectiveMask, region: f.layout.region, alpha: alpha, cr: cr) }
+
+        let opaque = alpha >= 0.999
+        if !opaque { cairo_push_group(cr) }
+        let bezel = f.layout.bezel
+        if f.presentation.scale != 1 {
+            cairo_translate(cr, bezel.midX, bezel.midY)
+            cairo_scale(cr, f.presentation.scale, f.presentation.scale)
+            cairo_translate(cr, -bezel.midX, -bezel.midY)
+        }
+        if c.shadow { drawShadow(bezel, radius: c.cornerRadius, cr: cr) }
+        roundedRect(cr, bezel, c.cornerRadius)
+        setColor(cr, c.effectiveBezelColor)
+        cairo_fill(cr)
+        drawContent(f, cr: cr)
+        if !opaque {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, alpha)
+        }
+        cairo_restore(cr)
+    }
+
+    private func drawContent(_ f: HUDFrame, cr: OpaquePointer) {
+        let c = f.configuration, l = f.layout
+        let ink = c.effectiveContentColor
+        if let r = l.indicator {
+            Indicators.draw(c, progress: f.progress, time: f.time, in: r, color: ink, images: images, cr: cr)
+        }
+        setColor(cr, ink)
+        if let r = l.value, let req = l.valueRequest {
+            let shown = TextRequest(text: HUDLayout.valueText(f.progress), font: req.font, maxWidth: req.maxWidth, singleLine: true)
+            text.draw(shown, in: r, cr: cr)
+        }
+        if let r = l.label, let req = l.labelRequest { text.draw(req, in: r, cr: cr) }
+        if let r = l.details, let req = l.detailsRequest {
+            cairo_save(cr)
+            cairo_rectangle(cr, r.x - 2, r.y, r.width + 4, r.height)
+            cairo_clip(cr)
+            text.draw(req, in: r, cr: cr)
+            cairo_restore(cr)
+        }
+        if let r = l.button, let req = l.buttonRequest {
+            let frame = r.insetBy(dx: 0.5, dy: 0.5)
+            roundedRect(cr, frame, frame.height / 2)
+            if f.buttonPressed {
+                setColor(cr, ink.withAlpha(ink.a * 0.15))
+                cairo_fill_preserve(cr)
+            }
+            setColor(cr, ink)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+            let t = text.measure(req)
+            text.draw(req, in: Rect(x: r.x, y: r.midY - t.height / 2, width: r.width, height: t.height), cr: cr)
+        }
+    }
+
+    /// Image loading errors surface here first, so the command can refuse a bad `--image` early.
+    public func validateImage(_ path: String) -> String? { images.load(path).error }
+
+    private func drawMask(_ mask: HUDMask, region: Size, alpha: Double, cr: OpaquePointer) {
+        switch mask {
+        case .none, .clear: return
+        case .black:
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.4 * alpha)
+            cairo_paint(cr)
+        case .color(let col):
+            setColor(cr, col.withAlpha(col.a * alpha))
+            cairo_paint(cr)
+        case .gradient:
+            let cx = region.width / 2, cy = region.height / 2
+            let radius = min(region.width, region.height)
+            let p = cairo_pattern_create_radial(cx, cy, 0, cx, cy, radius)!
+            cairo_pattern_add_color_stop_rgba(p, 0, 0, 0, 0, 0)
+            cairo_pattern_add_color_stop_rgba(p, 1, 0, 0, 0, 0.75 * alpha)
+            cairo_set_source(cr, p)
+            cairo_paint(cr)
+            cairo_pattern_destroy(p)
+        }
+    }
+
+    /// A soft shadow without a blur filter: rounded rectangles of growing size and falling alpha.
+    private func drawShadow(_ r: Rect, radius: Double, cr: OpaquePointer) {
+        let steps = 7
+        let reach = RenderMetrics.shadowReach
+        let base = r.offsetBy(dx: 0, dy: RenderMetrics.shadowOffsetY)
+        for i in 0..<steps {
+            let k = Double(i + 1) / Double(steps)          // 1/7 ... 1
+            let grow = reach * k
+            roundedRect(cr, base.insetBy(dx: -grow + 2, dy: -grow + 2), radius + grow)
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.045 * (1 - k * 0.85))
+            cairo_fill(cr)
+        }
+    }
+}
+
+// MARK: Drawing helpers
+
+func setColor(_ cr: OpaquePointer, _ c: RGBA) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a) }
+
+func roundedRect(_ cr: OpaquePointer, _ r: Rect, _ radius: Double) {
+    let rad = max(0, min(radius, r.width / 2, r.height / 2))
+    let deg = Double.pi / 180
+    cairo_new_sub_path(cr)
+    cairo_arc(cr, r.maxX - rad, r.minY + rad, rad, -90 * deg, 0)
+    cairo_arc(cr, r.maxX - rad, r.maxY - rad, rad, 0, 90 * deg)
+    cairo_arc(cr, r.minX + rad, r.maxY - rad, rad, 90 * deg, 180 * deg)
+    cairo_arc(cr, r.minX + rad, r.minY + rad, rad, 180 * deg, 270 * deg)
+    cairo_close_path(cr)
+}
