@@ -31,7 +31,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
-        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
+        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v5]
 )

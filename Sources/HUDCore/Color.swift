@@ -51,7 +51,7 @@ public struct RGBA: Equatable, Sendable, CustomStringConvertible {
             colour = named
         } else if s.hasPrefix("#") {
             let hex = Array(s.dropFirst())
-            let digits = hex.compactMap { $0.hexDigitValue }
+            let digits = hex.compactMap { $0.isASCII ? $0.hexDigitValue : nil }
             guard digits.count == hex.count else { throw ParseError.invalid(text) }
             switch digits.count {
             case 3, 4:
@@ -65,7 +65,7 @@ public struct RGBA: Equatable, Sendable, CustomStringConvertible {
             }
         } else if (s.hasPrefix("rgb(") || s.hasPrefix("rgba(")) && s.hasSuffix(")") {
             let inner = s[s.index(after: s.firstIndex(of: "(")!)..<s.index(before: s.endIndex)]
-            let parts = inner.split(separator: ",").map { String($0).trimmingSpaces() }
+            let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
             guard parts.count == 3 || parts.count == 4 else { throw ParseError.invalid(text) }
             let n = parts.map { Double($0) }
             guard n.allSatisfy({ $0 != nil }) else { throw ParseError.invalid(text) }

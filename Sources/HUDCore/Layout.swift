@@ -172,7 +172,7 @@ extension HUDLayout {
 
 @inline(__always)
 public func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double {
-    hi < lo ? lo : min(max(v, lo), hi)
+    hi < lo || v.isNaN ? lo : min(max(v, lo), hi)
 }
 
 private func clampWidth(_ s: Size, _ w: Double) -> Size { Size(width: min(s.width, w), height: s.height) }

@@ -124,7 +124,7 @@ public final class HUDLifecycle {
     }
 
     private func showNow(animated: Bool, at now: Double) {
-        delayedHide = nil
+        // A delayed hide asked for after a show (even one still in its grace time) stands.
         let appearing = phase == .hidden
         var from = appearing ? animation.offscreen(showing: true) : presentation(at: now)
         if phase == .hiding {

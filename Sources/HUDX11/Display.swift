@@ -1,0 +1,95 @@
+import CX11
+import HUDCore
+
+/// Errors the backend reports; the command turns them into one-line messages and exit codes.
+public enum X11Error: Error, CustomStringConvertible, Equatable {
+    case cannotOpenDisplay(String)
+    case noSuchWindow(String)
+    case noSuchMonitor(String)
+    case badGeometry(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpenDisplay(let name): return "cannot open display '\(name)': is an X server running and DISPLAY set?"
+        case .noSuchWindow(let w): return "no such window: \(w)"
+        case .noSuchMonitor(let m): return "no such monitor: \(m) (see `xrandr --listmonitors`)"
+        case .badGeometry(let g): return "bad geometry '\(g)': expected WxH+X+Y"
+        }
+    }
+}
+
+/// X errors are reported here instead of ending the process (Xlib's default handler exits).
+nonisolated(unsafe) var lastXError: UInt8 = 0
+
+/// One connection to an X server, its default screen and the atoms xhud uses.
+public final class X11Display {
+    public let handle: OpaquePointer
+    public let screen: Int32
+    public let root: Window
+    private var atoms: [String: Atom] = [:]
+
+    public init(name: String? = nil) throws {
+        let displayName = name ?? String(cString: XDisplayName(nil))
+        guard let d = XOpenDisplay(name) else { throw X11Error.cannotOpenDisplay(displayName) }
+        handle = d
+        screen = XDefaultScreen(d)
+        root = XRootWindow(d, screen)
+        _ = XSetErrorHandler { _, event in
+            lastXError = event?.pointee.error_code ?? 1
+            return 0
+        }
+    }
+
+    deinit { XCloseDisplay(handle) }
+
+    public var fd: Int32 { XConnectionNumber(handle) }
+    public var screenSize: (width: Int, height: Int) {
+        (Int(XDisplayWidth(handle, screen)), Int(XDisplayHeight(handle, screen)))
+    }
+
+    public func atom(_ name: String) -> Atom {
+        if let a = atoms[name] { return a }
+        let a = XInternAtom(handle, name, 0)
+        atoms[name] = a
+        return a
+    }
+
+    /// Runs `body` and reports whether the server answered it with an error.
+    public func checked<T>(_ body: () -> T) -> (T, ok: Bool) {
+        XSync(handle, 0)
+        lastXError = 0
+        let value = body()
+        XSync(handle, 0)
+        return (value, lastXError == 0)
+    }
+
+    /// The first window of a property of type WINDOW (e.g. `_NET_ACTIVE_WINDOW`).
+    public func windowProperty(_ window: Window, _ name: String) -> Window? {
+        var type: Atom = 0, format: Int32 = 0
+        var count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>? = nil
+        let status = XGetWindowProperty(handle, window, atom(name), 0, 1, 0, XA_WINDOW, &type, &format, &count, &after, &data)
+        defer { if let data { XFree(data) } }
+        guard status == Success, count == 1, format == 32, let data else { return nil }
+        let w = UnsafeRawPointer(data).load(as: UInt.self)
+        return w == 0 ? nil : w
+    }
+
+    /// Dots per inch from `Xft.dpi` in the RESOURCE_MANAGER string, as desktops set it for HiDPI.
+    public var xftDPI: Double? {
+        guard let rm = XResourceManagerString(handle) else { return nil }
+        for line in String(cString: rm).split(separator: "\n") where line.hasPrefix("Xft.dpi:") {
+            return Double(line.dropFirst("Xft.dpi:".count).trimmingCharacters(in: " \t"))
+        }
+        return nil
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: String) -> String {
+        var s = self
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

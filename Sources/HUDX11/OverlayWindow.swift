@@ -1,0 +1,152 @@
+import CX11
+import HUDCore
+
+/// The HUD's override-redirect window with a 32-bit ARGB visual, and the input-only window that
+/// blocks input over the parent region. Frames arrive as finished BGRA pixels (one XPutImage, so
+/// no frame is ever seen half drawn).
+public final class OverlayWindow {
+    public let display: X11Display
+    public private(set) var window: Window = 0
+    public private(set) var blocker: Window = 0
+    public private(set) var rect: Rect           // root coordinates, device pixels
+    public private(set) var isMapped = false
+    let visual: UnsafeMutablePointer<Visual>
+    let depth: Int32
+    private var gc: GC?
+
+    public init(display: X11Display, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool) {
+        self.display = display
+        self.rect = rect
+        let d = display.handle
+        var info = XVisualInfo()
+        if XMatchVisualInfo(d, display.screen, 32, TrueColor, &info) != 0 {
+            visual = info.visual
+            depth = 32
+        } else {
+            visual = XDefaultVisual(d, display.screen)
+            depth = XDefaultDepth(d, display.screen)
+        }
+        var attrs = XSetWindowAttributes()
+        attrs.override_redirect = 1
+        attrs.colormap = XCreateColormap(d, display.root, visual, AllocNone)
+        attrs.border_pixel = 0
+        attrs.background_pixmap = 0     // None: nothing is painted before the first frame
+        attrs.event_mask = Int(ButtonPressMask | ButtonReleaseMask | ExposureMask | PointerMotionMask | LeaveWindowMask)
+        let r = rect.integral
+        window = XCreateWindow(d, display.root, Int32(r.x), Int32(r.y), UInt32(max(1, r.width)), UInt32(max(1, r.height)), 0,
+                               depth, UInt32(InputOutput), visual,
+                               UInt(CWOverrideRedirect | CWColormap | CWBorderPixel | CWBackPixmap | CWEventMask), &attrs)
+        gc = XCreateGC(d, window, 0, nil)
+        setProperties(window)
+        if clickThrough { setInputShape(empty: true) }
+
+        if let region = region?.integral {
+            var battrs = XSetWindowAttributes()
+            battrs.override_redirect = 1
+            battrs.event_mask = Int(ButtonPressMask | ButtonReleaseMask)
+            blocker = XCreateWindow(d, display.root, Int32(region.x), Int32(region.y), UInt32(region.width), UInt32(region.height), 0,
+                                    0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect | CWEventMask), &battrs)
+            setProperties(blocker)
+        }
+    }
+
+    deinit {
+        let d = display.handle
+        if let gc { XFreeGC(d, gc) }
+        if blocker != 0 { XDestroyWindow(d, blocker) }
+        XDestroyWindow(d, window)
+        XFlush(d)
+    }
+
+    /// Names and types that compositor rules and window managers can target.
+    private func setProperties(_ w: Window) {
+        let d = display.handle
+        "xhud".withCString { name in
+            var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: name))
+            XSetClassHint(d, w, &hint)
+            XStoreName(d, w, name)
+            XChangeProperty(d, w, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace,
+                            UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), 4)
+        }
+        var type = display.atom("_NET_WM_WINDOW_TYPE_NOTIFICATION")
+        withUnsafeBytes(of: &type) { p in
+            XChangeProperty(d, w, display.atom("_NET_WM_WINDOW_TYPE"), XA_ATOM, 32, PropModeReplace,
+                            p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+        }
+        var states = [display.atom("_NET_WM_STATE_ABOVE"), display.atom("_NET_WM_STATE_SKIP_TASKBAR"), display.atom("_NET_WM_STATE_SKIP_PAGER")]
+        states.withUnsafeMutableBytes { p in
+            XChangeProperty(d, w, display.atom("_NET_WM_STATE"), XA_ATOM, 32, PropModeReplace,
+                            p.baseAddress!.assumingMemoryBound(to: UInt8.self), 3)
+        }
+        // Never take keyboard focus.
+        var hints = XWMHints()
+        hints.flags = Int(InputHint)
+        hints.input = 0
+        XSetWMHints(d, w, &hints)
+    }
+
+    public func map() {
+        let d = display.handle
+        if blocker != 0 { XMapRaised(d, blocker) }
+        XMapRaised(d, window)
+        isMapped = true
+    }
+
+    public func unmap() {
+        let d = display.handle
+        XUnmapWindow(d, window)
+        if blocker != 0 { XUnmapWindow(d, blocker) }
+        isMapped = false
+    }
+
+    /// Keeps the HUD above every other window, the blocker just below it.
+    public func raise() {
+        let d = display.handle
+        if blocker != 0 { XRaiseWindow(d, blocker) }
+        XRaiseWindow(d, window)
+    }
+
+    public func move(to r: Rect, blocker region: Rect?) {
+        let d = display.handle
+        let i = r.integral
+        rect = i
+        XMoveResizeWindow(d, window, Int32(i.x), Int32(i.y), UInt32(max(1, i.width)), UInt32(max(1, i.height)))
+        if blocker != 0, let b = region?.integral {
+            XMoveResizeWindow(d, blocker, Int32(b.x), Int32(b.y), UInt32(b.width), UInt32(b.height))
+        }
+    }
+
+    /// Empty: clicks pass through to the windows below (`--mask none`); otherwise the whole window.
+    public func setInputShape(empty: Bool) {
+        let d = display.handle
+        if empty {
+            XShapeCombineRectangles(d, window, ShapeInput, 0, 0, nil, 0, ShapeSet, Unsorted)
+        } else {
+            XShapeCombineMask(d, window, ShapeInput, 0, 0, 0, ShapeSet)
+        }
+    }
+
+    /// Clips what is shown to horizontal spans (window coordinates); nil shows the whole window.
+    public func setBoundingShape(_ spans: [XRectangle]?) {
+        let d = display.handle
+        guard var spans else {
+            XShapeCombineMask(d, window, ShapeBounding, 0, 0, 0, ShapeSet)
+            return
+        }
+        spans.withUnsafeMutableBufferPointer { p in
+            XShapeCombineRectangles(d, window, ShapeBounding, 0, 0, p.baseAddress, Int32(p.count), ShapeSet, YXBanded)
+        }
+    }
+
+    /// Copies a frame of BGRA pixels (Cairo's ARGB32 on little-endian) into the window.
+    public func present(pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, damage: Rect? = nil) {
+        let d = display.handle
+        guard let image = XCreateImage(d, visual, UInt32(depth), ZPixmap, 0,
+                                       UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: CChar.self),
+                                       UInt32(width), UInt32(height), 32, Int32(stride)) else { return }
+        let area = (damage ?? Rect(x: 0, y: 0, width: Double(width), height: Double(height))).integral
+        XPutImage(d, window, gc, image, Int32(area.x), Int32(area.y), Int32(area.x), Int32(area.y), UInt32(area.width), UInt32(area.height))
+        image.pointee.data = nil     // the pixels belong to the caller
+        _ = image.pointee.f.destroy_image(image)
+    }
+}

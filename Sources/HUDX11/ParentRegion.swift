@@ -1,0 +1,128 @@
+import CX11
+import HUDCore
+
+/// What the HUD covers, as MBProgressHUD covers its superview.
+public enum ParentSpec: Equatable {
+    case monitor(String)          // pointer | focused | primary | NAME | INDEX
+    case window(String)           // ID | active | pointer | root
+    case geometry(String)         // WxH+X+Y
+
+    public static let `default` = ParentSpec.monitor("pointer")
+}
+
+/// A resolved parent region in root coordinates (device pixels), and the window it tracks.
+public struct ParentRegion: Equatable {
+    public var rect: Rect
+    /// The window followed (moves, resizes, unmap and destroy), nil for a monitor or geometry.
+    public var window: Window?
+}
+
+extension X11Display {
+    public func resolve(_ spec: ParentSpec) throws -> ParentRegion {
+        switch spec {
+        case .geometry(let g):
+            guard let r = parseGeometry(g) else { throw X11Error.badGeometry(g) }
+            return ParentRegion(rect: r, window: nil)
+        case .monitor(let which):
+            return ParentRegion(rect: try monitor(which).rect, window: nil)
+        case .window(let which):
+            let w: Window
+            switch which.lowercased() {
+            case "root":
+                let s = screenSize
+                return ParentRegion(rect: Rect(x: 0, y: 0, width: Double(s.width), height: Double(s.height)), window: nil)
+            case "active":
+                guard let a = windowProperty(root, "_NET_ACTIVE_WINDOW") else {
+                    throw X11Error.noSuchWindow("active (no _NET_ACTIVE_WINDOW: is a window manager running?)")
+                }
+                w = a
+            case "pointer":
+                var r: Window = 0, c: Window = 0
+                var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
+                var mask: UInt32 = 0
+                XQueryPointer(handle, root, &r, &c, &rx, &ry, &wx, &wy, &mask)
+                guard c != 0 else { throw X11Error.noSuchWindow("pointer (the pointer is over no window)") }
+                w = c
+            default:
+                guard let id = parseWindowID(which) else { throw X11Error.noSuchWindow(which) }
+                w = id
+            }
+            guard let rect = windowRect(w) else { throw X11Error.noSuchWindow(which) }
+            return ParentRegion(rect: rect, window: w)
+        }
+    }
+
+    public func monitor(_ which: String) throws -> Monitor {
+        let all = monitors()
+        switch which.lowercased() {
+        case "pointer":
+            let p = pointer()
+            return all.first { $0.rect.contains(p) } ?? all[0]
+        case "focused":
+            if let a = windowProperty(root, "_NET_ACTIVE_WINDOW"), let r = windowRect(a) {
+                let c = Point(x: r.midX, y: r.midY)
+                if let m = all.first(where: { $0.rect.contains(c) }) { return m }
+            }
+            return try monitor("pointer")
+        case "primary":
+            return all.first { $0.primary } ?? all[0]
+        default:
+            if let i = Int(which) {
+                guard i >= 0 && i < all.count else { throw X11Error.noSuchMonitor(which) }
+                return all[i]
+            }
+            guard let m = all.first(where: { $0.name == which }) else { throw X11Error.noSuchMonitor(which) }
+            return m
+        }
+    }
+
+    /// A window's rectangle in root coordinates, nil if it does not exist.
+    public func windowRect(_ w: Window) -> Rect? {
+        var attrs = XWindowAttributes()
+        let (status, ok) = checked { XGetWindowAttributes(handle, w, &attrs) }
+        guard ok, status != 0 else { return nil }
+        var x: Int32 = 0, y: Int32 = 0
+        var child: Window = 0
+        XTranslateCoordinates(handle, w, root, 0, 0, &x, &y, &child)
+        return Rect(x: Double(x), y: Double(y), width: Double(attrs.width), height: Double(attrs.height))
+    }
+
+    /// The ancestor of a window that is a child of the root (the frame a window manager adds).
+    public func topLevel(_ w: Window) -> Window {
+        var current = w
+        while true {
+            var rootReturn: Window = 0, parent: Window = 0
+            var children: UnsafeMutablePointer<Window>? = nil
+            var n: UInt32 = 0
+            guard XQueryTree(handle, current, &rootReturn, &parent, &children, &n) != 0 else { return current }
+            if let children { XFree(children) }
+            if parent == 0 || parent == root { return current }
+            current = parent
+        }
+    }
+}
+
+func parseWindowID(_ s: String) -> Window? {
+    if s.hasPrefix("0x") || s.hasPrefix("0X") { return Window(s.dropFirst(2), radix: 16) }
+    return Window(s)
+}
+
+/// `WxH+X+Y` (X and Y may be negative: `-0` is not supported, as it means "from the right" in X).
+public func parseGeometry(_ s: String) -> Rect? {
+    var chars = Substring(s)
+    func number() -> Int? {
+        var digits = ""
+        if let f = chars.first, f == "+" || f == "-" { digits.append(f); chars = chars.dropFirst() }
+        while let c = chars.first, c.isNumber { digits.append(c); chars = chars.dropFirst() }
+        return Int(digits)
+    }
+    guard let w = number(), chars.first == "x" || chars.first == "X" else { return nil }
+    chars = chars.dropFirst()
+    guard let h = number(), w > 0, h > 0 else { return nil }
+    var x = 0, y = 0
+    if !chars.isEmpty {
+        guard let nx = number(), let ny = number(), chars.isEmpty else { return nil }
+        x = nx; y = ny
+    }
+    return Rect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))
+}

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Wakes the event loop from another thread or a signal handler; repeated wakes coalesce.
+final class WakePipe: @unchecked Sendable {
+    let readFD: Int32, writeFD: Int32
+    private let pending = Atomic<Bool>(false)
+
+    init() {
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        readFD = fds[0]; writeFD = fds[1]
+    }
+
+    func wake() {
+        if pending.exchange(true, ordering: .acquiringAndReleasing) { return }
+        var b: UInt8 = 1
+        _ = write(writeFD, &b, 1)
+    }
+
+    func drain() {
+        pending.store(false, ordering: .releasing)
+        var buf = [UInt8](repeating: 0, count: 64)
+        while read(readFD, &buf, 64) > 0 {}
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP end the HUD through the loop (a handler may only write a byte).
+nonisolated(unsafe) var signalPipeFD: Int32 = -1
+nonisolated(unsafe) var receivedSignal: Int32 = 0

@@ -1,0 +1,452 @@
+import HUDCore
+import XCTest
+
+/// MBProgressHUD's layout with fixed text metrics: every character 8 px wide, every line 20 px high.
+final class LayoutTests: XCTestCase {
+    private let region = Size(width: 400, height: 300)
+
+    private func layout(_ c: HUDConfiguration, region: Size? = nil, measurer: FakeMeasurer = FakeMeasurer()) -> HUDLayout {
+        HUDLayout.compute(c, region: region ?? self.region, measurer: measurer)
+    }
+
+    private func config(_ mode: HUDMode = .indeterminate, label: String = "", details: String = "",
+                        button: String = "") -> HUDConfiguration {
+        var c = HUDConfiguration()
+        c.mode = mode
+        c.label = label
+        c.details = details
+        c.buttonTitle = button
+        return c
+    }
+
+    /// The stacked items top to bottom; a bar with its value beside it counts as one item.
+    private func items(_ l: HUDLayout) -> [Rect] {
+        var indicator = l.indicator
+        if let i = l.indicator, let v = l.value, v.minX >= i.maxX {
+            indicator = Rect(x: i.minX, y: i.minY, width: v.maxX - i.minX, height: i.height)
+        }
+        return [indicator, l.label, l.details, l.button].compactMap { $0 }
+    }
+
+    // MARK: Defaults
+
+    func testDefaultsFollowMBProgressHUD() {
+        let c = HUDConfiguration()
+        XCTAssertEqual(c.margin, 20)
+        XCTAssertEqual(c.spacing, 4)
+        XCTAssertEqual(c.minSize, .zero)
+        XCTAssertFalse(c.square)
+        XCTAssertEqual(c.offset, .zero)
+        XCTAssertEqual(c.mode, .indeterminate)
+        XCTAssertEqual(c.labelFont, "Sans Bold 16px")
+        XCTAssertEqual(c.detailsFont, "Sans Bold 12px")
+        XCTAssertEqual(c.buttonFont, "Sans Bold 12px")
+        XCTAssertEqual(c.animation, .fade)
+        XCTAssertEqual(c.graceTime, 0)
+        XCTAssertEqual(c.minShowTime, 0)
+        XCTAssertEqual(c.progress, 0)
+        XCTAssertFalse(c.markup, "text is text unless asked")
+    }
+
+    // MARK: The stack
+
+    func testIndicatorOnlyIsCentredWithMarginAround() {
+        let l = layout(config())
+        XCTAssertEqual(l.region, region)
+        XCTAssertRectEqual(l.bezel, Rect(x: 161.5, y: 111.5, width: 77, height: 77))
+        XCTAssertRectEqual(l.indicator, Rect(x: 181.5, y: 131.5, width: 37, height: 37))
+        XCTAssertNil(l.label)
+        XCTAssertNil(l.details)
+        XCTAssertNil(l.button)
+        XCTAssertNil(l.value)
+        XCTAssertNil(l.labelRequest)
+        XCTAssertNil(l.detailsRequest)
+        XCTAssertNil(l.buttonRequest)
+        XCTAssertNil(l.valueRequest)
+    }
+
+    func testIndicatorAndLabel() {
+        let m = FakeMeasurer()
+        let l = layout(config(label: "Loading"), measurer: m)
+        XCTAssertRectEqual(l.bezel, Rect(x: 152, y: 99.5, width: 96, height: 101))
+        XCTAssertRectEqual(l.indicator, Rect(x: 181.5, y: 119.5, width: 37, height: 37))
+        XCTAssertRectEqual(l.label, Rect(x: 172, y: 160.5, width: 56, height: 20))
+        XCTAssertEqual(l.labelRequest, TextRequest(text: "Loading", font: "Sans Bold 16px", markup: false,
+                                                   maxWidth: 320, maxHeight: nil, singleLine: true))
+        XCTAssertEqual(m.requests.first?.text, "Loading")
+    }
+
+    func testAllItemsAreFourApartInOrderAndCentred() {
+        let m = FakeMeasurer()
+        let l = layout(config(label: "Loading", details: "Please wait", button: "Cancel"), measurer: m)
+        // Content: 88 wide (details), 37 + 20 + 20 + 32 + 3 * 4 = 121 high.
+        XCTAssertRectEqual(l.bezel, Rect(x: 136, y: 69.5, width: 128, height: 161))
+        XCTAssertRectEqual(l.indicator, Rect(x: 181.5, y: 89.5, width: 37, height: 37))
+        XCTAssertRectEqual(l.label, Rect(x: 172, y: 130.5, width: 56, height: 20))
+        XCTAssertRectEqual(l.details, Rect(x: 156, y: 154.5, width: 88, height: 20))
+        XCTAssertRectEqual(l.button, Rect(x: 166, y: 178.5, width: 68, height: 32))  // 20 wider, 12 taller than its title
+
+        let stack = items(l)
+        XCTAssertEqual(stack.count, 4)
+        for (a, b) in zip(stack, stack.dropFirst()) {
+            XCTAssertEqual(b.minY - a.maxY, 4, accuracy: 1e-9, "visible items are 4 apart")
+        }
+        for r in stack {
+            XCTAssertEqual(r.midX, l.bezel.midX, accuracy: 1e-9, "centred horizontally")
+        }
+        let top = stack.first!.minY - l.bezel.minY
+        let bottom = l.bezel.maxY - stack.last!.maxY
+        XCTAssertEqual(top, bottom, accuracy: 1e-9, "top and bottom spacers are equal")
+        XCTAssertEqual(top, 20, accuracy: 1e-9)
+
+        XCTAssertEqual(l.detailsRequest, TextRequest(text: "Please wait", font: "Sans Bold 12px", markup: false,
+                                                     maxWidth: 320, maxHeight: 220 - 89 - 12, singleLine: false))
+        XCTAssertEqual(l.buttonRequest, TextRequest(text: "Cancel", font: "Sans Bold 12px", markup: false,
+                                                    maxWidth: 300, maxHeight: nil, singleLine: true))
+    }
+
+    func testNonDefaultMarginAndSpacing() {
+        var c = config(label: "Loading")
+        c.margin = 10
+        c.spacing = 8
+        let l = layout(c)
+        XCTAssertEqual(l.bezel.width, 56 + 20, accuracy: 1e-9)
+        XCTAssertEqual(l.bezel.height, 37 + 8 + 20 + 20, accuracy: 1e-9)
+        XCTAssertEqual(l.label!.minY - l.indicator!.maxY, 8, accuracy: 1e-9)
+        XCTAssertEqual(l.indicator!.minY - l.bezel.minY, 10, accuracy: 1e-9)
+        XCTAssertEqual(l.labelRequest?.maxWidth, 400 - 4 * 10)
+    }
+
+    func testEmptyTextModeIsJustTheMargins() {
+        let l = layout(config(.text))
+        XCTAssertRectEqual(l.bezel, Rect(x: 180, y: 130, width: 40, height: 40))
+        XCTAssertTrue(items(l).isEmpty)
+    }
+
+    func testTextModeLabelOnly() {
+        let l = layout(config(.text, label: "Saved"))
+        XCTAssertNil(l.indicator)
+        XCTAssertRectEqual(l.bezel, Rect(x: 160, y: 120, width: 80, height: 60))
+        XCTAssertRectEqual(l.label, Rect(x: 180, y: 140, width: 40, height: 20))
+    }
+
+    // MARK: Label
+
+    func testLabelIsOneLineClampedToRegionWidthMinusFourMargins() {
+        let long = String(repeating: "x", count: 100)   // 800 px
+        for m in [FakeMeasurer(), FakeMeasurer(honoursBounds: false)] {
+            let l = layout(config(.text, label: long), measurer: m)
+            XCTAssertEqual(l.labelRequest?.singleLine, true)
+            XCTAssertEqual(l.labelRequest?.maxWidth, 400 - 4 * 20)
+            XCTAssertRectEqual(l.label, Rect(x: 40, y: 140, width: 320, height: 20))
+            XCTAssertRectEqual(l.bezel, Rect(x: 20, y: 120, width: 360, height: 60))
+        }
+        let wide = layout(config(.text, label: long), region: Size(width: 600, height: 300))
+        XCTAssertEqual(wide.label!.width, 600 - 80, accuracy: 1e-9)
+        XCTAssertEqual(wide.label!.height, 20, accuracy: 1e-9, "one line however long")
+    }
+
+    func testMarkupFlagIsPassedToTheTextRequests() {
+        var c = config(label: "<b>a</b>", details: "<i>b</i>")
+        XCTAssertEqual(layout(c).labelRequest?.markup, false)
+        c.markup = true
+        let l = layout(c)
+        XCTAssertEqual(l.labelRequest?.markup, true)
+        XCTAssertEqual(l.detailsRequest?.markup, true)
+    }
+
+    // MARK: Details
+
+    func testDetailsWrapAtTheContentWidth() {
+        let text = String(repeating: "d", count: 100)   // 40 a line at 320 px: 3 lines
+        let l = layout(config(.text, details: text))
+        XCTAssertEqual(l.detailsRequest?.singleLine, false)
+        XCTAssertEqual(l.detailsRequest?.maxWidth, 320)
+        XCTAssertEqual(l.detailsRequest?.maxHeight, 300 - 4 * 20, "all the height there is")
+        XCTAssertRectEqual(l.details, Rect(x: 40, y: 120, width: 320, height: 60))
+        XCTAssertRectEqual(l.bezel, Rect(x: 20, y: 100, width: 360, height: 100))
+    }
+
+    func testDetailsAreClampedToTheHeightLeft() {
+        let region = Size(width: 400, height: 200)
+        let text = String(repeating: "d", count: 1000)  // 25 lines, 500 px
+        // Content height available: 200 - 4 * 20 = 120; minus indicator, label and two gaps: 55.
+        for m in [FakeMeasurer(), FakeMeasurer(honoursBounds: false)] {
+            let l = layout(config(label: "Loading", details: text), region: region, measurer: m)
+            XCTAssertEqual(l.detailsRequest?.maxHeight, 55)
+            let d = l.details!
+            XCTAssertLessThanOrEqual(d.height, 55)
+            XCTAssertGreaterThan(d.height, 0)
+            XCTAssertLessThanOrEqual(l.bezel.height, 200 - 40 + 1e-9, "the bezel stays inside the region")
+            XCTAssertGreaterThanOrEqual(l.bezel.minY, 20 - 1e-9)
+            XCTAssertLessThanOrEqual(d.maxY, l.bezel.maxY - 20 + 1e-9, "details end a margin above the bezel's edge")
+            XCTAssertEqual(d.minY - l.label!.maxY, 4, accuracy: 1e-9)
+        }
+        // The greedy measurer returns 500 px: the layout itself cuts it to 55.
+        let greedy = layout(config(label: "Loading", details: text), region: region, measurer: FakeMeasurer(honoursBounds: false))
+        XCTAssertEqual(greedy.details!.height, 55, accuracy: 1e-9)
+        XCTAssertRectEqual(greedy.bezel, Rect(x: 20, y: 20, width: 360, height: 160))
+    }
+
+    func testDetailsLeaveRoomForTheButton() {
+        let region = Size(width: 400, height: 200)
+        let text = String(repeating: "d", count: 1000)
+        let l = layout(config(label: "Loading", details: text, button: "Cancel"), region: region,
+                       measurer: FakeMeasurer(honoursBounds: false))
+        // 120 - (37 + 20 + 32) - 3 * 4 = 19
+        XCTAssertEqual(l.detailsRequest?.maxHeight, 19)
+        XCTAssertEqual(l.details!.height, 19, accuracy: 1e-9)
+        XCTAssertEqual(l.button!.minY - l.details!.maxY, 4, accuracy: 1e-9)
+        XCTAssertLessThanOrEqual(l.button!.maxY, l.bezel.maxY - 20 + 1e-9)
+        XCTAssertLessThanOrEqual(l.bezel.maxY, 180 + 1e-9)
+    }
+
+    func testDetailsWiderThanAllowedAreClampedInWidth() {
+        let l = layout(config(.text, details: String(repeating: "d", count: 100)),
+                       measurer: FakeMeasurer(charWidth: 20, honoursBounds: false))  // 800 px wide
+        XCTAssertEqual(l.details!.width, 320, accuracy: 1e-9)
+    }
+
+    // MARK: Button
+
+    func testLongButtonIsClampedToTheContentWidth() {
+        let l = layout(config(button: String(repeating: "b", count: 100)))
+        XCTAssertEqual(l.buttonRequest?.maxWidth, 300)
+        XCTAssertEqual(l.button!.width, 320, accuracy: 1e-9)
+        XCTAssertEqual(l.button!.midX, l.bezel.midX, accuracy: 1e-9)
+    }
+
+    // MARK: Square and minSize
+
+    func testSquareMakesWidthEqualHeight() {
+        var c = config(label: "Loading")   // 96 x 101
+        c.square = true
+        let l = layout(c)
+        XCTAssertRectEqual(l.bezel, Rect(x: 149.5, y: 99.5, width: 101, height: 101))
+        XCTAssertEqual(l.indicator!.midX, 200, accuracy: 1e-9)
+
+        var wide = config(.text, label: "Hello")  // 80 x 60
+        wide.square = true
+        let w = layout(wide)
+        XCTAssertRectEqual(w.bezel, Rect(x: 160, y: 110, width: 80, height: 80))
+        XCTAssertEqual(w.label!.midY, w.bezel.midY, accuracy: 1e-9, "the stack is centred in the taller bezel")
+    }
+
+    func testSquareIsDroppedWhenItDoesNotFit() {
+        var c = config(.text, label: String(repeating: "x", count: 100))  // 360 x 60
+        c.square = true
+        let l = layout(c, region: Size(width: 400, height: 120))
+        XCTAssertEqual(l.bezel.width, 360, accuracy: 1e-9)
+        XCTAssertEqual(l.bezel.height, 60, accuracy: 1e-9)
+    }
+
+    func testMinSizeIsALowerBound() {
+        var c = config()
+        c.minSize = Size(width: 200, height: 150)
+        let l = layout(c)
+        XCTAssertRectEqual(l.bezel, Rect(x: 100, y: 75, width: 200, height: 150))
+        XCTAssertEqual(l.indicator!.midX, l.bezel.midX, accuracy: 1e-9)
+        XCTAssertEqual(l.indicator!.midY, l.bezel.midY, accuracy: 1e-9, "content centred in a larger bezel")
+
+        c.minSize = Size(width: 10, height: 10)
+        XCTAssertEqual(layout(c).bezel.size, Size(width: 77, height: 77), "smaller minSize has no effect")
+    }
+
+    func testMinSizeLargerThanTheRegionIsBoundedByTheMargins() {
+        var c = config()
+        c.minSize = Size(width: 1000, height: 1000)
+        let l = layout(c)
+        XCTAssertRectEqual(l.bezel, Rect(x: 20, y: 20, width: 360, height: 260))
+    }
+
+    func testMinSizeAndSquareCompose() {
+        var c = config()
+        c.minSize = Size(width: 200, height: 100)
+        c.square = true
+        XCTAssertEqual(layout(c).bezel.size, Size(width: 200, height: 200))
+    }
+
+    // MARK: Offset
+
+    func testOffsetMovesTheBezel() {
+        var c = config()
+        c.offset = Point(x: 30, y: -20)
+        let l = layout(c)
+        XCTAssertRectEqual(l.bezel, Rect(x: 191.5, y: 91.5, width: 77, height: 77))
+        XCTAssertEqual(l.indicator!.midX, l.bezel.midX, accuracy: 1e-9, "items move with the bezel")
+        XCTAssertEqual(l.indicator!.midY, l.bezel.midY, accuracy: 1e-9)
+    }
+
+    func testHugeOffsetPinsTheBezelAMarginFromTheEdge() {
+        var c = config(label: "Loading")
+        c.offset = Point(x: 0, y: 1e6)
+        var l = layout(c)
+        XCTAssertEqual(l.bezel.maxY, 300 - 20, accuracy: 1e-9, "margin from the bottom edge")
+        XCTAssertEqual(l.bezel.midX, 200, accuracy: 1e-9)
+        XCTAssertEqual(l.bezel.size, Size(width: 96, height: 101))
+        XCTAssertEqual(l.label!.maxY, l.bezel.maxY - 20, accuracy: 1e-9)
+
+        c.offset = Point(x: 0, y: -1e6)
+        l = layout(c)
+        XCTAssertEqual(l.bezel.minY, 20, accuracy: 1e-9, "margin from the top edge")
+
+        c.offset = Point(x: 1e6, y: 0)
+        l = layout(c)
+        XCTAssertEqual(l.bezel.maxX, 400 - 20, accuracy: 1e-9, "margin from the right edge")
+        XCTAssertEqual(l.bezel.midY, 150, accuracy: 1e-9)
+
+        c.offset = Point(x: -1e6, y: 1e6)
+        l = layout(c)
+        XCTAssertEqual(l.bezel.minX, 20, accuracy: 1e-9)
+        XCTAssertEqual(l.bezel.maxY, 280, accuracy: 1e-9)
+    }
+
+    // MARK: Bounds
+
+    private func everyConfiguration() -> [HUDConfiguration] {
+        let long = String(repeating: "w", count: 300)
+        var list: [HUDConfiguration] = [
+            config(),
+            config(label: "Loading"),
+            config(.text, label: long),
+            config(.text, details: long),
+            config(label: long, details: long),
+            config(label: "Loading", details: long, button: "Cancel"),
+            config(.bar, label: long, button: long),
+            config(.determinate, details: String(repeating: "z", count: 3000)),
+        ]
+        var sq = config(label: long, details: long); sq.square = true; list.append(sq)
+        var big = config(); big.minSize = Size(width: 5000, height: 5000); list.append(big)
+        var value = config(.bar, label: "Volume"); value.showValue = true; value.progress = 0.5; list.append(value)
+        for offset in [Point(x: 1e6, y: 1e6), Point(x: -1e6, y: -1e6), Point(x: 1e6, y: -1e6), Point(x: 37, y: -91)] {
+            var c = config(label: long, details: "Please wait"); c.offset = offset; list.append(c)
+        }
+        return list
+    }
+
+    func testBezelIsNeverLargerThanTheRegionMinusMargins() {
+        let regions = [Size(width: 100, height: 100), Size(width: 200, height: 150), Size(width: 400, height: 300),
+                       Size(width: 1920, height: 1080), Size(width: 300, height: 600), Size(width: 640, height: 240)]
+        for region in regions {
+            for (i, c) in everyConfiguration().enumerated() {
+                for m in [FakeMeasurer(), FakeMeasurer(honoursBounds: false)] {
+                    let l = layout(c, region: region, measurer: m)
+                    let what = "config \(i) in \(region.width)x\(region.height): bezel \(l.bezel)"
+                    XCTAssertGreaterThanOrEqual(l.bezel.minX, 20 - 1e-9, what)
+                    XCTAssertGreaterThanOrEqual(l.bezel.minY, 20 - 1e-9, what)
+                    XCTAssertLessThanOrEqual(l.bezel.maxX, region.width - 20 + 1e-9, what)
+                    XCTAssertLessThanOrEqual(l.bezel.maxY, region.height - 20 + 1e-9, what)
+                    // (A 100 px region leaves 20 px of content width: a bar and its value cannot both fit.)
+                    guard region.width >= 200 else { continue }
+                    for r in items(l) {
+                        // Every item at least `margin` from the bezel's sides.
+                        XCTAssertGreaterThanOrEqual(r.minX, l.bezel.minX + 20 - 1e-9, what + " item \(r)")
+                        XCTAssertLessThanOrEqual(r.maxX, l.bezel.maxX - 20 + 1e-9, what + " item \(r)")
+                        XCTAssertEqual(r.midX, l.bezel.midX, accuracy: 1e-9, what + " item \(r) centred")
+                    }
+                }
+            }
+        }
+    }
+
+    func testItemsStayInsideTheBezelWhenThereIsRoom() {
+        let regions = [Size(width: 400, height: 300), Size(width: 1920, height: 1080),
+                       Size(width: 300, height: 600), Size(width: 640, height: 240)]
+        for region in regions {
+            for (i, c) in everyConfiguration().enumerated() {
+                for m in [FakeMeasurer(), FakeMeasurer(honoursBounds: false)] {
+                    let l = layout(c, region: region, measurer: m)
+                    let what = "config \(i) in \(region.width)x\(region.height): bezel \(l.bezel)"
+                    let stack = items(l)
+                    guard let first = stack.first, let last = stack.last else { continue }
+                    XCTAssertGreaterThanOrEqual(first.minY, l.bezel.minY + 20 - 1e-9, what)
+                    XCTAssertLessThanOrEqual(last.maxY, l.bezel.maxY - 20 + 1e-9, what)
+                    XCTAssertEqual(first.minY - l.bezel.minY, l.bezel.maxY - last.maxY, accuracy: 1e-9,
+                                   what + ": equal spacers")
+                    for (a, b) in zip(stack, stack.dropFirst()) {
+                        XCTAssertEqual(b.minY - a.maxY, 4, accuracy: 1e-9, what)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Indicators
+
+    func testIndicatorSizes() {
+        for mode in [HUDMode.indeterminate, .determinate, .annular, .success, .error, .info, .warning] {
+            XCTAssertEqual(HUDLayout.indicatorSize(config(mode)), Size(width: 37, height: 37), "\(mode)")
+        }
+        XCTAssertEqual(HUDLayout.indicatorSize(config(.bar)), Size(width: 120, height: 20))
+        XCTAssertNil(HUDLayout.indicatorSize(config(.text)))
+        XCTAssertNil(HUDLayout.indicatorSize(config(.custom)), "custom without an image has no indicator")
+        var custom = config(.custom)
+        custom.imagePath = "/tmp/x.png"
+        custom.imageSize = 50
+        XCTAssertEqual(HUDLayout.indicatorSize(custom), Size(width: 50, height: 50))
+        XCTAssertRectEqual(layout(custom).indicator, Rect(x: 175, y: 125, width: 50, height: 50))
+        XCTAssertNil(layout(config(.custom)).indicator)
+    }
+
+    func testBar() {
+        let l = layout(config(.bar))
+        XCTAssertRectEqual(l.bezel, Rect(x: 120, y: 120, width: 160, height: 60))
+        XCTAssertRectEqual(l.indicator, Rect(x: 140, y: 140, width: 120, height: 20))
+        XCTAssertNil(l.value)
+    }
+
+    func testBarWithValueBesideIt() {
+        var c = config(.bar)
+        c.showValue = true
+        c.progress = 0.45
+        let l = layout(c)
+        XCTAssertEqual(l.valueRequest?.text, "45%")
+        XCTAssertEqual(l.valueRequest?.font, "Sans Bold 11px")
+        XCTAssertEqual(l.valueRequest?.maxWidth, 32, "as wide as \"100%\"")
+        XCTAssertEqual(l.bezel.width, 120 + 8 + 32 + 40, accuracy: 1e-9)
+        XCTAssertRectEqual(l.indicator, Rect(x: 120, y: 140, width: 120, height: 20))
+        XCTAssertRectEqual(l.value, Rect(x: 248, y: 140, width: 32, height: 20))
+        XCTAssertEqual(l.value!.minX - l.indicator!.maxX, 8, accuracy: 1e-9)
+        XCTAssertEqual(l.value!.midY, l.indicator!.midY, accuracy: 1e-9)
+    }
+
+    func testAnnularWithValueInside() {
+        var c = config(.annular)
+        c.showValue = true
+        c.progress = 0.45
+        let l = layout(c)
+        XCTAssertEqual(l.valueRequest?.text, "45%")
+        XCTAssertEqual(l.valueRequest?.font, "Sans Bold 10px")
+        XCTAssertEqual(l.valueRequest?.maxWidth, 31)
+        XCTAssertRectEqual(l.indicator, Rect(x: 181.5, y: 131.5, width: 37, height: 37))
+        XCTAssertEqual(l.value!.midX, l.indicator!.midX, accuracy: 1e-9)
+        XCTAssertEqual(l.value!.midY, l.indicator!.midY, accuracy: 1e-9)
+        XCTAssertEqual(l.value!.width, 24, accuracy: 1e-9)
+    }
+
+    func testShowValueIsIgnoredForOtherModes() {
+        var c = config(.determinate)
+        c.showValue = true
+        let l = layout(c)
+        XCTAssertNil(l.value)
+        XCTAssertNil(l.valueRequest)
+    }
+
+    func testValueText() {
+        XCTAssertEqual(HUDLayout.valueText(0), "0%")
+        XCTAssertEqual(HUDLayout.valueText(0.45), "45%")
+        XCTAssertEqual(HUDLayout.valueText(0.999), "100%")
+        XCTAssertEqual(HUDLayout.valueText(1), "100%")
+        XCTAssertEqual(HUDLayout.valueText(1.7), "100%")
+        XCTAssertEqual(HUDLayout.valueText(-0.2), "0%")
+    }
+
+    // MARK: clamp
+
+    func testClamp() {
+        XCTAssertEqual(clamp(0.5, 0, 1), 0.5)
+        XCTAssertEqual(clamp(-2, 0, 1), 0)
+        XCTAssertEqual(clamp(7, 0, 1), 1)
+        XCTAssertEqual(clamp(5, 20, 10), 20, "an empty range gives its lower bound")
+    }
+}
