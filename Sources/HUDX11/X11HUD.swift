@@ -269,12 +269,25 @@ public final class X11HUD {
             let key = (layout.bezel, f.presentation.scale)
             if shapeKey == nil || shapeKey!.0 != key.0 || shapeKey!.1 != key.1 {
                 shapeKey = key
-                window.setBoundingShape(configuration.effectiveMask.paintsBackground ? nil : Shape.spans(of: hud))
+                window.setBoundingShape(configuration.effectiveMask.paintsBackground ? nil : shapeSpans(f, like: hud))
             }
         }
         window.present(pixels: cairo_image_surface_get_data(shown)!, width: Int(cairo_image_surface_get_width(shown)),
                        height: Int(cairo_image_surface_get_height(shown)), stride: Int(cairo_image_surface_get_stride(shown)))
         framesDrawn += 1
+    }
+
+    /// The spans the bezel covers at full alpha (a fading frame covers the same pixels).
+    private func shapeSpans(_ frame: HUDFrame, like surface: OpaquePointer) -> [XRectangle] {
+        var f = frame
+        f.presentation.alpha = 1
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(surface), cairo_image_surface_get_height(surface))!
+        defer { cairo_surface_destroy(s) }
+        let cr = cairo_create(s)!
+        renderer.render(f, to: cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(s)
+        return Shape.spans(of: s)
     }
 
     // MARK: Mapping
