@@ -29,6 +29,8 @@ let package = Package(
             "XHUD", "HUDCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Prints the cost of one rendered frame per mode (a benchmark, never a test).
+        .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo"], exclude: ["Golden"]),

@@ -110,7 +110,7 @@ measure() {
         fi
     done
     if [ -n "$fail" ]; then
-        rows+=("| $name | failed: $(echo "$fail" | tr '\n|' ' /') | | | | | |")
+        rows+=("| $name | failed: $(echo "$fail" | tr '\n|' ' /') | | | | | | |")
         return 1
     fi
     read -r mn med mx < <(stats <"$times")
@@ -121,7 +121,7 @@ measure() {
     else
         floor_median=$med
     fi
-    rows+=("| $name | $runs | $mn | $med | $mx | ${ratio}× | $mapmed |")
+    rows+=("| $name | $runs | $mn | $med | $mx | ${ratio}× | $mapmed | ${region:-centre} |")
 }
 
 if ! measure "floor (Xlib + Cairo)" "$work/floor" Loading; then
@@ -136,10 +136,10 @@ else
     notes+=("xhud: not installed ($xhud does not exist; build it with swift build)")
 fi
 if command -v osd_cat >/dev/null; then
-    measure "osd_cat" sh -c 'while :; do echo Loading; sleep 1; done | osd_cat --pos=middle --align=center --delay=30 --lines=1 --font=-*-*-bold-r-*-*-24-*-*-*-*-*-*-* --color=white' || true
+    region=600x300+340+250 measure "osd_cat" sh -c 'while :; do echo Loading; sleep 1; done | osd_cat --pos=middle --align=center --delay=30 --lines=1 --font=-*-*-bold-r-*-*-24-*-*-*-*-*-*-* --color=white' || true
 else notes+=("osd_cat (xosd-bin): not installed"); fi
 if command -v aosd_cat >/dev/null; then
-    measure "aosd_cat" sh -c 'while :; do echo Loading; sleep 1; done | aosd_cat --position=4 --fade-full=30000 --fore-color=white' || true
+    region=600x300+340+250 measure "aosd_cat" sh -c 'while :; do echo Loading; sleep 1; done | aosd_cat --position=4 --fade-full=30000 --fore-color=white' || true
 else notes+=("aosd_cat (aosd-cat): not installed"); fi
 if command -v zenity >/dev/null; then
     region=1280x800+0+0 measure "zenity --progress" zenity --progress --pulsate --no-cancel --text=Loading || true
@@ -151,11 +151,12 @@ else notes+=("yad: not installed"); fi
 # --- report ---
 echo
 echo "Start-up to first frame, $runs runs each, Xvfb 1280x800$([ $compositor = 1 ] && echo ', xcompmgr' || echo ', no compositor')."
-echo "Milliseconds from fork+exec until the screen centre first differs from the background;"
-echo "map = median milliseconds until the first top-level MapNotify."
+echo "Milliseconds from fork+exec until the watched pixels (the screen centre, or a region WxH+X+Y"
+echo "for clients that do not cover the centre) first differ from the background; map = median"
+echo "milliseconds until the first top-level MapNotify."
 echo
-echo "| client | runs | min ms | median ms | max ms | median / floor | map ms |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| client | runs | min ms | median ms | max ms | median / floor | map ms | watched |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 printf '%s\n' "${rows[@]}"
 if [ ${#notes[@]} -gt 0 ]; then
     echo

@@ -359,11 +359,15 @@ public final class X11HUD {
             let w = ev.xconfigure.window
             if let p = region.window, w == p || w == display.topLevel(p) {
                 parentMoved()
-            } else if ev.xconfigure.event == display.root, !ours.contains(w), window?.isMapped == true {
-                window?.raise()   // stay above whatever was raised
+            } else if ev.xconfigure.event == display.root, !ours.contains(w), ev.xconfigure.override_redirect == 0,
+                      window?.isMapped == true {
+                // Stay above whatever a window manager or an application raised. Other override-redirect
+                // windows (other HUDs, menus) are left alone, so that two HUDs never fight over the top.
+                window?.raise()
             }
         case MapNotify:
-            if ev.xmap.event == display.root, !ours.contains(ev.xmap.window), window?.isMapped == true { window?.raise() }
+            if ev.xmap.event == display.root, !ours.contains(ev.xmap.window), ev.xmap.override_redirect == 0,
+               window?.isMapped == true { window?.raise() }
         case UnmapNotify, DestroyNotify:
             let w = ev.type == UnmapNotify ? ev.xunmap.window : ev.xdestroywindow.window
             if let p = region.window, w == p { onParentGone?() ?? stop(exitCode: 0) }

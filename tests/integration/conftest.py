@@ -35,7 +35,17 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-XHUD_BIN = Path(os.environ.get("XHUD_BIN", REPO / ".build" / "debug" / "xhud"))
+
+def _xhud_bin() -> Path:
+    value = os.environ.get("XHUD_BIN", "")
+    if not value:
+        return REPO / ".build" / "debug" / "xhud"
+    if "/" not in value and shutil.which(value):  # a command name on PATH
+        return Path(shutil.which(value))
+    return Path(value).resolve()
+
+
+XHUD_BIN = _xhud_bin()
 SCREEN_W, SCREEN_H = 1280, 800
 BACKGROUND = (0x33, 0x66, 0xCC)
 
@@ -149,6 +159,19 @@ def set_root_background(display: str, rgb: tuple[int, int, int]) -> None:
             atom = x.XInternAtom(d, prop, 0)
             x.XChangeProperty(d, root, atom, 20, 32, 0, ctypes.byref(value), 1)  # XA_PIXMAP, Replace
         x.XSetCloseDownMode(d, 1)  # RetainPermanent: the pixmap outlives this connection
+        x.XSync(d, 0)
+    finally:
+        x.XCloseDisplay(d)
+
+
+def set_active_window(display: str, wid: int) -> None:
+    """What a window manager would say: _NET_ACTIVE_WINDOW(WINDOW) on the root."""
+    x, d = _open(display)
+    try:
+        root = x.XRootWindow(d, x.XDefaultScreen(d))
+        value = ctypes.c_ulong(wid)
+        atom = x.XInternAtom(d, b"_NET_ACTIVE_WINDOW", 0)
+        x.XChangeProperty(d, root, atom, 33, 32, 0, ctypes.byref(value), 1)  # XA_WINDOW, Replace
         x.XSync(d, 0)
     finally:
         x.XCloseDisplay(d)

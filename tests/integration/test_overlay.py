@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from conftest import SCREEN_H, SCREEN_W, wait_until
+from conftest import BACKGROUND, SCREEN_H, SCREEN_W, set_active_window, wait_until
 
 TOL = 3  # pixels: rounding of a centred bezel of odd size, antialiased edges
 
@@ -86,6 +86,19 @@ def test_centred_on_monitor(x, args, pointer, centre):
         assert mon_x <= w.x and w.x + w.width <= mon_x + 640, f"window {w.rect} leaves monitor at x={mon_x}"
 
 
+def test_primary_monitor(x):
+    setup_monitors(x)
+    # Make R the primary monitor (xrandr's '*' prefix); the pointer stays on L.
+    x.run("xrandr", "--delmonitor", "R")
+    x.run("xrandr", "--setmonitor", "*R", f"640/169x{SCREEN_H}/254+640+0", "none")
+    assert re.search(r"^\s*\d+: \*R ", x.run("xrandr", "--listmonitors").stdout, re.M)
+    x.run("xdotool", "mousemove", "100", "100")
+    hud = x.start_xhud("--mode", "text", "--label", "Primary", *STILL, "--monitor", "primary")
+    box, _ = x.hud_bbox()
+    assert box is not None, "nothing drawn: " + hud.describe()
+    assert_centred(box, (960, 400), "--monitor primary (R)")
+
+
 def test_geometry_region(x):
     hud = x.start_xhud("--mode", "text", "--label", "Geometry", *STILL, "--geometry", "400x300+100+100")
     box, _ = x.hud_bbox()
@@ -151,3 +164,29 @@ def test_follows_parent_window(x, mode):
     assert box is not None, "no bezel drawn over the moved parent window: " + hud.describe()
     assert_centred(box, after, f"after the move (followed in {follow_s:.2f} s)")
     assert hud.proc.poll() is None, hud.describe()
+
+
+def test_active_window_parent(x):
+    """--window active: the window in _NET_ACTIVE_WINDOW (set here as a window manager would)."""
+    xev = x.start_xev("300x200+800+500")
+    set_active_window(x.display, xev.outer)
+    hud = x.start_xhud("--window", "active", "--mode", "text", "--label", "Active", *STILL)
+    centre = parent_centre(x, xev.outer)
+    assert wait_until(lambda: centred_on(x, centre), 2), (
+        f"--window active: HUD windows {hud_centres(x)} not centred on {centre}; {hud.describe()}")
+
+
+def test_scale_doubles_bezel(x):
+    sizes = {}
+    for scale in ("1", "2"):
+        hud = x.start_xhud("--mode", "text", "--label", "Scale", *STILL, "--scale", scale)
+        box, _ = x.hud_bbox()
+        assert box is not None, "nothing drawn: " + hud.describe()
+        assert_centred(box, (SCREEN_W / 2, SCREEN_H / 2), f"--scale {scale}")
+        sizes[scale] = (box[2] - box[0] + 1, box[3] - box[1] + 1)
+        hud.signal(15)
+        assert hud.wait(3) == 0, hud.describe()
+        assert wait_until(lambda: not x.visible_hud_windows(), 2)
+        assert wait_until(lambda: x.screenshot(keep=False).bbox_not(BACKGROUND) is None, 2), "the HUD left pixels behind"
+    (w1, h1), (w2, h2) = sizes["1"], sizes["2"]
+    assert abs(w2 / w1 - 2) < 0.1 and abs(h2 / h1 - 2) < 0.1, f"--scale 2 gives {w2}x{h2}, --scale 1 {w1}x{h1}"
