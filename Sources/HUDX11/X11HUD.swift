@@ -74,7 +74,7 @@ public final class X11HUD {
     }
 
     deinit {
-        link.invalidate()
+        link?.invalidate()   // nil when init threw before creating it
         for s in [snapshot, hudSurface, outSurface] { if let s { cairo_surface_destroy(s) } }
     }
 
