@@ -45,6 +45,7 @@ public final class X11HUD {
     private var exitCode: Int32 = 0
     private var dirty = true
     public private(set) var framesDrawn = 0
+    private var lastFrame = -Double.infinity
 
     public init(display: X11Display, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
         self.display = display
@@ -158,6 +159,9 @@ public final class X11HUD {
         link.stop()
         window?.unmap()
         XSync(display.handle, 0)
+        if getenv("XHUD_STATS") != nil {
+            fputs("xhud-stats: frames=\(framesDrawn) ticks=\(link.ticks) refresh=\(refreshRate)\n", stderr)
+        }
         return exitCode
     }
 
@@ -170,10 +174,13 @@ public final class X11HUD {
         return lifecycle.isAnimating || configuration.mode.isAnimated || progress.isMoving(at: now) || progressSource != nil
     }
 
+    /// At most one frame per refresh: a change draws at once when no frame was drawn in this
+    /// refresh period (a key press shows without waiting for a tick), else on the next tick.
     private func afterStateChange() {
         lifecycle.update()
-        if moving { link.start() } else { link.stop() }
-        if dirty && lifecycle.isVisible { drawFrame() }
+        let visible = lifecycle.isVisible
+        if dirty && visible && clock.now - lastFrame >= link.period { drawFrame() }
+        if visible && (moving || dirty) { link.start() } else { link.stop() }
     }
 
     private func tick() {
@@ -275,6 +282,7 @@ public final class X11HUD {
         window.present(pixels: cairo_image_surface_get_data(shown)!, width: Int(cairo_image_surface_get_width(shown)),
                        height: Int(cairo_image_surface_get_height(shown)), stride: Int(cairo_image_surface_get_stride(shown)))
         framesDrawn += 1
+        lastFrame = now
     }
 
     /// The spans the bezel covers at full alpha (a fading frame covers the same pixels).
