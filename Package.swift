@@ -25,8 +25,9 @@ let package = Package(
         .target(name: "HUDX11", dependencies: ["HUDCore", "HUDRender", "CX11"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
         .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
+        // The command uses the backend directly: no Foundation (and its ICU) to load at start-up.
         .executableTarget(name: "xhud", dependencies: [
-            "XHUD", "HUDCore",
+            "HUDX11", "HUDCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).

@@ -244,9 +244,12 @@ public final class X11HUD {
         dirty = false
         let now = clock.now
         var f = HUDFrame(configuration: configuration, layout: layout)
-        f.presentation = lifecycle.presentation(at: now)
-        f.time = now
-        f.progress = progress.value(at: now)
+        // Drawn for the moment it reaches the screen, one refresh ahead (CVDisplayLink's output
+        // time): the frame drawn as a fade-in maps is already visible.
+        let shownAt = now + link.period
+        f.presentation = lifecycle.presentation(at: shownAt)
+        f.time = shownAt
+        f.progress = progress.value(at: shownAt)
         f.buttonPressed = buttonPressed
         f.scale = scale
         f.origin = Point(x: (window.rect.x - region.rect.x) / scale, y: (window.rect.y - region.rect.y) / scale)
