@@ -189,32 +189,41 @@ def test_grace_never_shows_when_input_ends_first(xplain, watcher):
 
 
 def test_min_show_keeps_hud_up(xplain, watcher):
-    """--min-show 1 with input that ends at once: shown for >= 1 s, gone by ~1.6 s, exit 0."""
+    """--min-show 1 with input that ends at once: shown for >= 1 s, gone by ~1.6 s, exit 0.
+
+    Looks every ~10 ms, so the time on screen is only known to lie between first-to-last
+    sighting (an underestimate by up to two looks) and the looks just outside them (an
+    overestimate); xhud itself keeps the window up 1.000-1.002 s (seen with 1 ms looks)."""
     hud = start_xhud_piped(xplain, "--min-show", "1", "--animation", "none")
     hud.proc.stdin.close()  # `true | xhud ...`
     t0 = time.monotonic()
-    first = last = None
-    gaps = []  # looks without a viewable window between first and last sighting
+    prev = first = before = last = after = None
+    gaps = []  # unmapped and mapped again
     while time.monotonic() - t0 < 3.0:
         now = time.monotonic()
         visible = any(v for _, v in watcher.look())
         if visible:
             if first is None:
-                first = now
-            elif last is not None and now - last > 0.05:
-                gaps.append((round(last - t0, 3), round(now - t0, 3)))
+                first, before = now, prev
+            elif after is not None:
+                gaps.append((round(after - t0, 3), round(now - t0, 3)))
+                after = None
             last = now
-        elif first is not None and hud.proc.poll() is not None:
+        elif first is not None and after is None:
+            after = now
+        prev = now
+        if after is not None and hud.proc.poll() is not None:
             break
         time.sleep(0.01)
     rc = hud.wait(3)
     assert first is not None, f"the HUD never appeared: {hud.describe()}"
-    shown = last - first
-    assert not gaps, f"the HUD was unmapped and mapped again during --min-show: {gaps}"
-    assert shown >= 1.0, (f"--min-show 1: viewable from {first - t0:.3f} s to {last - t0:.3f} s after "
-                          f"start, only {shown:.3f} s")
-    assert last - first <= 1.6 and not any(v for _, v in watcher.look()), (
-        f"--min-show 1 --animation none: still viewable {shown:.3f} s after it appeared")
+    assert not gaps, f"the HUD was unmapped and mapped again during --min-show (s after start): {gaps}"
+    assert after is not None, f"--min-show 1: the HUD was still up {time.monotonic() - t0:.2f} s after start"
+    seen, bracket = last - first, after - (before if before is not None else t0)
+    where = (f"viewable first seen {first - t0:.3f} s, last seen {last - t0:.3f} s, gone at "
+             f"{after - t0:.3f} s after start")
+    assert bracket >= 1.0 and seen >= 0.97, f"--min-show 1: on screen less than 1 s: {where}"
+    assert after - first <= 1.6, f"--min-show 1 --animation none: on screen far longer than 1 s: {where}"
     assert rc == 0, f"expected exit 0: {hud.describe()}"
 
 

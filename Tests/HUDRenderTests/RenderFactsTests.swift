@@ -1,0 +1,119 @@
+import CCairo
+import HUDCore
+import HUDRender
+import XCTest
+
+/// Numbers that a reference image could hide.
+final class RenderFactsTests: XCTestCase {
+    let renderer = GoldenTests.renderer
+
+    private func render(_ c: HUDConfiguration, region: Size = Size(width: 260, height: 200), scale: Double = 1)
+        -> (OpaquePointer, HUDLayout) {
+        let s = Golden.render(GoldenCase(name: "", config: c, region: region, scale: scale), renderer: renderer)
+        return (s, renderer.layout(c, region: region))
+    }
+
+    /// Content alpha along the ring's circle, sampled at an angle from 12 o'clock clockwise.
+    private func ringInk(_ s: OpaquePointer, _ r: Rect, degrees: Double, scale: Double = 1) -> Int {
+        let radius = (r.width - 2.5) / 2
+        let a = (degrees - 90) * Double.pi / 180
+        let x = Int(((r.midX + radius * cos(a)) * scale).rounded(.down))
+        let y = Int(((r.midY + radius * sin(a)) * scale).rounded(.down))
+        let p = Golden.pixel(s, x, y)
+        return p.r   // white ink over a dark bezel: red channel grows with coverage
+    }
+
+    func testAnnularAtHalfCoversExactlyTheRightHalf() {
+        var c = HUDConfiguration()
+        c.mode = .annular; c.progress = 0.5; c.shadow = false
+        let (s, layout) = render(c)
+        defer { cairo_surface_destroy(s) }
+        let r = layout.indicator!
+        for deg in stride(from: 10.0, through: 170, by: 20) {
+            XCTAssertGreaterThan(ringInk(s, r, degrees: deg), 150, "right half at \(deg)° should be drawn")
+        }
+        for deg in stride(from: 190.0, through: 350, by: 20) {
+            XCTAssertLessThan(ringInk(s, r, degrees: deg), 90, "left half at \(deg)° should be only the faint track")
+        }
+    }
+
+    func testPieAtAQuarterFillsTheTopRightQuadrantOnly() {
+        var c = HUDConfiguration()
+        c.mode = .determinate; c.progress = 0.25; c.shadow = false
+        let (s, layout) = render(c)
+        defer { cairo_surface_destroy(s) }
+        let r = layout.indicator!
+        let d = 8.0
+        XCTAssertGreaterThan(Golden.pixel(s, Int(r.midX + d), Int(r.midY - d)).r, 150, "top right is filled")
+        XCTAssertLessThan(Golden.pixel(s, Int(r.midX - d), Int(r.midY - d)).r, 90, "top left is empty")
+        XCTAssertLessThan(Golden.pixel(s, Int(r.midX + d), Int(r.midY + d)).r, 90, "bottom right is empty")
+    }
+
+    func testBarFillIsProportional() {
+        var c = HUDConfiguration()
+        c.mode = .bar; c.progress = 0.75; c.shadow = false
+        let (s, layout) = render(c)
+        defer { cairo_surface_destroy(s) }
+        let inner = layout.indicator!.insetBy(dx: 4, dy: 4)
+        let y = Int(inner.midY)
+        let filledTo = (Int(inner.minX)..<Int(inner.maxX)).last { Golden.pixel(s, $0, y).r > 128 } ?? 0
+        XCTAssertEqual(Double(filledTo) - inner.minX, inner.width * 0.75, accuracy: 1.5)
+    }
+
+    func testOverlongLabelIsEllipsizedWithinItsWidth() {
+        var c = HUDConfiguration()
+        c.mode = .text; c.shadow = false
+        c.label = String(repeating: "A very long label ", count: 10)
+        let region = Size(width: 300, height: 200)
+        let layout = renderer.layout(c, region: region)
+        let maxWidth = region.width - 4 * c.margin
+        XCTAssertLessThanOrEqual(layout.label!.width, maxWidth)
+        let pango = renderer.text.layout(for: layout.labelRequest!)
+        XCTAssertNotEqual(pango_layout_is_ellipsized(pango), 0, "the label is cut with an ellipsis")
+        XCTAssertEqual(pango_layout_get_line_count(pango), 1, "the label is one line")
+        // Nothing is drawn outside the bezel's content area on the label's row.
+        let (s, _) = render(c, region: region)
+        defer { cairo_surface_destroy(s) }
+        let row = Int(layout.label!.midY)
+        for x in [Int(layout.bezel.minX) + 2, Int(layout.bezel.maxX) - 3] {
+            XCTAssertLessThan(Golden.pixel(s, x, row).r, 60, "no text in the margin at x=\(x)")
+        }
+    }
+
+    func testScaleTwoDoublesTheBezel() {
+        var c = HUDConfiguration()
+        c.mode = .success; c.label = "Done"; c.shadow = false
+        let (s1, layout) = render(c, scale: 1)
+        let (s2, _) = render(c, scale: 2)
+        defer { cairo_surface_destroy(s1); cairo_surface_destroy(s2) }
+        func alphaWidth(_ s: OpaquePointer, row: Int) -> Int {
+            let w = Int(cairo_image_surface_get_width(s))
+            return (0..<w).filter { Golden.alpha(s, $0, row) > 128 }.count
+        }
+        let w1 = alphaWidth(s1, row: Int(layout.bezel.midY))
+        let w2 = alphaWidth(s2, row: Int(layout.bezel.midY * 2))
+        XCTAssertEqual(Double(w1), layout.bezel.width, accuracy: 2)
+        XCTAssertEqual(Double(w2), 2 * layout.bezel.width, accuracy: 3)
+    }
+
+    func testMaskBlackIsFortyPercentAndGradientIsClearAtTheCentre() {
+        var c = HUDConfiguration()
+        c.mode = .indeterminate; c.mask = .black
+        let (s, _) = render(c)
+        XCTAssertEqual(Golden.alpha(s, 2, 2), 102, accuracy: 2)
+        cairo_surface_destroy(s)
+        c.mask = .gradient; c.label = ""
+        let region = Size(width: 600, height: 400)
+        let (g, layout) = render(c, region: region)
+        defer { cairo_surface_destroy(g) }
+        _ = layout
+        // Radial: alpha 0.75 * distance / min(w, h), so 190 px from the centre of a 600x400 region:
+        let expected = Int((0.75 * 190 / 400 * 255).rounded())
+        XCTAssertEqual(Golden.alpha(g, 300, 10), expected, accuracy: 3)
+        XCTAssertGreaterThan(Golden.alpha(g, 1, 1), Golden.alpha(g, 300, 10), "darker towards the corners")
+    }
+}
+
+private func XCTAssertEqual(_ a: Int, _ b: Int, accuracy: Int, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertTrue(abs(a - b) <= accuracy, "\(a) is not \(b) ± \(accuracy)", file: file, line: line)
+}
