@@ -94,3 +94,19 @@ public struct Tween: Sendable {
         start = animated ? t : -.infinity
     }
 }
+
+/// A rectangle moving from one frame to another (the bezel resizing when its content changes).
+public struct RectTween: Equatable, Sendable {
+    public var from: Rect, to: Rect
+    public var start: Double, duration: Double
+    public init(from: Rect, to: Rect, start: Double, duration: Double = 0.25) {
+        self.from = from; self.to = to; self.start = start; self.duration = duration
+    }
+    public func isMoving(at t: Double) -> Bool { t < start + duration }
+    public func value(at t: Double) -> Rect {
+        guard duration > 0, t < start + duration else { return to }
+        let k = AnimationCurve.criticallyDamped.value((t - start) / duration)
+        func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * k }
+        return Rect(x: mix(from.x, to.x), y: mix(from.y, to.y), width: mix(from.width, to.width), height: mix(from.height, to.height))
+    }
+}

@@ -17,6 +17,8 @@ public struct HUDFrame {
     public var scale: Double = 1
     /// Whether the mask is painted (false when the surface covers only the bezel).
     public var drawsMask: Bool = true
+    /// The bezel's rectangle while it animates to `layout.bezel` (a resize), nil otherwise.
+    public var bezelOverride: Rect? = nil
 
     public init(configuration: HUDConfiguration, layout: HUDLayout) {
         self.configuration = configuration
@@ -34,7 +36,7 @@ public enum RenderMetrics {
 extension HUDFrame {
     /// Everything the bezel (with shadow and zoom) can touch, in region coordinates.
     public var bezelExtent: Rect {
-        var r = layout.bezel.scaledAboutCentre(max(1, presentation.scale))
+        var r = (bezelOverride ?? layout.bezel).scaledAboutCentre(max(1, presentation.scale))
         if configuration.shadow {
             let s = RenderMetrics.shadowReach
             r = Rect(x: r.x - s, y: r.y - s, width: r.width + 2 * s, height: r.height + 2 * s + RenderMetrics.shadowOffsetY)

@@ -27,7 +27,9 @@ public final class HUDRenderer {
 
         let opaque = alpha >= 0.999
         if !opaque { cairo_push_group(cr) }
-        let bezel = f.layout.bezel
+        // While the bezel resizes it is drawn at its animated rectangle; the content, laid out for
+        // the final one, follows its centre and is clipped to it.
+        let bezel = f.bezelOverride ?? f.layout.bezel
         if f.presentation.scale != 1 {
             cairo_translate(cr, bezel.midX, bezel.midY)
             cairo_scale(cr, f.presentation.scale, f.presentation.scale)
@@ -36,7 +38,13 @@ public final class HUDRenderer {
         if c.shadow { drawShadow(bezel, radius: c.cornerRadius, cr: cr) }
         roundedRect(cr, bezel, c.cornerRadius)
         setColor(cr, c.effectiveBezelColor)
-        cairo_fill(cr)
+        if f.bezelOverride != nil {
+            cairo_fill_preserve(cr)
+            cairo_clip(cr)
+            cairo_translate(cr, bezel.midX - f.layout.bezel.midX, bezel.midY - f.layout.bezel.midY)
+        } else {
+            cairo_fill(cr)
+        }
         drawContent(f, cr: cr)
         if !opaque {
             cairo_pop_group_to_source(cr)

@@ -36,6 +36,7 @@ public final class X11HUD {
     private var outSurface: OpaquePointer?
     private var layout: HUDLayout
     private var progress: Tween
+    private var bezelTween: RectTween?
     private var buttonPressed = false
     private var shapeKey: (Rect, Double)? = nil
     private let wake = WakePipe()
@@ -172,6 +173,7 @@ public final class X11HUD {
         guard lifecycle.isVisible else { return false }
         let now = clock.now
         return lifecycle.isAnimating || configuration.mode.isAnimated || progress.isMoving(at: now) || progressSource != nil
+            || bezelTween?.isMoving(at: now) == true
     }
 
     /// At most one frame per refresh: a change draws at once when no frame was drawn in this
@@ -198,24 +200,40 @@ public final class X11HUD {
         if dirty { drawFrame() }
     }
 
-    private func relayout() {
+    /// Lays the HUD out again. A changed bezel animates to its new size; the window grows to
+    /// hold every step (it never shrinks while shown, so no snapshot has to be retaken).
+    private func relayout(regionMoved: Bool = false) {
+        let now = clock.now
+        let before = bezelTween?.value(at: now) ?? layout.bezel
         let size = Size(width: region.rect.width / scale, height: region.rect.height / scale)
         layout = HUDLayout.compute(configuration, region: size, measurer: renderer.text)
+        bezelTween = nil
+        if !regionMoved, window != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
+            bezelTween = RectTween(from: before, to: layout.bezel, start: now)
+        }
+        shapeKey = nil
         guard let window else { return }
-        let target = windowRect()
-        if target != window.rect {
+        var target = windowRect(for: layout.bezel)
+        if let t = bezelTween { target = target.union(windowRect(for: t.from)) }
+        if regionMoved || configuration.effectiveMask.paintsBackground {
+            guard target != window.rect else { return }
             window.move(to: target, blocker: region.rect)
             if !composited { retakeSnapshot() }
             allocateSurfaces()
+        } else if !window.rect.contains(target) {
+            let grown = window.rect.union(target).integral
+            if !composited { growSnapshot(from: window.rect, to: grown) }
+            window.move(to: grown, blocker: region.rect)
+            allocateSurfaces()
         }
-        shapeKey = nil
     }
 
     /// The window covers the whole region when the mask paints it, else the bezel at its largest.
-    private func windowRect() -> Rect {
+    private func windowRect(for bezel: Rect? = nil) -> Rect {
         let m = configuration.effectiveMask
         if m.paintsBackground { return region.rect.integral }
         var f = HUDFrame(configuration: configuration, layout: layout)
+        f.bezelOverride = bezel
         f.presentation.scale = max(1, maxZoom)
         let e = f.bezelExtent.insetBy(dx: -2, dy: -2)
         return Rect(x: region.rect.x + e.x * scale, y: region.rect.y + e.y * scale,
@@ -250,6 +268,9 @@ public final class X11HUD {
         f.presentation = lifecycle.presentation(at: shownAt)
         f.time = shownAt
         f.progress = progress.value(at: shownAt)
+        if let t = bezelTween {
+            if t.isMoving(at: shownAt) { f.bezelOverride = t.value(at: shownAt) } else { bezelTween = nil }
+        }
         f.buttonPressed = buttonPressed
         f.scale = scale
         f.origin = Point(x: (window.rect.x - region.rect.x) / scale, y: (window.rect.y - region.rect.y) / scale)
@@ -276,7 +297,7 @@ public final class X11HUD {
             cairo_destroy(c)
             cairo_surface_flush(out)
             shown = out
-            let key = (layout.bezel, f.presentation.scale)
+            let key = (f.bezelOverride ?? layout.bezel, f.presentation.scale)
             if shapeKey == nil || shapeKey!.0 != key.0 || shapeKey!.1 != key.1 {
                 shapeKey = key
                 window.setBoundingShape(configuration.effectiveMask.paintsBackground ? nil : shapeSpans(f, like: hud))
@@ -327,6 +348,21 @@ public final class X11HUD {
         window?.unmap()
         XFlush(display.handle)
         onHidden?()
+    }
+
+    /// The snapshot for a larger window without unmapping: the new area is read from the screen,
+    /// and where the window already is (the only place the HUD's own pixels can be) the old
+    /// snapshot is kept.
+    private func growSnapshot(from old: Rect, to new: Rect) {
+        let grown = display.snapshot(new)
+        if let s = snapshot {
+            let cr = cairo_create(grown)!
+            cairo_set_source_surface(cr, s, old.x - new.x, old.y - new.y)
+            cairo_paint(cr)
+            cairo_destroy(cr)
+            cairo_surface_destroy(s)
+        }
+        snapshot = grown
     }
 
     private func retakeSnapshot() {
@@ -406,7 +442,7 @@ public final class X11HUD {
     private func parentMoved() {
         guard let w = region.window, let rect = display.windowRect(w), rect != region.rect else { return }
         region.rect = rect
-        relayout()
+        relayout(regionMoved: true)
         dirty = true
         drawFrame()
     }

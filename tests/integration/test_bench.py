@@ -49,3 +49,24 @@ def test_startup_bench(args):
         assert re.fullmatch(r"\d+\.\d\d×", xhud[5]), xhud
     for name in ("osd_cat", "aosd_cat", "zenity", "yad"):
         assert row(out, name) or f"{name}" in out, f"{name}: neither measured nor reported as not installed"
+
+
+def test_cpu_bench_runs():
+    """bench/cpu.sh --seconds 1 prints its table with the three xhud rows, all numbers (what the
+    numbers are is not checked: this is a benchmark, not a test of performance)."""
+    if shutil.which("Xvfb") is None or shutil.which("python3") is None:
+        pytest.skip("Xvfb or python3 not installed")
+    if not XHUD_BIN.exists():
+        pytest.skip(f"xhud binary not found at {XHUD_BIN}")
+    env = dict(os.environ, XHUD_BIN=str(XHUD_BIN))
+    res = subprocess.run(["bash", str(REPO / "bench" / "cpu.sh"), "--seconds", "1"], capture_output=True,
+                         text=True, timeout=120, stdin=subprocess.DEVNULL, env=env)
+    out = res.stdout
+    assert res.returncode == 0, f"cpu.sh --seconds 1 exit {res.returncode}:\n{out}\n{res.stderr}"
+    assert "| client | CPU % | wake-ups/s | peak RSS MiB | frames/s |" in out, out
+    number = re.compile(r"\d+(\.\d+)?")
+    for name in ("xhud spinner", "xhud static", "xhud flood"):
+        cells = row(out, name)
+        assert cells is not None, f"no {name} row:\n{out}"
+        assert len(cells) == 5 and all(number.fullmatch(c) for c in cells[1:]), f"{name}: {cells}"
+    assert row(out, "zenity") or "zenity: not installed" in out, out
