@@ -176,12 +176,12 @@ public final class X11HUD {
             || bezelTween?.isMoving(at: now) == true
     }
 
-    /// At most one frame per refresh: a change draws at once when no frame was drawn in this
-    /// refresh period (a key press shows without waiting for a tick), else on the next tick.
+    /// At most one frame per refresh: while the display link runs, frames are drawn on its ticks
+    /// only; when it is idle, a change draws at once (a key press shows without waiting for a tick).
     private func afterStateChange() {
         lifecycle.update()
         let visible = lifecycle.isVisible
-        if dirty && visible && clock.now - lastFrame >= link.period { drawFrame() }
+        if dirty && visible && !link.isRunning && clock.now - lastFrame >= link.period { drawFrame() }
         if visible && (moving || dirty) { link.start() } else { link.stop() }
     }
 
