@@ -53,6 +53,17 @@ public final class HUDRenderer {
         cairo_restore(cr)
     }
 
+    /// Clears an image surface and draws the frame into it, as a window's next frame.
+    public func render(_ f: HUDFrame, replacing surface: OpaquePointer) {
+        let cr = cairo_create(surface)!
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        render(f, to: cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+    }
+
     private func drawContent(_ f: HUDFrame, cr: OpaquePointer) {
         let c = f.configuration, l = f.layout
         let ink = c.effectiveContentColor

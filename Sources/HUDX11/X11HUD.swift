@@ -276,13 +276,7 @@ public final class X11HUD {
         f.origin = Point(x: (window.rect.x - region.rect.x) / scale, y: (window.rect.y - region.rect.y) / scale)
         f.drawsMask = configuration.effectiveMask.paintsBackground
 
-        let cr = cairo_create(hud)!
-        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        renderer.render(f, to: cr)
-        cairo_destroy(cr)
-        cairo_surface_flush(hud)
+        renderer.render(f, replacing: hud)
 
         var shown = hud
         if !composited, let out = outSurface {

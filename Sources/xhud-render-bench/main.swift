@@ -35,13 +35,7 @@ for scale in [1.0, 2.0] {
         for i in 0..<frames {
             f.time = Double(i) / 60
             let t0 = MonotonicClock.seconds()
-            let cr = cairo_create(surface)!
-            cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
-            cairo_paint(cr)
-            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-            renderer.render(f, to: cr)
-            cairo_destroy(cr)
-            cairo_surface_flush(surface)
+            renderer.render(f, replacing: surface)
             times.append((MonotonicClock.seconds() - t0) * 1000)
         }
         cairo_surface_destroy(surface)
