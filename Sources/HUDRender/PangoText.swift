@@ -74,9 +74,10 @@ public final class PangoText: TextMeasurer {
             let h = r.maxHeight.map { max(1, $0) } ?? 1_000_000
             pango_layout_set_height(layout, Int32(min(h * scale, Double(Int32.max / 2))))
         }
-        if r.markup {
+        if r.markup && pango_parse_markup(r.text, -1, 0, nil, nil, nil, nil) != 0 {
             pango_layout_set_markup(layout, r.text, -1)
         } else {
+            // Plain text, and markup that does not parse is shown as it was written.
             pango_layout_set_text(layout, r.text, -1)
         }
         layouts[r] = layout

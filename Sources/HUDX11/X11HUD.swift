@@ -374,8 +374,13 @@ public final class X11HUD {
 
     // MARK: Events
 
+    /// The parent's top-level ancestor (a window manager's frame), looked up once: events on the
+    /// root are matched against it without a round trip each.
+    private var parentTopLevel: Window = 0
+
     private func follow(_ w: Window) {
         let top = display.topLevel(w)
+        parentTopLevel = top
         XSelectInput(display.handle, w, Int(StructureNotifyMask))
         if top != w { XSelectInput(display.handle, top, Int(StructureNotifyMask)) }
     }
@@ -398,7 +403,7 @@ public final class X11HUD {
         switch ev.type {
         case ConfigureNotify:
             let w = ev.xconfigure.window
-            if let p = region.window, w == p || w == display.topLevel(p) {
+            if let p = region.window, w == p || w == parentTopLevel {
                 parentMoved()
             } else if ev.xconfigure.event == display.root, !ours.contains(w), ev.xconfigure.override_redirect == 0,
                       window?.isMapped == true {

@@ -80,6 +80,15 @@ final class RenderFactsTests: XCTestCase {
         }
     }
 
+    func testInvalidMarkupIsShownAsTextNotDropped() {
+        let bad = TextRequest(text: "<b>unclosed", font: "Sans 12px", markup: true, maxWidth: 300, singleLine: true)
+        let good = TextRequest(text: "<b>bold</b>", font: "Sans 12px", markup: true, maxWidth: 300, singleLine: true)
+        XCTAssertGreaterThan(renderer.text.measure(bad).width, 40, "invalid markup still shows its text")
+        let plain = TextRequest(text: "bold", font: "Sans 12px", maxWidth: 300, singleLine: true)
+        XCTAssertEqual(renderer.text.measure(good).width, renderer.text.measure(plain).width, accuracy: 4,
+                       "valid markup is interpreted, not shown as tags")
+    }
+
     func testScaleTwoDoublesTheBezel() {
         var c = HUDConfiguration()
         c.mode = .success; c.label = "Done"; c.shadow = false
