@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "XHUD", targets: ["XHUD"]),
         .executable(name: "xhud", targets: ["xhud"]),
+        .executable(name: "xhud-host", targets: ["xhud-host"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,15 +26,22 @@ let package = Package(
         .target(name: "HUDX11", dependencies: ["HUDCore", "HUDRender", "CX11"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
         .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
-        // The command uses the backend directly: no Foundation (and its ICU) to load at start-up.
-        .executableTarget(name: "xhud", dependencies: [
-            "HUDX11", "HUDCore",
+        // Named-HUD sockets and their messages: plain Swift and Glibc, so that a client starts lean.
+        .target(name: "HUDSocket"),
+        // `xhud`: the lean front door. It sends a named HUD's update to its server and runs
+        // xhud-host for everything else.
+        .executableTarget(name: "xhud", dependencies: ["HUDSocket"]),
+        // The command's work: options, stdin, wrapping, notifications, the named-HUD server. It
+        // uses the backend directly: no Foundation (and its ICU) to load at start-up.
+        .executableTarget(name: "xhud-host", dependencies: [
+            "HUDX11", "HUDCore", "HUDSocket",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).
         .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
+        .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo"], exclude: ["Golden"]),
     ],

@@ -1,12 +1,21 @@
 /*
  * firstframe: how long from exec of a command until its first frame is on screen.
  *
- *   firstframe [--point X,Y | --region WxH+X+Y] [--bg RRGGBB] [--timeout MS] [--settle MS] -- CMD [ARGS...]
+ *   firstframe [--point X,Y | --region WxH+X+Y | --auto[=WxH]] [--bg RRGGBB] [--timeout MS]
+ *              [--settle MS] [--exit-ok] [--stdin-text TEXT] -- CMD [ARGS...]
  *       Selects SubstructureNotify on the root window, forks and execs CMD (in its own process
  *       group), waits for the first MapNotify of a child of the root, then polls XGetImage of
  *       the point (default: the screen centre) or region every ~0.5 ms until any pixel differs
  *       from the background, and prints "FRAME_MS MAP_MS" (milliseconds since just before
  *       fork) on stdout. Then kills the command's process group (SIGTERM, then SIGKILL).
+ *       --auto watches the area of the first mapped top-level InputOutput window larger than
+ *       2x2 instead (at most WxH around its centre, default 320x200), for clients whose window
+ *       lands anywhere; the whole screen must show the background before the run.
+ *       --exit-ok: the command exiting with status 0 before its frame is no failure (a client
+ *       such as notify-send that asks a running daemon to draw).
+ *       --stdin-text TEXT: the command's stdin is a pipe holding TEXT whose write end stays
+ *       open until the command is killed (a progress reader that never sees end of input);
+ *       otherwise stdin is /dev/null.
  *       The background is --bg, or what the point shows before the run; with --bg the run first
  *       waits (up to --settle ms, default 3000) until the screen shows that colour again, so
  *       that back-to-back runs do not see the previous run's leftovers.
@@ -116,7 +125,8 @@ static int cmd_waitcm(Display *dpy, const char *ms) {
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: firstframe [--point X,Y | --region WxH+X+Y] [--bg RRGGBB] [--timeout MS] [--settle MS] -- CMD [ARGS...]\n"
+            "usage: firstframe [--point X,Y | --region WxH+X+Y | --auto[=WxH]] [--bg RRGGBB] [--timeout MS] [--settle MS]\n"
+            "                  [--exit-ok] [--stdin-text TEXT] -- CMD [ARGS...]\n"
             "       firstframe setbg RRGGBB\n"
             "       firstframe waitcm MS\n");
 }
@@ -135,7 +145,12 @@ static int region_is(Display *dpy, Window root, unsigned long bg, unsigned long 
     return same;
 }
 
+static int ignore_x_error(Display *d, XErrorEvent *e) { (void)d; (void)e; return 0; }
+
+static int reaped; /* the command was already waited for */
+
 static void kill_group(pid_t pid) {
+    if (reaped) { kill(-pid, SIGKILL); return; }
     kill(-pid, SIGTERM);
     for (int i = 0; i < 200; i++) {
         if (waitpid(pid, NULL, WNOHANG) == pid) { kill(-pid, SIGKILL); return; }
@@ -161,12 +176,20 @@ int main(int argc, char **argv) {
     rx = DisplayWidth(dpy, scr) / 2;
     ry = DisplayHeight(dpy, scr) / 2;
     double timeout = 10000, settle = 3000;
-    int have_bg = 0;
+    int have_bg = 0, autoreg = 0, exit_ok = 0, capw = 320, caph = 200;
+    const char *stdin_text = NULL;
     unsigned long bg = 0;
 
     int i = 1;
     for (; i < argc; i++) {
         if (!strcmp(argv[i], "--")) { i++; break; }
+        if (!strcmp(argv[i], "--auto")) { autoreg = 1; continue; }
+        if (!strncmp(argv[i], "--auto=", 7)) {
+            if (sscanf(argv[i] + 7, "%dx%d", &capw, &caph) != 2 || capw < 1 || caph < 1) { usage(); return 2; }
+            autoreg = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--exit-ok")) { exit_ok = 1; continue; }
         if (i + 1 >= argc) { usage(); return 2; }
         if (!strcmp(argv[i], "--point")) {
             if (sscanf(argv[++i], "%d,%d", &rx, &ry) != 2) { usage(); return 2; }
@@ -182,10 +205,16 @@ int main(int argc, char **argv) {
             timeout = atof(argv[++i]);
         } else if (!strcmp(argv[i], "--settle")) {
             settle = atof(argv[++i]);
+        } else if (!strcmp(argv[i], "--stdin-text")) {
+            stdin_text = argv[++i];
         } else { usage(); return 2; }
     }
     if (i >= argc) { usage(); return 2; }
     char **cmd = argv + i;
+    XSetErrorHandler(ignore_x_error);
+    if (autoreg) { /* before the run the whole screen must show the background */
+        rx = 0; ry = 0; rw = DisplayWidth(dpy, scr); rh = DisplayHeight(dpy, scr);
+    }
 
     if (have_bg) {
         double until = now_ms() + settle;
@@ -210,6 +239,14 @@ int main(int argc, char **argv) {
     XSelectInput(dpy, root, SubstructureNotifyMask);
     XSync(dpy, True);
 
+    int feed[2] = {-1, -1};
+    if (stdin_text) {
+        if (pipe(feed) != 0) { perror("pipe"); return 1; }
+        size_t n = strlen(stdin_text);
+        if (n && write(feed[1], stdin_text, n) != (ssize_t)n) { perror("write"); return 1; }
+        signal(SIGPIPE, SIG_IGN);
+    }
+
     fflush(NULL);
     double t0 = now_ms();
     pid_t pid = fork();
@@ -217,28 +254,53 @@ int main(int argc, char **argv) {
     if (pid == 0) {
         setpgid(0, 0);
         close(ConnectionNumber(dpy));
-        /* The command's stdin and stdout are not ours: /dev/null (a HUD may read progress from a pipe). */
+        /* The command's stdin and stdout are not ours: /dev/null (a HUD may read progress from a
+           pipe), or the pipe holding --stdin-text. */
         int null = open("/dev/null", O_RDWR);
         if (null >= 0) { dup2(null, 0); dup2(null, 1); if (null > 1) close(null); }
+        if (feed[0] >= 0) { dup2(feed[0], 0); close(feed[0]); close(feed[1]); }
         execvp(cmd[0], cmd);
         fprintf(stderr, "firstframe: cannot exec %s: %s\n", cmd[0], strerror(errno));
         _exit(127);
     }
     setpgid(pid, pid); /* both sides, so that kill(-pid) works whoever runs first */
+    if (feed[0] >= 0) close(feed[0]);
 
     double deadline = t0 + timeout, t_map = -1, t_frame = -1;
     int fd = ConnectionNumber(dpy), status;
-    /* Wait for the first MapNotify of a top-level window. */
-    while (t_map < 0) {
+    /* Wait for the first MapNotify of a top-level window (with --auto: of one to watch). */
+    int have_region = !autoreg;
+    while (t_map < 0 || !have_region) {
         while (XPending(dpy)) {
             XEvent ev;
             XNextEvent(dpy, &ev);
-            if (ev.type == MapNotify && t_map < 0) t_map = now_ms();
+            if (ev.type != MapNotify) continue;
+            if (t_map < 0) t_map = now_ms();
+            XWindowAttributes wa;
+            if (!have_region && XGetWindowAttributes(dpy, ev.xmap.window, &wa) && wa.class == InputOutput &&
+                wa.width > 2 && wa.height > 2) {
+                int x0 = wa.x, y0 = wa.y, x1 = wa.x + wa.width + 2 * wa.border_width,
+                    y1 = wa.y + wa.height + 2 * wa.border_width;
+                if (x0 < 0) x0 = 0;
+                if (y0 < 0) y0 = 0;
+                if (x1 > DisplayWidth(dpy, scr)) x1 = DisplayWidth(dpy, scr);
+                if (y1 > DisplayHeight(dpy, scr)) y1 = DisplayHeight(dpy, scr);
+                if (x1 - x0 < 1 || y1 - y0 < 1) continue; /* off screen */
+                rw = x1 - x0 < capw ? x1 - x0 : capw;
+                rh = y1 - y0 < caph ? y1 - y0 : caph;
+                rx = x0 + (x1 - x0 - rw) / 2;
+                ry = y0 + (y1 - y0 - rh) / 2;
+                have_region = 1;
+                fprintf(stderr, "firstframe: watching %dx%d+%d+%d\n", rw, rh, rx, ry);
+            }
         }
-        if (t_map >= 0) break;
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            printf("exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-            return 1;
+        if (t_map >= 0 && have_region) break;
+        if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+            reaped = 1;
+            if (!(exit_ok && WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+                printf("exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+                return 1;
+            }
         }
         double left = deadline - now_ms();
         if (left <= 0) { printf("timeout\n"); kill_group(pid); return 1; }
@@ -252,15 +314,19 @@ int main(int argc, char **argv) {
     while (t_frame < 0) {
         if (!region_is(dpy, root, bg, mask)) { t_frame = now_ms(); break; }
         if (now_ms() > deadline) { printf("timeout\n"); kill_group(pid); return 1; }
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            printf("exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-            return 1;
+        if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+            reaped = 1;
+            if (!(exit_ok && WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+                printf("exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+                return 1;
+            }
         }
         sleep_us(500);
     }
     printf("%.3f %.3f\n", t_frame - t0, t_map - t0);
     fflush(stdout);
     kill_group(pid);
+    if (feed[1] >= 0) close(feed[1]);
     XCloseDisplay(dpy);
     return 0;
 }

@@ -6,10 +6,11 @@ import CCairo
 import HUDCore
 import HUDRender
 
-/// A HUD on an X11 display: lifecycle, layout, rendering, window and display link, run by one
-/// event loop on the calling thread.
+/// A HUD on an X11 display: lifecycle, layout, rendering and window, run by a `HUDLoop` (shared
+/// by every HUD of a process) on the loop's thread.
 public final class X11HUD {
     public let display: X11Display
+    public let loop: HUDLoop
     public let lifecycle: HUDLifecycle
     public private(set) var configuration: HUDConfiguration
     public private(set) var region: ParentRegion
@@ -22,12 +23,16 @@ public final class X11HUD {
     public var onButton: (() -> Void)?
     public var onParentGone: (() -> Void)?
     public var onHidden: (() -> Void)?
+    /// Escape pressed while the HUD blocks input (the key is grabbed only while it does).
+    public var onEscape: (() -> Void)?
+    /// A click on the bezel outside the button; when set, the HUD is not click-through.
+    public var onClick: (() -> Void)?
     /// Polled on every display-link tick while shown (MBProgressHUD's NSProgress binding).
     public var progressSource: ProgressSource?
     public var showsProgressDescription = false
 
     private let renderer = HUDRenderer()
-    private let clock = MonotonicClock()
+    private var clock: MonotonicClock { loop.clock }
     private var window: OverlayWindow?
     private var composited: Bool
     private var fixesEventBase: Int32?
@@ -39,24 +44,34 @@ public final class X11HUD {
     private var bezelTween: RectTween?
     private var buttonPressed = false
     private var shapeKey: (Rect, Double)? = nil
-    private let wake = WakePipe()
-    private var link: DisplayLink!
-    private var readers: [(fd: Int32, handler: () -> Void)] = []
-    private var quit = false
-    private var exitCode: Int32 = 0
+    private var link: DisplayLink { loop.displayLink }
     private var dirty = true
+    /// Vertical shift of the bezel (logical pixels) that stacks several HUDs in one region.
+    /// The bezel's size now (logical pixels), to stack HUDs.
+    public var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
+    public var isVisible: Bool { lifecycle.isVisible }
+    public var stackShift: Double = 0 {
+        didSet { if stackShift != oldValue { relayout(); dirty = true } }
+    }
     public private(set) var framesDrawn = 0
     private var lastFrame = -Double.infinity
 
-    public init(display: X11Display, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
+    /// A HUD with a loop of its own (one HUD per process).
+    public convenience init(display: X11Display, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
+        try self.init(loop: HUDLoop(display: display), configuration: configuration, parent: parent, scale: scale)
+    }
+
+    public init(loop: HUDLoop, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
+        let display = loop.display
         self.display = display
+        self.loop = loop
         self.configuration = configuration
         self.parentSpec = parent
         region = try display.resolve(parent)
         self.scale = max(0.5, scale ?? ((display.xftDPI ?? 96) / 96))
         refreshRate = display.refreshRate(at: Point(x: region.rect.midX, y: region.rect.midY))
         composited = display.compositorRunning
-        lifecycle = HUDLifecycle(clock: clock)
+        lifecycle = HUDLifecycle(clock: loop.clock)
         lifecycle.graceTime = configuration.graceTime
         lifecycle.minShowTime = configuration.minShowTime
         lifecycle.animation = configuration.animation
@@ -66,17 +81,21 @@ public final class X11HUD {
             throw HUDError.badImage(error)
         }
         relayout()
-        let wake = self.wake
-        link = DisplayLink(hz: refreshRate) { _ in wake.wake() }
         lifecycle.onAppear = { [unowned self] in self.appear() }
         lifecycle.onWasHidden = { [unowned self] in self.disappear() }
         fixesEventBase = display.watchCompositor()
-        XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask))
         if let w = region.window { follow(w) }
+        loop.add(self)
+    }
+
+    /// Takes the HUD off its loop and destroys its window (a server drops a HUD once hidden).
+    public func dispose() {
+        loop.remove(self)
+        window = nil
+        XFlush(display.handle)
     }
 
     deinit {
-        link?.invalidate()   // nil when init threw before creating it
         for s in [snapshot, hudSurface, outSurface] { if let s { cairo_surface_destroy(s) } }
     }
 
@@ -103,90 +122,64 @@ public final class X11HUD {
         afterStateChange()
     }
 
-    /// Watches a file descriptor (e.g. progress on stdin) from the event loop.
-    public func addReader(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, handler)) }
-    public func removeReader(fd: Int32) { readers.removeAll { $0.fd == fd } }
+    /// Watches a file descriptor (e.g. progress on stdin) from the loop.
+    public func addReader(fd: Int32, _ handler: @escaping () -> Void) { loop.addReader(fd: fd, handler) }
+    public func removeReader(fd: Int32) { loop.removeReader(fd: fd) }
 
-    /// Ends the event loop with an exit code.
-    public func stop(exitCode code: Int32 = 0) { exitCode = code; quit = true }
+    /// Ends the loop with an exit code.
+    public func stop(exitCode code: Int32 = 0) { loop.stop(exitCode: code) }
 
-    public static func installSignalHandlers(_ hud: X11HUD) {
-        signalPipeFD = hud.wake.writeFD
-        for s in [SIGINT, SIGTERM, SIGHUP] {
-            signal(s) { sig in
-                receivedSignal = sig
-                var b: UInt8 = 1
-                _ = write(signalPipeFD, &b, 1)
-            }
-        }
+    public static func installSignalHandlers(_ hud: X11HUD) { hud.loop.installSignalHandlers() }
+
+    /// Called on SIGINT, SIGTERM and SIGHUP; without it the loop exits 128+N.
+    public var onSignal: ((Int32) -> Void)? {
+        get { loop.onSignal } set { loop.onSignal = newValue }
     }
 
-    /// Runs until `stop` or a signal; returns the exit code (128+N after signal N unless the
-    /// owner handles signals with `onSignal`).
-    public var onSignal: ((Int32) -> Void)?
+    /// Runs the loop until `stop`; returns the exit code.
+    public func run() -> Int32 { loop.run() }
 
-    public func run() -> Int32 {
-        var fds = [pollfd]()
-        while !quit {
-            lifecycle.update()
-            afterStateChange()
-            if quit { break }
-            XFlush(display.handle)
-            fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: display.fd, events: Int16(POLLIN), revents: 0))
-            fds.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0))
-            for r in readers { fds.append(pollfd(fd: r.fd, events: Int16(POLLIN), revents: 0)) }
-            var timeout: Int32 = -1
-            if XPending(display.handle) > 0 { timeout = 0 }
-            else if let deadline = lifecycle.nextDeadline, !link.isRunning {
-                timeout = Int32(max(0, ((deadline - clock.now) * 1000).rounded(.up)))
-            }
-            let n = poll(&fds, nfds_t(fds.count), timeout)
-            if n < 0 && errno != EINTR { break }
-            if fds[1].revents != 0 {
-                wake.drain()
-                if receivedSignal != 0 {
-                    let sig = receivedSignal
-                    receivedSignal = 0
-                    if let onSignal { onSignal(sig) } else { stop(exitCode: 128 + sig) }
-                }
-                tick()
-            }
-            handleXEvents()
-            for (i, r) in readers.enumerated() where i + 2 < fds.count && fds[i + 2].revents != 0 {
-                r.handler()
-            }
+    func unmapForExit() { grabEscape(false); window?.unmap() }
+
+    private var escapeGrabbed = false
+    /// A passive grab of Escape on the root: the override-redirect HUD never has the focus. If
+    /// another client holds the grab, X refuses it (reported to our error handler) and Escape
+    /// simply does nothing.
+    private func grabEscape(_ on: Bool) {
+        guard on != escapeGrabbed else { return }
+        escapeGrabbed = on
+        let code = Int32(XKeysymToKeycode(display.handle, KeySym(XK_Escape)))
+        if on {
+            XGrabKey(display.handle, code, UInt32(AnyModifier), display.root, 0, GrabModeAsync, GrabModeAsync)
+        } else {
+            XUngrabKey(display.handle, code, UInt32(AnyModifier), display.root)
         }
-        link.stop()
-        window?.unmap()
-        XSync(display.handle, 0)
-        if getenv("XHUD_STATS") != nil {
-            fputs("xhud-stats: frames=\(framesDrawn) ticks=\(link.ticks) refresh=\(refreshRate)\n", stderr)
-        }
-        return exitCode
     }
 
     // MARK: Frames
 
     /// Whether anything on screen moves by itself now.
-    private var moving: Bool {
+    var moving: Bool {
         guard lifecycle.isVisible else { return false }
         let now = clock.now
         return lifecycle.isAnimating || configuration.mode.isAnimated || progress.isMoving(at: now) || progressSource != nil
             || bezelTween?.isMoving(at: now) == true
     }
 
+    /// Whether the display link must tick for this HUD.
+    var wantsTicks: Bool { lifecycle.isVisible && (moving || dirty) }
+
     /// At most one frame per refresh: while the display link runs, frames are drawn on its ticks
     /// only; when it is idle, a change draws at once (a key press shows without waiting for a tick).
-    private func afterStateChange() {
+    func afterStateChange() {
         lifecycle.update()
-        let visible = lifecycle.isVisible
-        if dirty && visible && !link.isRunning && clock.now - lastFrame >= link.period { drawFrame() }
-        if visible && (moving || dirty) { link.start() } else { link.stop() }
+        if dirty && lifecycle.isVisible && !link.isRunning && clock.now - lastFrame >= link.period { drawFrame() }
+        loop.updateLink()
     }
 
-    private func tick() {
-        guard lifecycle.isVisible else { return }
+    func tick() {
+        // Another HUD's tick may wake the loop too: never two frames of one HUD in a refresh.
+        guard lifecycle.isVisible, clock.now - lastFrame >= link.period * 0.5 else { return }
         if let source = progressSource {
             let s = source.snapshot()
             if s.fraction != configuration.progress || (showsProgressDescription && s.description != nil && s.description! != configuration.details) {
@@ -206,7 +199,9 @@ public final class X11HUD {
         let now = clock.now
         let before = bezelTween?.value(at: now) ?? layout.bezel
         let size = Size(width: region.rect.width / scale, height: region.rect.height / scale)
-        layout = HUDLayout.compute(configuration, region: size, measurer: renderer.text)
+        var c = configuration
+        c.offset.y += stackShift
+        layout = HUDLayout.compute(c, region: size, measurer: renderer.text)
         bezelTween = nil
         if !regionMoved, window != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
             bezelTween = RectTween(from: before, to: layout.bezel, start: now)
@@ -322,7 +317,7 @@ public final class X11HUD {
         if window == nil {
             let m = configuration.effectiveMask
             let w = OverlayWindow(display: display, rect: windowRect(), blockInputOver: m.blocksInput ? region.rect : nil,
-                                  clickThrough: !m.blocksInput && configuration.buttonTitle.isEmpty)
+                                  clickThrough: !m.blocksInput && configuration.buttonTitle.isEmpty && onClick == nil)
             window = w
             allocateSurfaces()
         }
@@ -334,11 +329,12 @@ public final class X11HUD {
         window?.map()
         dirty = true
         drawFrame()
+        if onEscape != nil && configuration.effectiveMask.blocksInput { grabEscape(true) }
         XFlush(display.handle)
     }
 
     private func disappear() {
-        link.stop()
+        grabEscape(false)
         window?.unmap()
         XFlush(display.handle)
         onHidden?()
@@ -385,16 +381,7 @@ public final class X11HUD {
         if top != w { XSelectInput(display.handle, top, Int(StructureNotifyMask)) }
     }
 
-    private func handleXEvents() {
-        let d = display.handle
-        var ev = XEvent()
-        while XPending(d) > 0 {
-            XNextEvent(d, &ev)
-            handle(&ev)
-        }
-    }
-
-    private func handle(_ ev: inout XEvent) {
+    func handle(_ ev: inout XEvent) {
         let ours = [window?.window ?? 0, window?.blocker ?? 0]
         if let base = fixesEventBase, ev.type == base + XFixesSelectionNotify {
             compositorChanged()
@@ -427,7 +414,11 @@ public final class X11HUD {
                 dirty = true
                 drawFrame()
                 if ev.xbutton.window == window?.window, inButton(ev.xbutton) { onButton?() }
+            } else if ev.xbutton.window == window?.window, ev.xbutton.button == 1, lifecycle.isVisible, let onClick {
+                onClick()
             }
+        case KeyPress:
+            if escapeGrabbed, ev.xkey.keycode == XKeysymToKeycode(display.handle, KeySym(XK_Escape)) { onEscape?() }
         default: break
         }
     }

@@ -1,21 +1,61 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import HUDSocket
 
-// Parse by hand so that every usage error exits 2 with one line, as documented.
-do {
-    var command = try XHUDCommand.parseAsRoot()
-    try command.run()
-} catch let code as ExitCode {
-    exit(code.rawValue)
-} catch {
-    let status = XHUDCommand.exitCode(for: error)
-    if status == .success {
-        print(XHUDCommand.fullMessage(for: error))
-        exit(0)
+// The `xhud` command starts lean: it links neither X11, Cairo, Pango nor the argument parser.
+// An update of a named HUD (a key press) goes straight to the display's server over its socket;
+// everything else, and the first invocation of a name, runs `xhud-host`, which does the work.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let own = arguments.prefix { $0 != "--" }          // a wrapped command's arguments are not ours
+let clientVerbs: Set<String> = ["hide", "list", "push", "pop"]
+let verb = own.first.flatMap { clientVerbs.contains($0) ? $0 : nil }
+let wantsHelp = own.contains { ["-h", "--help", "--version", "--generate-completion-script"].contains($0) || $0.hasPrefix("--generate-completion-script=") }
+let named = verb != nil || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
+
+/// Replaces this process with xhud-host: next to this executable, or in ../lib/xhud (packaged).
+func execHost() -> Never {
+    var candidates: [String] = []
+    if let env = getenv("XHUD_HOST") { candidates.append(String(cString: env)) }
+    var buf = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+    if n > 0 {
+        let exe = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        candidates += [dir + "/xhud-host", dir + "/../lib/xhud/xhud-host"]
     }
-    let message = XHUDCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-    fputs("xhud: \(message)\n", stderr)
+    for path in candidates where access(path, X_OK) == 0 {
+        var argv: [UnsafeMutablePointer<CChar>?] = (["xhud"] + arguments).map { strdup($0) }
+        argv.append(nil)
+        execv(path, &argv)
+    }
+    fputs("xhud: cannot run xhud-host (looked in \(candidates.joined(separator: ", ")))\n", stderr)
+    exit(2)
+}
+
+if !named || wantsHelp { execHost() }
+guard let paths = ServerPaths.current() else { execHost() }   // the host reports the missing display
+do {
+    try paths.checkPrivateDirectory()
+} catch .unsafeDirectory(_, let why) where why.contains("No such file") {
+    if verb == "list" || verb == "hide" || verb == "pop" { exit(0) }   // nothing is showing
+    execHost()
+} catch {
+    execHost()   // the host explains what is wrong with the directory
+}
+
+var cwd = [CChar](repeating: 0, count: 4096)
+let request = Wire.Request(cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/", arguments: arguments)
+do {
+    let reply = try ServerClient.send(request, to: paths.socket)
+    if !reply.output.isEmpty { fputs(reply.output, stdout) }
+    if !reply.error.isEmpty { fputs(reply.error, stderr) }
+    exit(reply.status)
+} catch .noServer {
+    if verb == "list" || verb == "hide" || verb == "pop" { exit(0) }
+    execHost()   // becomes the server (or finds the one that won a race)
+} catch {
+    fputs("xhud: \(error)\n", stderr)
     exit(2)
 }

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Unix stream sockets: only what a client and the server need.
+public enum UnixSocket {
+    public enum ConnectFailure: Error, Equatable {
+        case absent      // no socket file: no server
+        case refused     // a socket file nobody listens on: a server that died
+        case other(Int32)
+    }
+
+    public static func connect(_ path: String) -> Result<Int32, ConnectFailure> {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return .failure(.other(errno)) }
+        let r = withAddress(path) { Glibc.connect(fd, $0, $1) }
+        if r == 0 { return .success(fd) }
+        let e = errno
+        close(fd)
+        switch e {
+        case ENOENT: return .failure(.absent)
+        case ECONNREFUSED: return .failure(.refused)
+        default: return .failure(.other(e))
+        }
+    }
+
+    /// Binds and listens on `path` (which must not exist), readable only by the user.
+    public static func listen(_ path: String) throws(ServerError) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .io("socket: \(String(cString: strerror(errno)))") }
+        let old = umask(0o177)
+        let r = withAddress(path) { bind(fd, $0, $1) }
+        umask(old)
+        guard r == 0, Glibc.listen(fd, 64) == 0 else {
+            let e = errno
+            close(fd)
+            throw .io("cannot listen on \(path): \(String(cString: strerror(e)))")
+        }
+        return fd
+    }
+
+    /// The uid of the process at the other end (SO_PEERCRED: pid, uid, gid as three ints).
+    public static func peerUID(_ fd: Int32) -> uid_t? {
+        var cred: (Int32, UInt32, UInt32) = (0, 0, 0)
+        var len = socklen_t(MemoryLayout.size(ofValue: cred))
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 else { return nil }
+        return cred.1
+    }
+
+    private static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8.prefix(MemoryLayout.size(ofValue: addr.sun_path) - 1))
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            off += n
+        }
+        return true
+    }
+
+    /// Reads one frame with `tag`, waiting at most `timeout` seconds in all; nil on EOF, timeout
+    /// or a frame that breaks the rules (tag, length limit).
+    public static func readFrame(_ fd: Int32, tag: [UInt8], timeout: Double) throws(ServerError) -> [UInt8] {
+        let deadline = now() + timeout
+        var buf = [UInt8]()
+        var want = 8
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        while buf.count < want {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(0, (deadline - now()) * 1000))
+            let r = poll(&p, 1, left)
+            if r < 0 && errno == EINTR { continue }
+            guard r > 0 else { throw .io("timed out waiting for the xhud server") }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min(8192, want - buf.count), 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw .io("the xhud server closed the connection") }
+            buf += chunk[0..<n]
+            if buf.count == 8 && want == 8 { want = try Wire.frameLength(header: buf, tag: tag) }
+        }
+        return buf
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// The client side: send one request, wait for its reply.
+public enum ServerClient {
+    public static func send(_ request: Wire.Request, to path: String, timeout: Double = 5) throws(ServerError) -> Wire.Reply {
+        let fd: Int32
+        switch UnixSocket.connect(path) {
+        case .success(let f): fd = f
+        case .failure(.absent), .failure(.refused): throw .noServer
+        case .failure(.other(let e)): throw .io("cannot connect to \(path): \(String(cString: strerror(e)))")
+        }
+        defer { close(fd) }
+        guard UnixSocket.writeAll(fd, request.encoded()) else { throw .noServer }
+        let bytes: [UInt8]
+        do { bytes = try UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: timeout) }
+        catch .io(let why) where why.contains("closed") { throw .noServer }   // a server on its way out
+        return try Wire.Reply.decode(bytes)
+    }
+}

@@ -1,0 +1,68 @@
+/// The messages between an invocation and a display's server, strict and bounded.
+///
+/// A request is an invocation's arguments and working directory; the reply is an exit status
+/// and text for the client's stdout and stderr. Each is a 4-byte tag, a 4-byte little-endian
+/// length and that many bytes of NUL-terminated UTF-8 fields.
+public enum Wire {
+    public static let requestTag: [UInt8] = Array("xhq1".utf8)
+    public static let replyTag: [UInt8] = Array("xhr1".utf8)
+    public static let maxPayload = 64 * 1024
+    public static let maxFields = 512
+
+    public struct Request: Equatable, Sendable {
+        public var cwd: String
+        public var arguments: [String]
+        public init(cwd: String, arguments: [String]) { self.cwd = cwd; self.arguments = arguments }
+        public func encoded() -> [UInt8] { Wire.frame(Wire.requestTag, [cwd] + arguments) }
+        public static func decode(_ bytes: [UInt8]) throws(ServerError) -> Request {
+            let f = try Wire.fields(bytes, tag: Wire.requestTag)
+            guard let cwd = f.first else { throw .protocolError("no working directory") }
+            return Request(cwd: cwd, arguments: Array(f.dropFirst()))
+        }
+    }
+
+    public struct Reply: Equatable, Sendable {
+        public var status: Int32
+        public var output: String
+        public var error: String
+        public init(status: Int32, output: String = "", error: String = "") {
+            self.status = status; self.output = output; self.error = error
+        }
+        public func encoded() -> [UInt8] { Wire.frame(Wire.replyTag, [String(status), output, error]) }
+        public static func decode(_ bytes: [UInt8]) throws(ServerError) -> Reply {
+            let f = try Wire.fields(bytes, tag: Wire.replyTag)
+            guard f.count == 3, let s = Int32(f[0]) else { throw .protocolError("malformed reply") }
+            return Reply(status: s, output: f[1], error: f[2])
+        }
+    }
+
+    static func frame(_ tag: [UInt8], _ fields: [String]) -> [UInt8] {
+        var payload: [UInt8] = []
+        for f in fields { payload += f.utf8.filter { $0 != 0 }; payload.append(0) }
+        let n = UInt32(payload.count)
+        return tag + [UInt8(n & 0xff), UInt8(n >> 8 & 0xff), UInt8(n >> 16 & 0xff), UInt8(n >> 24)] + payload
+    }
+
+    /// How many bytes a frame starting with `header` (8 bytes) holds in all, or an error when
+    /// the tag is wrong or the length over the limit (checked before anything is read).
+    public static func frameLength(header: [UInt8], tag: [UInt8]) throws(ServerError) -> Int {
+        guard header.count >= 8, Array(header[0..<4]) == tag else { throw .protocolError("not an xhud message") }
+        let n = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
+        guard n <= maxPayload else { throw .protocolError("message of \(n) bytes is over the \(maxPayload)-byte limit") }
+        return 8 + n
+    }
+
+    static func fields(_ bytes: [UInt8], tag: [UInt8]) throws(ServerError) -> [String] {
+        let total = try frameLength(header: bytes, tag: tag)
+        guard bytes.count == total else { throw .protocolError("length does not match") }
+        let payload = bytes[8...]
+        guard payload.isEmpty || payload.last == 0 else { throw .protocolError("unterminated field") }
+        var out: [String] = []
+        for raw in payload.split(separator: 0, omittingEmptySubsequences: false).dropLast() {
+            guard out.count < maxFields else { throw .protocolError("more than \(maxFields) fields") }
+            guard let s = String(validating: raw, as: UTF8.self) else { throw .protocolError("a field is not UTF-8") }
+            out.append(s)
+        }
+        return out
+    }
+}

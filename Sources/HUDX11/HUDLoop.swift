@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CX11
+import HUDCore
+
+/// The event loop of one X connection: it runs any number of HUDs (a named-HUD server stacks
+/// several), one display link for all of them, file descriptors to watch and timers. Everything
+/// runs on the thread that calls `run`; the display link and signals only wake it.
+public final class HUDLoop {
+    public let display: X11Display
+    let clock = MonotonicClock()
+    let wake = WakePipe()
+    private(set) var huds: [X11HUD] = []
+    private var readers: [(fd: Int32, handler: () -> Void)] = []
+    private var timers: [(id: Int, at: Double, handler: () -> Void)] = []
+    private var nextTimerID = 0
+    private var quit = false
+    private var exitCode: Int32 = 0
+    private var link: DisplayLink?
+    /// Called with the signal number on SIGINT, SIGTERM and SIGHUP (after `installSignalHandlers`).
+    public var onSignal: ((Int32) -> Void)?
+
+    public init(display: X11Display) {
+        self.display = display
+        XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask))
+    }
+
+    deinit { link?.invalidate() }
+
+    /// One link for every HUD, ticking at the fastest refresh rate among their monitors.
+    var displayLink: DisplayLink {
+        if let link { return link }
+        let hz = huds.map(\.refreshRate).max() ?? 60
+        let wake = self.wake
+        let l = DisplayLink(hz: hz) { _ in wake.wake() }
+        link = l
+        return l
+    }
+
+    func add(_ hud: X11HUD) { huds.append(hud) }
+    func remove(_ hud: X11HUD) { huds.removeAll { $0 === hud } }
+
+    /// Watches a file descriptor (progress on stdin, a socket) from the loop.
+    public func addReader(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, handler)) }
+    public func removeReader(fd: Int32) { readers.removeAll { $0.fd == fd } }
+
+    /// Runs `handler` on the loop after `delay` seconds; returns an id for `cancelTimer`.
+    @discardableResult
+    public func addTimer(after delay: Double, _ handler: @escaping () -> Void) -> Int {
+        nextTimerID += 1
+        timers.append((nextTimerID, clock.now + delay, handler))
+        return nextTimerID
+    }
+    public func cancelTimer(_ id: Int) { timers.removeAll { $0.id == id } }
+
+    /// Ends `run` with an exit code.
+    public func stop(exitCode code: Int32 = 0) { exitCode = code; quit = true }
+
+    public func installSignalHandlers() {
+        signalPipeFD = wake.writeFD
+        for s in [SIGINT, SIGTERM, SIGHUP] {
+            signal(s) { sig in
+                receivedSignal = sig
+                var b: UInt8 = 1
+                _ = write(signalPipeFD, &b, 1)
+            }
+        }
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Runs until `stop`; returns the exit code (128+N after signal N without an `onSignal`).
+    public func run() -> Int32 {
+        var fds = [pollfd]()
+        while !quit {
+            settle()
+            if quit { break }
+            XFlush(display.handle)
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: display.fd, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0))
+            let watched = readers
+            for r in watched { fds.append(pollfd(fd: r.fd, events: Int16(POLLIN), revents: 0)) }
+            let n = poll(&fds, nfds_t(fds.count), XPending(display.handle) > 0 ? 0 : timeout())
+            if n < 0 && errno != EINTR { break }
+            if fds[1].revents != 0 {
+                wake.drain()
+                if receivedSignal != 0 {
+                    let sig = receivedSignal
+                    receivedSignal = 0
+                    if let onSignal { onSignal(sig) } else { stop(exitCode: 128 + sig) }
+                }
+                for h in huds { h.tick() }
+            }
+            handleXEvents()
+            for (i, r) in watched.enumerated() where fds[i + 2].revents != 0 {
+                // A handler may have removed its reader (end of input) or another one.
+                if readers.contains(where: { $0.fd == r.fd }) { r.handler() }
+            }
+            fireTimers()
+        }
+        link?.stop()
+        for h in huds { h.unmapForExit() }
+        XSync(display.handle, 0)
+        if getenv("XHUD_STATS") != nil {
+            let rate = huds.first?.refreshRate ?? 60
+            fputs("xhud-stats: frames=\(huds.map(\.framesDrawn).reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n", stderr)
+        }
+        return exitCode
+    }
+
+    /// Brings every HUD's lifecycle up to date and runs the display link only while something moves.
+    func settle() {
+        for h in huds { h.afterStateChange() }
+        updateLink()
+    }
+
+    func updateLink() {
+        if huds.contains(where: \.wantsTicks) { displayLink.start() } else { link?.stop() }
+    }
+
+    private func timeout() -> Int32 {
+        var deadline = timers.map(\.at).min()
+        if link?.isRunning != true {
+            for h in huds { if let d = h.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
+        }
+        guard let deadline else { return -1 }
+        return Int32(min(Double(Int32.max), max(0, ((deadline - clock.now) * 1000).rounded(.up))))
+    }
+
+    private func fireTimers() {
+        let now = clock.now
+        let due = timers.filter { $0.at <= now }
+        guard !due.isEmpty else { return }
+        timers.removeAll { $0.at <= now }
+        for t in due { t.handler() }
+    }
+
+    private func handleXEvents() {
+        let d = display.handle
+        var ev = XEvent()
+        while XPending(d) > 0 {
+            XNextEvent(d, &ev)
+            for h in huds { h.handle(&ev) }
+        }
+    }
+}

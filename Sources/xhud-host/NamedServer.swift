@@ -1,0 +1,236 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import HUDCore
+import HUDSocket
+import HUDX11
+
+/// A display's named-HUD server: one process, one X connection and one display link for every
+/// named HUD, so that they can stack. It answers invocations on its socket and exits `--linger`
+/// seconds after its last HUD is hidden.
+final class NamedServer {
+    let paths: ServerPaths
+    let loop: HUDLoop
+    let listener: Int32
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []          // the stacking order: the order names appeared
+    private var lingerTimer: Int?
+    private var linger: Double = 10
+    private var connections: [Int32: (bytes: [UInt8], timer: Int)] = [:]
+
+    final class Entry {
+        let hud: X11HUD
+        let parent: ParentSpec
+        var activity = 0
+        init(hud: X11HUD, parent: ParentSpec) { self.hud = hud; self.parent = parent }
+    }
+
+    /// Binds the socket, then forks: the caller gets the first request's reply and exits at
+    /// once, the child serves.
+    static func start(paths: ServerPaths, lock: ServerLock, first: Wire.Request) -> Int32 {
+        unlink(paths.socket)   // a dead server's; we hold the lock, so no live one uses it
+        let listener: Int32
+        do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
+        return runDetached { ready in
+            let display: X11Display
+            do { display = try X11Display() } catch {
+                unlink(paths.socket)
+                ready(Status.noDisplay, "xhud: \(error)\n")
+                return Status.noDisplay
+            }
+            let server = NamedServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
+            let reply = server.handle(first)
+            ready(reply.status, reply.output + reply.error)
+            if server.entries.isEmpty { server.scheduleExit() }
+            _ = lock   // held until this process exits
+            return server.loop.run()
+        }
+    }
+
+    private init(paths: ServerPaths, loop: HUDLoop, listener: Int32) {
+        self.paths = paths
+        self.loop = loop
+        self.listener = listener
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        loop.installSignalHandlers()
+        loop.onSignal = { [unowned self] _ in self.exit() }
+        loop.addReader(fd: listener) { [unowned self] in self.acceptAll() }
+    }
+
+    // MARK: Connections
+
+    private func acceptAll() {
+        while true {
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            guard UnixSocket.peerUID(fd) == getuid() else {
+                _ = UnixSocket.writeAll(fd, Wire.Reply(status: Status.usage, error: "xhud: refused: the server belongs to another user\n").encoded())
+                close(fd)
+                continue
+            }
+            // A client that never finishes its message is dropped, not waited for.
+            let timer = loop.addTimer(after: 2) { [unowned self] in self.drop(fd) }
+            connections[fd] = ([], timer)
+            loop.addReader(fd: fd) { [unowned self] in self.receive(fd) }
+        }
+    }
+
+    private func receive(_ fd: Int32) {
+        guard var c = connections[fd] else { return }
+        var buf = [UInt8](repeating: 0, count: 8192)
+        let n = read(fd, &buf, buf.count)
+        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        guard n > 0 else { return drop(fd) }
+        c.bytes += buf[0..<n]
+        connections[fd] = c
+        do {
+            guard c.bytes.count >= 8 else { return }
+            let total = try Wire.frameLength(header: Array(c.bytes.prefix(8)), tag: Wire.requestTag)
+            guard c.bytes.count >= total else { return }
+            guard c.bytes.count == total else { throw ServerError.protocolError("bytes after the message") }
+            let request = try Wire.Request.decode(c.bytes)
+            answer(fd, handle(request))
+        } catch {
+            answer(fd, Wire.Reply(status: Status.usage, error: "xhud: \(error)\n"))
+        }
+    }
+
+    private func answer(_ fd: Int32, _ reply: Wire.Reply) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        _ = UnixSocket.writeAll(fd, reply.encoded())
+        drop(fd)
+    }
+
+    private func drop(_ fd: Int32) {
+        guard let c = connections.removeValue(forKey: fd) else { return }
+        loop.cancelTimer(c.timer)
+        loop.removeReader(fd: fd)
+        close(fd)
+    }
+
+    // MARK: Requests
+
+    /// Parses an invocation exactly as the command line would be, then applies it. A request
+    /// that does not parse changes nothing.
+    func handle(_ request: Wire.Request) -> Wire.Reply {
+        let options: XHUDCommand
+        do {
+            options = try XHUDCommand.parse(translatingZenityFlags(request.arguments))
+        } catch {
+            return Wire.Reply(status: Status.usage, error: "xhud: \(oneLine(XHUDCommand.message(for: error)))\n")
+        }
+        linger = options.linger
+        switch options.verb {
+        case "list":
+            let names = order.filter { entries[$0]?.hud.isVisible == true }
+            return Wire.Reply(status: 0, output: names.map { $0 + "\n" }.joined())
+        case "hide":
+            guard let id = options.id, let e = entries[id] else { return Wire.Reply(status: 0) }
+            e.activity = 0
+            e.hud.hide(animated: true, afterDelay: options.delay ?? 0)
+            return Wire.Reply(status: 0)
+        case "pop":
+            guard let id = options.id, let e = entries[id] else { return Wire.Reply(status: 0) }
+            e.activity = max(0, e.activity - 1)
+            if e.activity == 0 { e.hud.hide(animated: true, afterDelay: options.delay ?? 0) }
+            return Wire.Reply(status: 0)
+        default:
+            return show(options, cwd: request.cwd)
+        }
+    }
+
+    private func show(_ options: XHUDCommand, cwd: String) -> Wire.Reply {
+        guard let id = options.id else { return Wire.Reply(status: Status.usage, error: "xhud: --id NAME is missing\n") }
+        var existing = entries[id]
+        if let e = existing, let p = options.explicitParent, p != e.parent {
+            e.hud.dispose()       // moved to another region: start over there
+            remove(id)
+            existing = nil
+        }
+        var config: HUDConfiguration
+        do {
+            config = try options.hudConfiguration(base: existing?.hud.configuration ?? HUDConfiguration())
+        } catch {
+            return Wire.Reply(status: Status.usage, error: "xhud: \(error)\n")
+        }
+        if let path = config.imagePath, !path.hasPrefix("/") { config.imagePath = cwd + "/" + path }
+        if let path = config.imagePath, options.image != nil, access(path, R_OK) != 0 {
+            return Wire.Reply(status: Status.usage, error: "xhud: cannot read image '\(path)': \(String(cString: strerror(errno)))\n")
+        }
+        let entry: Entry
+        if let e = existing {
+            entry = e
+            e.hud.update { $0 = config }
+        } else {
+            do {
+                let hud = try X11HUD(loop: loop, configuration: config, parent: options.parentSpec, scale: options.scale)
+                entry = Entry(hud: hud, parent: options.parentSpec)
+            } catch {
+                return Wire.Reply(status: Status.usage, error: "xhud: \(error)\n")
+            }
+            entries[id] = entry
+            order.append(id)
+            entry.hud.onHidden = { [unowned self] in self.hidden(id) }
+            entry.hud.onParentGone = { [unowned self] in entry.hud.dispose(); self.remove(id) }
+            entry.hud.onClick = options.isNotification && !options.clickThrough && config.mode != .text
+                ? { entry.hud.hide(animated: true) } : nil
+        }
+        if options.verb == "push" { entry.activity += 1 }
+        if let t = lingerTimer { loop.cancelTimer(t); lingerTimer = nil }
+        entry.hud.show(animated: true)
+        if entry.activity == 0 {
+            let after = options.isNotification ? options.notificationDuration(for: config) : (options.hideAfter ?? 1.5)
+            entry.hud.hide(animated: true, afterDelay: after)
+        }
+        restack()
+        return Wire.Reply(status: 0)
+    }
+
+    private func hidden(_ id: String) {
+        guard let e = entries[id], !e.hud.isVisible else { return }
+        e.hud.dispose()
+        remove(id)
+    }
+
+    private func remove(_ id: String) {
+        entries[id] = nil
+        order.removeAll { $0 == id }
+        restack()
+        if entries.isEmpty { scheduleExit() }
+    }
+
+    /// Names in one region stack top to bottom in the order they appeared (bottom to top when
+    /// the first sits below the centre, as a bottom-pinned OSD), `spacing` apart.
+    private func restack() {
+        var shifts: [String: Double] = [:]    // per region
+        var firstBelowCentre: [String: Bool] = [:]
+        for id in order {
+            guard let e = entries[id] else { continue }
+            let key = "\(e.parent)"
+            let below = firstBelowCentre[key] ?? (e.hud.configuration.offset.y > 0)
+            firstBelowCentre[key] = below
+            let shift = shifts[key] ?? 0
+            e.hud.stackShift = below ? -shift : shift
+            shifts[key] = shift + e.hud.bezelSize.height + 8
+        }
+    }
+
+    private func scheduleExit() {
+        if let t = lingerTimer { loop.cancelTimer(t) }
+        lingerTimer = loop.addTimer(after: linger) { [unowned self] in
+            if self.entries.isEmpty { self.exit() }
+        }
+    }
+
+    /// Stops answering first (the socket goes), then ends: a client that connected just before
+    /// reads EOF and starts a new server.
+    private func exit() {
+        unlink(paths.socket)
+        close(listener)
+        loop.removeReader(fd: listener)
+        loop.stop(exitCode: 0)
+    }
+}

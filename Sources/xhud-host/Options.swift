@@ -1,0 +1,316 @@
+import ArgumentParser
+import HUDCore
+import HUDX11
+
+extension HUDMode: ExpressibleByArgument {}
+extension HUDStyle: ExpressibleByArgument {}
+extension HUDAnimation: ExpressibleByArgument {}
+extension SpinnerStyle: ExpressibleByArgument {}
+
+/// `xhud`: flags named after MBProgressHUD's vocabulary. Appearance options are optional so
+/// that an update of a named HUD changes exactly what it names.
+struct XHUDCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "xhud",
+        abstract: "Show a progress HUD (MBProgressHUD / SVProgressHUD style) over an X11 desktop.",
+        usage: """
+        xhud [options]                              a HUD until SIGTERM, --hide-after or end of stdin
+        xhud [options] -- COMMAND [ARGS...]         a HUD while COMMAND runs
+        xhud success|error|info|warning TEXT        a notification that dismisses itself
+        xhud --id NAME [options]                    show or update the named HUD NAME
+        xhud hide|push|pop --id NAME, xhud list     named HUDs
+        """,
+        discussion: """
+        PROGRESS ON STDIN (when stdin is a pipe or a FIFO, one command per line)
+          42  42%           a percentage (zenity), clamped to 0-100
+          # TEXT            the label (zenity)
+          pulsate:true      the spinner (zenity); pulsate:false a ring
+          label=TEXT        details=TEXT (\\n is a newline)       progress=0.42 | progress=42%
+          mode=bar          button=TITLE (empty: none)           alternate=true|false
+          show   hide   hide=SECONDS   done (exit 0)   cancel (exit 1)
+          success[=TEXT]  error[=TEXT]  info[=TEXT]  warning[=TEXT]   show the icon, then exit 0
+        Other lines are ignored with a warning. End of input hides the HUD (exit 0).
+        zenity --progress scripts work with the program name changed: --progress (no value),
+        --text, --percentage, --pulsate, --auto-close, --auto-kill, --no-cancel, --title.
+
+        WRAPPING A COMMAND
+        The command's stdin, stdout, stderr and exit status pass through untouched, with or
+        without a display. The HUD appears only after --grace (default 0.5 s), stays at least
+        --min-show (default 0.5 s), then shows a success or error icon for --result-time.
+        Cancel (--button TITLE, or Escape while the HUD blocks input) sends SIGTERM to the
+        command, SIGKILL after --kill-timeout, and exits 1.
+
+        NOTIFICATIONS
+        xhud success|error|info|warning TEXT, and --mode text|custom, return at once (the HUD
+        lives on) unless --wait, and hide after SVProgressHUD's duration: 0.06 s per character
+        + 0.5 s, at least --min-duration (5 s), at most --max-duration, or after --hide-after.
+        A click dismisses an icon notification; text-only ones let clicks through.
+
+        NAMED HUDS (keybindings)
+        xhud --id NAME ... shows NAME or updates it in place if it is showing on this display,
+        and returns at once; only the options given change. It hides --hide-after (default
+        1.5 s) after the last update. push/pop count activities: the HUD stays while the count
+        is above zero. Several names stack top to bottom in the order they appeared.
+
+        EXIT STATUS
+          0    done: the HUD was shown and hidden, or input ended
+          1    cancelled: the button, Escape, `cancel` on stdin (zenity's convention)
+          2    usage error: unknown flag, bad number, unknown colour, unreadable image, unknown window
+          3    no X display: DISPLAY unset or the server refused the connection
+          N    when wrapping: the command's own exit status (128+N if it died of signal N)
+          128+N  ended by signal N other than SIGINT/SIGTERM
+        """)
+
+    @Argument(help: ArgumentHelp("success | error | info | warning (then TEXT), or hide | list | push | pop."))
+    var verb: String?
+    @Argument(help: ArgumentHelp("The notification's text (quote it when it has spaces).", valueName: "text"))
+    var message: String?
+
+    @Option(help: "indeterminate | determinate (pie) | annular (ring) | bar | success | error | info | warning | custom (--image) | text")
+    var mode: HUDMode?
+    @Option(help: "The single-line label (ellipsized when too long).")
+    var label: String?
+    @Option(help: "The multi-line details label.")
+    var details: String?
+    @Option(help: "Progress 0...1 for determinate, annular and bar.")
+    var progress: Double?
+    @Option(help: "A button with this title; clicking it cancels (exit 1).")
+    var button: String?
+    @Option(help: "PNG image for --mode custom.")
+    var image: String?
+    @Option(help: "Size in pixels of the box the image is fitted into (default 37).")
+    var imageSize: Double?
+    @Flag(inversion: .prefixedNo, help: "Tint the image with the content colour.")
+    var tintImage: Bool?
+    @Option(help: "ring (SVProgressHUD) | spokes (classic activity indicator)")
+    var spinner: SpinnerStyle?
+    @Flag(inversion: .prefixedNo, help: "Show the value (45%) beside a bar or inside a ring.")
+    var showValue: Bool?
+    @Flag(inversion: .prefixedNo, help: "The bar's alternate state (e.g. muted), drawn in --alternate-color.")
+    var alternate: Bool?
+    @Option(help: "Colour of the alternate state (default: a muted red).")
+    var alternateColor: String?
+    @Flag(help: "Interpret label and details as Pango markup (never otherwise).")
+    var markup = false
+
+    @Option(help: "dark | light | custom")
+    var style: HUDStyle?
+    @Option(help: "Bezel colour: #RRGGBB[AA], rgba(r,g,b,a), a name, NAME/ALPHA.")
+    var bezelColor: String?
+    @Option(help: "Colour of label, details, button and indicator.")
+    var contentColor: String?
+    @Option(help: "none (click-through) | clear (blocks input) | black | gradient | COLOR. Default: clear for spinner and progress, none for notifications.")
+    var mask: String?
+    @Flag(help: "No drop shadow under the bezel.")
+    var noShadow = false
+    @Option(help: "Margin around the content and from the region's edges (default 20).")
+    var margin: Double?
+    @Option(help: "Corner radius of the bezel (default 10).")
+    var cornerRadius: Double?
+    @Option(help: "Minimum bezel size, WxH.")
+    var minSize: String?
+    @Flag(help: "Make the bezel square when it fits.")
+    var square = false
+    @Option(help: "Offset of the bezel from the centre, X,Y; a huge value pins it to that edge.")
+    var offset: String?
+    @Option(help: "Font of the label (Pango description, e.g. 'Sans Bold 16px').")
+    var font: String?
+    @Option(help: "Font of the details label.")
+    var detailsFont: String?
+
+    @Option(help: "fade | zoom | zoom-in | zoom-out | pop | none")
+    var animation: HUDAnimation?
+    @Option(help: "Seconds to wait before showing; a HUD hidden before then never appears (default 0; 0.5 when wrapping).")
+    var grace: Double?
+    @Option(help: "Once shown, stay at least this many seconds (default 0; 0.5 when wrapping).")
+    var minShow: Double?
+    @Option(help: "Hide after this many seconds.")
+    var hideAfter: Double?
+    @Flag(help: "Notifications: wait until the HUD is hidden instead of returning at once.")
+    var wait = false
+    @Option(help: "Notifications: shortest display time (SVProgressHUD's minimumDismissTimeInterval).")
+    var minDuration: Double = 5
+    @Option(help: "Notifications: longest display time.")
+    var maxDuration: Double?
+    @Flag(help: "Let clicks pass through a notification instead of dismissing it.")
+    var clickThrough = false
+
+    @Option(help: "Parent window: ID | active | pointer | root. The HUD follows it and ends with it.")
+    var window: String?
+    @Option(help: "Parent monitor: pointer | focused | primary | NAME | INDEX (default: pointer).")
+    var monitor: String?
+    @Option(help: "Parent region WxH+X+Y in screen pixels.")
+    var geometry: String?
+    @Option(help: "Scale factor (default: Xft.dpi / 96).")
+    var scale: Double?
+
+    @Option(help: "Wrapping: seconds the success or error icon stays after the command ends (0: none).")
+    var resultTime: Double = 1
+    @Option(help: "Wrapping: seconds between SIGTERM and SIGKILL when cancelled.")
+    var killTimeout: Double = 5
+    @Flag(help: "Wrapping: read progress from the command's output (the last NN% on a line); the output still passes through untouched.")
+    var progressFromOutput = false
+
+    @Option(help: "Named HUD: show or update the HUD with this name on this display.")
+    var id: String?
+    @Option(help: "hide: seconds to wait before hiding.")
+    var delay: Double?
+    @Option(help: "Named HUD server: seconds it stays after its last HUD is hidden, to serve the next key press warm.")
+    var linger: Double = 10
+
+    @Flag(name: .customLong("progress-dialog"), help: .hidden) var zenityProgress = false
+    @Option(help: "zenity: the label.") var text: String?
+    @Option(help: "zenity: initial percentage 0-100.") var percentage: Double?
+    @Flag(help: "zenity: the spinner.") var pulsate = false
+    @Flag(help: "zenity: hide and exit 0 when the percentage reaches 100.") var autoClose = false
+    @Flag(help: "zenity: on cancel, also kill the parent process.") var autoKill = false
+    @Flag(help: "zenity: no Cancel button (zenity --progress shows one by default).") var noCancel = false
+    @Option(help: .hidden) var title: String?
+    @Option(help: .hidden) var width: Int?
+    @Option(help: .hidden) var height: Int?
+    @Flag(help: .hidden) var timeRemaining = false
+
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run while the HUD shows (after --).", valueName: "command"))
+    var command: [String] = []
+
+    static let notificationVerbs: [String: HUDMode] = ["success": .success, "error": .error, "info": .info, "warning": .warning]
+    static let namedVerbs: Set<String> = ["hide", "list", "push", "pop"]
+
+    func validate() throws {
+        var numbers: [(String, Double?)] = [("--progress", progress), ("--margin", margin), ("--grace", grace),
+            ("--min-show", minShow), ("--corner-radius", cornerRadius), ("--image-size", imageSize), ("--hide-after", hideAfter),
+            ("--min-duration", minDuration), ("--max-duration", maxDuration), ("--result-time", resultTime),
+            ("--kill-timeout", killTimeout), ("--delay", delay), ("--linger", linger), ("--percentage", percentage)]
+        numbers.removeAll { $0.1 == nil }
+        for (name, v) in numbers {
+            guard let v, v.isFinite, v >= 0 else { throw ValidationError("\(name) must be a non-negative number") }
+        }
+        if let p = progress, p > 1 { throw ValidationError("--progress must be between 0 and 1") }
+        if let p = percentage, p > 100 { throw ValidationError("--percentage must be between 0 and 100") }
+        if let s = scale, !(s.isFinite && s >= 0.5 && s <= 8) { throw ValidationError("--scale must be between 0.5 and 8") }
+        if [window, monitor, geometry].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give only one of --window, --monitor and --geometry")
+        }
+        if let v = verb {
+            if Self.notificationVerbs[v] == nil && !Self.namedVerbs.contains(v) {
+                throw ValidationError("unknown verb '\(v)' (expected success, error, info, warning, hide, list, push or pop)")
+            }
+            if Self.namedVerbs.contains(v) {
+                if message != nil { throw ValidationError("'\(v)' takes no text") }
+                if v != "list" && id == nil { throw ValidationError("'\(v)' needs --id NAME") }
+            }
+            if !command.isEmpty { throw ValidationError("'\(v)' cannot wrap a command") }
+        }
+        if let id { try Self.validateName(id) }
+        if id != nil && !command.isEmpty { throw ValidationError("--id cannot wrap a command") }
+        if mode == .custom && image == nil { throw ValidationError("--mode custom needs --image FILE") }
+    }
+
+    static func validateName(_ id: String) throws {
+        guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            throw ValidationError("--id must be 1-64 letters, digits, '-', '_' or '.'")
+        }
+    }
+
+    /// The mode the invocation asks for: a notification verb, zenity's --pulsate, --mode.
+    var requestedMode: HUDMode? {
+        if let v = verb, let m = Self.notificationVerbs[v] { return m }
+        if pulsate { return .indeterminate }
+        if let mode { return mode }
+        if zenityProgress || percentage != nil { return .bar }
+        return nil
+    }
+
+    /// Whether this invocation shows a notification that dismisses itself.
+    var isNotification: Bool {
+        if let v = verb, Self.notificationVerbs[v] != nil { return true }
+        return (requestedMode?.isNotification ?? false) && command.isEmpty
+    }
+
+    /// `base` with what these flags name changed (the defaults for a new HUD).
+    func hudConfiguration(base: HUDConfiguration = HUDConfiguration()) throws -> HUDConfiguration {
+        var c = base
+        if let m = requestedMode { c.mode = m }
+        if let v = verb, Self.notificationVerbs[v] != nil, let m = message { c.label = m }
+        if let t = text { c.label = t }
+        if let l = label { c.label = l }
+        if let d = details { c.details = d }
+        if let p = percentage { c.progress = p / 100 }
+        if let p = progress { c.progress = p }
+        if let b = button { c.buttonTitle = b }
+        else if zenityProgress && !noCancel && base.buttonTitle.isEmpty { c.buttonTitle = "Cancel" }
+        if noCancel { c.buttonTitle = "" }
+        if let i = image { c.imagePath = i }
+        if let s = imageSize { c.imageSize = s }
+        if let t = tintImage { c.tintImage = t }
+        if let s = spinner { c.spinner = s }
+        if let v = showValue { c.showValue = v }
+        if let a = alternate { c.alternate = a }
+        if markup { c.markup = true }
+        if let s = style { c.style = s }
+        if noShadow { c.shadow = false }
+        if let m = margin { c.margin = m }
+        if let r = cornerRadius { c.cornerRadius = r }
+        if square { c.square = true }
+        if let a = animation { c.animation = a }
+        if let g = grace { c.graceTime = g }
+        if let m = minShow { c.minShowTime = m }
+        do {
+            if let b = bezelColor { c.bezelColor = try RGBA.parse(b) }
+            if let f = contentColor { c.contentColor = try RGBA.parse(f) }
+            if let a = alternateColor { c.alternateColor = try RGBA.parse(a) }
+            if let m = mask { c.mask = try HUDMask.parse(m) }
+        } catch let e as RGBA.ParseError {
+            throw ValidationError(e.description)
+        }
+        if let s = minSize {
+            let p = s.split(separator: "x").compactMap { Double($0) }
+            guard p.count == 2, p.allSatisfy({ $0 >= 0 && $0.isFinite }) else { throw ValidationError("--min-size must be WxH, e.g. 120x120") }
+            c.minSize = Size(width: p[0], height: p[1])
+        }
+        if let o = offset {
+            let p = o.split(separator: ",").compactMap { Double($0) }
+            guard p.count == 2, p.allSatisfy({ $0.isFinite }) else { throw ValidationError("--offset must be X,Y, e.g. 0,200") }
+            c.offset = Point(x: p[0], y: p[1])
+        }
+        if let f = font { c.labelFont = f }
+        if let f = detailsFont { c.detailsFont = f }
+        return c
+    }
+
+    /// The parent region named by the flags; nil when none was given.
+    var explicitParent: ParentSpec? {
+        if let w = window { return .window(w) }
+        if let g = geometry { return .geometry(g) }
+        if let m = monitor { return .monitor(m) }
+        return nil
+    }
+    var parentSpec: ParentSpec { explicitParent ?? .monitor("pointer") }
+
+    /// The notification's display time: --hide-after, else SVProgressHUD's formula.
+    func notificationDuration(for c: HUDConfiguration) -> Double {
+        hideAfter ?? displayDuration(for: c.label + c.details, minimum: minDuration, maximum: maxDuration ?? .infinity)
+    }
+
+    mutating func run() throws {
+        throw ExitCode(Runner(options: self).run())
+    }
+}
+
+/// zenity's `--progress` is a bare flag, ours takes a value: a `--progress` followed by no number
+/// is zenity's, so `zenity --progress --text=...` scripts work with the name changed.
+func translatingZenityFlags(_ args: [String]) -> [String] {
+    var out: [String] = []
+    var i = 0
+    while i < args.count {
+        let a = args[i]
+        if a == "--" { out += args[i...]; break }
+        if a == "--progress", i + 1 >= args.count || Double(args[i + 1]) == nil {
+            out.append("--progress-dialog")
+        } else {
+            out.append(a)
+        }
+        i += 1
+    }
+    return out
+}

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDCore
+import HUDX11
+
+/// Decides what an invocation is (named HUD, wrapped command, notification, a HUD fed on stdin)
+/// and runs it.
+struct Runner {
+    let options: XHUDCommand
+
+    func run() -> Int32 {
+        if options.id != nil || options.verb.map(XHUDCommand.namedVerbs.contains) == true {
+            return NamedInvocation(options: options).run()
+        }
+        let config: HUDConfiguration
+        do { config = try options.hudConfiguration() } catch { return fail("\(error)", Status.usage) }
+        if let path = config.imagePath, access(path, R_OK) != 0 {
+            return fail("cannot read image '\(path)': \(String(cString: strerror(errno)))", Status.usage)
+        }
+        if !options.command.isEmpty { return Wrapper(options: options, configuration: config).run() }
+        let readsStdin = options.verb == nil && isPipeOrFIFO(0)
+        if options.isNotification && !readsStdin && !options.wait {
+            return runDetached { ready in showStandalone(config, readsStdin: false, ready: ready) }
+        }
+        return showStandalone(config, readsStdin: readsStdin)
+    }
+
+    /// One HUD in this process until it is hidden, cancelled, signalled, or its input ends.
+    private func showStandalone(_ config: HUDConfiguration, readsStdin: Bool, ready: ((Int32, String) -> Void)? = nil) -> Int32 {
+        let hud: X11HUD
+        do {
+            hud = try X11HUD(display: X11Display(), configuration: config, parent: options.parentSpec, scale: options.scale)
+        } catch let e as X11Error {
+            if case .cannotOpenDisplay = e { return fail("\(e)", Status.noDisplay) }
+            return fail("\(e)", Status.usage)
+        } catch {
+            return fail("\(error)", Status.usage)
+        }
+        hud.loop.installSignalHandlers()
+        let finish = { (code: Int32) in hud.hide(animated: true) { hud.stop(exitCode: code) } }
+        hud.onSignal = { sig in
+            // SIGINT and SIGTERM are the normal way to end a HUD: hide it, then exit 0.
+            finish((sig == SIGINT || sig == SIGTERM) ? Status.done : 128 + sig)
+        }
+        let cancel = {
+            if options.autoKill { kill(getppid(), SIGHUP) }   // zenity --auto-kill
+            finish(Status.cancelled)
+        }
+        hud.onButton = cancel
+        hud.onParentGone = { hud.stop(exitCode: Status.done) }
+        if options.isNotification {
+            if !options.clickThrough && config.mode != .text { hud.onClick = { finish(Status.done) } }
+            hud.show(animated: true)
+            hud.hide(animated: true, afterDelay: options.notificationDuration(for: config)) { hud.stop(exitCode: Status.done) }
+        } else {
+            if readsStdin || !config.buttonTitle.isEmpty { hud.onEscape = cancel }
+            if readsStdin { StdinProgress(hud: hud, options: options, finish: finish).start() }
+            hud.show(animated: true)
+            if let after = options.hideAfter {
+                hud.hide(animated: true, afterDelay: after) { hud.stop(exitCode: Status.done) }
+            }
+        }
+        ready?(0, "")
+        return hud.run()
+    }
+}
+
+/// Progress lines on stdin (zenity's and xhud's protocol); the end of input hides the HUD.
+struct StdinProgress {
+    let hud: X11HUD
+    let options: XHUDCommand
+    let finish: (Int32) -> Void
+
+    func start() {
+        var lines = LineBuffer()
+        var lineNumber = 0
+        var ended = false
+        _ = fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK)
+        func warn(_ s: String) { fputs("xhud: stdin line \(lineNumber): \(s)\n", stderr) }
+        func apply(_ line: String, truncated: Bool, valid: Bool) {
+            lineNumber += 1
+            if ended { return }
+            if truncated { warn("longer than \(lines.limit) bytes; the rest was dropped") }
+            if !valid { warn("not valid UTF-8; the bad bytes were replaced") }
+            switch InputCommand.parse(line) {
+            case .empty: break
+            case .set(let change):
+                hud.update { change.apply(to: &$0) }
+                if options.autoClose, case .progress(let p) = change, p >= 1 { ended = true; finish(Status.done) }
+            case .show: hud.show(animated: true)
+            case .hide(let delay): hud.hide(animated: true, afterDelay: delay)
+            case .finish(.done): ended = true; finish(Status.done)
+            case .finish(.cancel): ended = true; finish(Status.cancelled)
+            case .finish(.result(let mode, let text)):
+                ended = true
+                hud.update { c in c.mode = mode; if let text { c.label = text } }
+                hud.show(animated: true)
+                let c = hud.configuration
+                hud.hide(animated: true, afterDelay: options.notificationDuration(for: c)) { hud.stop(exitCode: Status.done) }
+            case .invalid(let l, let reason): warn("\(reason): ignored '\(l.prefix(80))'")
+            }
+        }
+        hud.addReader(fd: 0) {
+            var buf = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = buf.withUnsafeMutableBytes { read(0, $0.baseAddress, 65536) }
+                if n > 0 {
+                    let got = buf.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                    for l in got { apply(l.line, truncated: l.truncated, valid: l.valid) }
+                    continue
+                }
+                if n == 0 || (errno != EAGAIN && errno != EINTR) {
+                    if let l = lines.finish() { apply(l.line, truncated: l.truncated, valid: l.valid) }
+                    hud.removeReader(fd: 0)
+                    if !ended { ended = true; finish(Status.done) }
+                }
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Exit codes, as documented in --help.
+enum Status {
+    static let done: Int32 = 0
+    static let cancelled: Int32 = 1
+    static let usage: Int32 = 2
+    static let noDisplay: Int32 = 3
+}
+
+func fail(_ message: String, _ code: Int32) -> Int32 {
+    fputs("xhud: \(message)\n", stderr)
+    return code
+}
+
+/// A message on one line: a list under "...:" (the values a flag accepts) joins the line.
+func oneLine(_ s: String) -> String {
+    let lines = s.split(separator: "\n").map { $0.trimmingCharacters(in: " -") }.filter { !$0.isEmpty }
+    guard let first = lines.first else { return s }
+    return first.hasSuffix(":") && lines.count > 1 ? first + " " + lines.dropFirst().joined(separator: ", ") : first
+}
+
+extension Substring {
+    func trimmingCharacters(in set: String) -> String {
+        var s = self
+        while let c = s.first, set.contains(c) { s = s.dropFirst() }
+        while let c = s.last, set.contains(c) { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+func isPipeOrFIFO(_ fd: Int32) -> Bool {
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { return false }
+    return (st.st_mode & S_IFMT) == S_IFIFO
+}
+
+/// Points 0, 1 and 2 at /dev/null: a process that outlives its caller must not hold the
+/// caller's pipes open (`out=$(xhud ...)` would wait for it).
+func detachStandardStreams() {
+    let null = open("/dev/null", O_RDWR)
+    guard null >= 0 else { return }
+    for fd: Int32 in 0...2 { dup2(null, fd) }
+    if null > 2 { close(null) }
+}
+
+/// Runs `work` in a child that lives on after this process returns. The child reports on a pipe
+/// when it is up (or why it could not start); the parent waits for that and exits with it, so
+/// errors such as a missing display still reach the caller.
+func runDetached(_ work: (_ ready: @escaping (Int32, String) -> Void) -> Int32) -> Int32 {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return fail("pipe: \(String(cString: strerror(errno)))", Status.usage) }
+    fflush(stdout); fflush(stderr)
+    let pid = fork()
+    if pid < 0 { return fail("fork: \(String(cString: strerror(errno)))", Status.usage) }
+    if pid > 0 {
+        close(fds[1])
+        var bytes: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fds[0], &buf, 4096)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes += buf[0..<n]
+        }
+        guard let first = bytes.first else { return fail("the HUD process ended before it started", Status.usage) }
+        let message = String(decoding: bytes.dropFirst(), as: UTF8.self)
+        if !message.isEmpty { fputs(message, stderr) }
+        return Int32(first)
+    }
+    close(fds[0])
+    setsid()
+    let writeFD = fds[1]
+    var reported = false
+    let ready: (Int32, String) -> Void = { code, message in
+        guard !reported else { return }
+        reported = true
+        var bytes = [UInt8(truncatingIfNeeded: code)] + Array(message.utf8)
+        _ = write(writeFD, &bytes, bytes.count)
+        close(writeFD)
+        if code == 0 { detachStandardStreams() }
+    }
+    let code = work(ready)
+    ready(code, "")
+    exit(code)
+}
+
+/// pipe2(O_CLOEXEC) (not exported to Swift without _GNU_SOURCE): no child execs holding it.
+func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
+    guard pipe(&fds) == 0 else { return false }
+    for fd in fds {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+    return true
+}

@@ -1,0 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+
+// Parse by hand so that every usage error exits 2 with one line, as documented.
+do {
+    let arguments = translatingZenityFlags(Array(CommandLine.arguments.dropFirst()))
+    var command = try XHUDCommand.parseAsRoot(arguments)
+    try command.run()
+} catch let code as ExitCode {
+    exit(code.rawValue)
+} catch {
+    let status = XHUDCommand.exitCode(for: error)
+    if status == .success {
+        print(XHUDCommand.fullMessage(for: error))
+        exit(0)
+    }
+    fputs("xhud: \(oneLine(XHUDCommand.message(for: error)))\n", stderr)
+    exit(Status.usage)
+}
