@@ -30,7 +30,9 @@ let package = Package(
         .target(name: "HUDSocket"),
         // `xhud`: the lean front door. It sends a named HUD's update to its server and runs
         // xhud-host for everything else.
-        .executableTarget(name: "xhud", dependencies: ["HUDSocket"]),
+        // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
+        .executableTarget(name: "xhud", dependencies: ["HUDSocket"],
+                          linkerSettings: [.unsafeFlags(["-static-executable"])]),
         // The command's work: options, stdin, wrapping, notifications, the named-HUD server. It
         // uses the backend directly: no Foundation (and its ICU) to load at start-up.
         .executableTarget(name: "xhud-host", dependencies: [

@@ -39,6 +39,7 @@ public enum LayoutMetrics {
     public static let roundIndicator = 37.0          // spinner, pie, ring, icons
     public static let barSize = Size(width: 120, height: 20)
     public static let valueGap = 8.0                 // between a bar and its value
+    public static let alternateIcon = 16.0           // the alternate state's mark beside a bar
     public static let buttonPadding = Size(width: 20, height: 12)
     public static let valueFont = "Sans Bold 11px"
     public static let ringValueFont = "Sans Bold 10px"
@@ -61,10 +62,14 @@ extension HUDLayout {
         var valueSize = Size.zero
         if let indicator = indicatorSize(c) {
             var size = indicator
-            if c.showValue && c.mode == .bar {
+            if c.barHasValueSlot {
+                // The slot holds the value, or the alternate state's icon (xob's `!`: muted).
                 let req = TextRequest(text: "100%", font: LayoutMetrics.valueFont, maxWidth: 1000, singleLine: true)
                 valueSize = measurer.measure(req)
-                valueRequest = TextRequest(text: valueText(c.progress), font: LayoutMetrics.valueFont, maxWidth: valueSize.width, singleLine: true)
+                if !c.showValue { valueSize.width = LayoutMetrics.alternateIcon }
+                if c.showValue && !c.alternate {
+                    valueRequest = TextRequest(text: valueText(c.progress), font: LayoutMetrics.valueFont, maxWidth: valueSize.width, singleLine: true)
+                }
                 size.width += LayoutMetrics.valueGap + valueSize.width
             } else if c.showValue && c.mode == .annular {
                 valueRequest = TextRequest(text: valueText(c.progress), font: LayoutMetrics.ringValueFont, maxWidth: size.width - 6, singleLine: true)
@@ -134,7 +139,7 @@ extension HUDLayout {
             let r = Rect(x: bezel.midX - size.width / 2, y: top, width: size.width, height: size.height)
             switch kind {
             case .indicator:
-                if c.showValue && c.mode == .bar {
+                if c.barHasValueSlot {
                     let bar = indicatorSize(c)!
                     let barWidth = max(0, size.width - LayoutMetrics.valueGap - valueSize.width)
                     layout.indicator = Rect(x: r.x, y: r.y, width: barWidth, height: bar.height)
@@ -176,3 +181,8 @@ public func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double {
 }
 
 private func clampWidth(_ s: Size, _ w: Double) -> Size { Size(width: min(s.width, w), height: s.height) }
+
+extension HUDConfiguration {
+    /// A bar keeps a slot at its right for the value ("45%") or the alternate state's icon.
+    public var barHasValueSlot: Bool { mode == .bar && (showValue || alternate) }
+}

@@ -55,4 +55,20 @@ enum Icons {
         default: break
         }
     }
+
+    /// The alternate state's mark beside a bar: a slashed circle (muted, off), centred in `r`.
+    static func muted(in r: Rect, color: RGBA, cr: OpaquePointer) {
+        let d = min(r.width, r.height + 4, LayoutMetrics.alternateIcon)
+        let radius = d / 2 - 1
+        let r = Rect(x: r.minX, y: r.midY - d / 2, width: d, height: d)   // next to the bar
+        setColor(cr, color)
+        cairo_set_line_width(cr, 1.75)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_arc(cr, r.midX, r.midY, radius, 0, 2 * Double.pi)
+        cairo_stroke(cr)
+        let k = radius * 0.7071
+        cairo_move_to(cr, r.midX - k, r.midY + k)
+        cairo_line_to(cr, r.midX + k, r.midY - k)
+        cairo_stroke(cr)
+    }
 }

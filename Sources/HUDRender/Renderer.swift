@@ -71,7 +71,10 @@ public final class HUDRenderer {
             Indicators.draw(c, progress: f.progress, time: f.time, in: r, color: ink, images: images, cr: cr)
         }
         setColor(cr, ink)
-        if let r = l.value, let req = l.valueRequest {
+        if let r = l.value, c.alternate, c.mode == .bar {
+            Icons.muted(in: r, color: c.alternateColor, cr: cr)
+            setColor(cr, ink)
+        } else if let r = l.value, let req = l.valueRequest {
             let shown = TextRequest(text: HUDLayout.valueText(f.progress), font: req.font, maxWidth: req.maxWidth, singleLine: true)
             text.draw(shown, in: r, cr: cr)
         }

@@ -141,10 +141,12 @@ struct CommandRunner {
         var status: Int32? = nil
         var cancelled = false
         var killAt: Double? = nil
+        var tree: [pid_t] = []
         var drainUntil: Double? = nil
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
-            if status != nil && (passthrough.isEmpty || (drainUntil.map { now() > $0 } ?? false)) { break }
+            let drained = passthrough.isEmpty || (drainUntil.map { now() > $0 } ?? false)
+            if status != nil && drained && killAt == nil { break }
             var fds = [pollfd(fd: events.readFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: hudOutput, events: Int16(POLLIN), revents: 0)]
             for p in passthrough { fds.append(pollfd(fd: p.from, events: Int16(POLLIN), revents: 0)) }
@@ -168,13 +170,18 @@ struct CommandRunner {
                 let n = read(hudOutput, &b, 64)
                 if n > 0, status == nil, String(decoding: b[0..<n], as: UTF8.self).contains("cancel") {
                     cancelled = true
-                    kill(child, SIGTERM)
+                    tree = [child] + descendants(of: child)
+                    for p in tree { kill(p, SIGTERM) }
                     killAt = now() + options.killTimeout
                 } else if n <= 0 {
                     close(hudOutput); hudOutput = -1   // the HUD is gone: the command carries on
                 }
             }
-            if let k = killAt, status == nil, now() >= k { kill(child, SIGKILL); killAt = nil }
+            if let k = killAt, now() >= k {
+                // Whatever of the command's tree ignored SIGTERM (a shell's children included).
+                for p in tree where p == child ? status == nil : kill(p, 0) == 0 { kill(p, SIGKILL) }
+                killAt = nil
+            }
             for (i, p) in passthrough.enumerated().reversed() where fds[i + 2].revents != 0 {
                 let n = read(p.from, &buf, buf.count)
                 if n <= 0 { close(p.from); passthrough.remove(at: i); continue }
@@ -191,6 +198,35 @@ struct CommandRunner {
         if code > 128 { tell(&hudInput, "signal \(code - 128)\n") } else { tell(&hudInput, "exit \(code)\n") }
         if hudInput >= 0 { close(hudInput) }
         return cancelled ? Status.cancelled : code
+    }
+
+    /// The command's descendants, from /proc (a cancelled `make` takes its compilers with it).
+    private func descendants(of root: pid_t) -> [pid_t] {
+        var parents: [pid_t: pid_t] = [:]
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), let f = fopen("/proc/\(name)/stat", "r") else { continue }
+            var line = [CChar](repeating: 0, count: 512)
+            if fgets(&line, 512, f) != nil {
+                // "pid (comm) state ppid ...": comm may hold spaces, so read after the last ')'.
+                let text = String(cString: line)
+                if let close = text.lastIndex(of: ")") {
+                    let fields = text[text.index(after: close)...].split(separator: " ")
+                    if fields.count > 1, let ppid = pid_t(fields[1]) { parents[pid] = ppid }
+                }
+            }
+            fclose(f)
+        }
+        var out: [pid_t] = []
+        var frontier: Set<pid_t> = [root]
+        while !frontier.isEmpty {
+            let next = parents.filter { frontier.contains($0.value) }.map(\.key)
+            out += next
+            frontier = Set(next)
+        }
+        return out
     }
 
     private func tell(_ fd: inout Int32, _ line: String) {

@@ -450,11 +450,15 @@ class XSession:
 
     # -- xhud --------------------------------------------------------------------------------
 
-    def start_xhud(self, *args: str, wait_mapped: bool = True, timeout: float = 5.0) -> XhudProcess:
+    def start_xhud(self, *args: str, wait_mapped: bool = True, timeout: float = 5.0, foreground: bool = True) -> XhudProcess:
         if not XHUD_BIN.exists():
             pytest.skip(f"xhud binary not found at {XHUD_BIN} (build it, or set XHUD_BIN)")
         n = len(self.procs)
         out, err = self.tmp / f"xhud{n}.out", self.tmp / f"xhud{n}.err"
+        if foreground and "--wait" not in args and "--hide-after" not in args and "--min-duration" not in args:
+            # Notifications return at once and hide themselves; these tests hold a HUD up until
+            # they signal it, as any other HUD.
+            args = (*args, "--wait", "--min-duration", "600")
         proc = self.spawn([str(XHUD_BIN), *args], stdout=open(out, "wb"), stderr=open(err, "wb"))
         hud = XhudProcess(self, list(args), proc, out, err)
         if wait_mapped:

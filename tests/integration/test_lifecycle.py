@@ -23,7 +23,7 @@ def test_hide_after_exits_by_itself(x, animation):
 
 
 def test_hide_after_stays_until_then(x):
-    hud = x.start_xhud("--hide-after", "1.5", "--mode", "text", "--label", "Wait")
+    hud = x.start_xhud("--hide-after", "1.5", "--mode", "text", "--label", "Wait", "--wait")
     time.sleep(0.7)
     assert hud.proc.poll() is None, "xhud ended long before --hide-after 1.5: " + hud.describe()
     assert x.visible_hud_windows(), "the HUD disappeared before --hide-after passed"
