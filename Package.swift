@@ -36,7 +36,7 @@ let package = Package(
         // The command's work: options, stdin, wrapping, notifications, the named-HUD server. It
         // uses the backend directly: no Foundation (and its ICU) to load at start-up.
         .executableTarget(name: "xhud-host", dependencies: [
-            "HUDX11", "HUDCore", "HUDSocket",
+            "HUDX11", "HUDRender", "HUDCore", "HUDSocket",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).

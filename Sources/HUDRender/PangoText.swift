@@ -9,6 +9,7 @@ public final class PangoText: TextMeasurer {
     private var fonts: [String: OpaquePointer] = [:]
 
     public init() {
+        FontWarmup.join()
         let fontMap = pango_cairo_font_map_get_default()
         context = pango_font_map_create_context(fontMap)
         // Unhinted metrics: sizes do not depend on the scale or the surface they are drawn on.

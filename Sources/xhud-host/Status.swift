@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDRender
 
 /// Exit codes, as documented in --help.
 enum Status {
@@ -53,6 +54,7 @@ func runDetached(_ work: (_ ready: @escaping (Int32, String) -> Void) -> Int32) 
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return fail("pipe: \(String(cString: strerror(errno)))", Status.usage) }
     fflush(stdout); fflush(stderr)
+    FontWarmup.join()
     let pid = fork()
     if pid < 0 { return fail("fork: \(String(cString: strerror(errno)))", Status.usage) }
     if pid > 0 {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HUDCore
 import HUDX11
+import HUDRender
 
 /// `xhud [options] -- COMMAND ARGS...`: the command runs as this process's child with its
 /// output passed through, while a second child shows the HUD. The HUD never touches the
@@ -21,6 +22,7 @@ struct Wrapper {
             return fail("pipe: \(String(cString: strerror(errno)))", Status.usage)
         }
         fflush(stdout); fflush(stderr)
+        FontWarmup.join()
         let hudPID = fork()
         if hudPID == 0 {
             close(toHUD[1]); close(fromHUD[0])

@@ -2,6 +2,10 @@
 import Glibc
 #endif
 import ArgumentParser
+import HUDRender
+
+// Fonts load on a second thread while options are parsed and X is connected.
+FontWarmup.start()
 
 // Parse by hand so that every usage error exits 2 with one line, as documented.
 do {
