@@ -34,7 +34,8 @@ let package = Package(
         .executableTarget(name: "xhud", dependencies: ["HUDSocket"],
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         // The command's work: options, stdin, wrapping, notifications, the named-HUD server. It
-        // uses the backend directly: no Foundation (and its ICU) to load at start-up.
+        // uses the backend directly; of Foundation only FoundationEssentials (no ICU) comes in,
+        // with swift-argument-parser.
         .executableTarget(name: "xhud-host", dependencies: [
             "HUDX11", "HUDRender", "HUDCore", "HUDSocket",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -14,54 +14,63 @@ struct XHUDCommand: ParsableCommand {
         commandName: "xhud",
         abstract: "Show a progress HUD (MBProgressHUD / SVProgressHUD style) over an X11 desktop.",
         usage: """
-        xhud [options]                              a HUD until SIGTERM, --hide-after or end of stdin
-        xhud [options] -- COMMAND [ARGS...]         a HUD while COMMAND runs
-        xhud success|error|info|warning TEXT        a notification that dismisses itself
-        xhud --id NAME [options]                    show or update the named HUD NAME
-        xhud hide|push|pop --id NAME, xhud list     named HUDs
+        xhud [options]                        until SIGTERM, --hide-after, end of stdin
+        xhud [options] -- COMMAND [ARGS...]   a HUD while COMMAND runs
+        xhud success|error|info|warning TEXT  a notification that hides itself
+        xhud --id NAME [options]              show or update the named HUD NAME
+        xhud hide|push|pop --id NAME          named HUDs; xhud list: the names shown
         """,
         discussion: """
-        PROGRESS ON STDIN (when stdin is a pipe or a FIFO, one command per line)
-          42  42%           a percentage (zenity), clamped to 0-100
-          # TEXT            the label (zenity)
-          pulsate:true      the spinner (zenity); pulsate:false a ring
-          label=TEXT        details=TEXT (\\n is a newline)       progress=0.42 | progress=42%
-          mode=bar          button=TITLE (empty: none)           alternate=true|false
-          show   hide   hide=SECONDS   done (exit 0)   cancel (exit 1)
-          success[=TEXT]  error[=TEXT]  info[=TEXT]  warning[=TEXT]   show the icon, then exit 0
-        Other lines are ignored with a warning. End of input hides the HUD (exit 0).
-        zenity --progress scripts work with the program name changed: --progress (no value),
-        --text, --percentage, --pulsate, --auto-close, --auto-kill, --no-cancel, --title.
+        PROGRESS ON STDIN (when stdin is a pipe or a FIFO; one command a line)
+          42  42%          a percentage (zenity), clamped to 0-100
+          # TEXT           the label (zenity)
+          pulsate:true     the spinner (zenity); pulsate:false: a ring
+          label=TEXT       details=TEXT (\\n is a newline)
+          progress=0.42    progress=42%         mode=bar
+          button=TITLE     (empty: no button)   alternate=true|false
+          show  hide  hide=SECONDS  done (exit 0)  cancel (exit 1)
+          success[=TEXT]  error[=TEXT]  info[=TEXT]  warning[=TEXT]
+                           show the icon, hide after a while, exit 0
+        Other lines are ignored with a warning. End of input hides the HUD.
+        zenity --progress scripts work with the name changed: --progress (with
+        no value), --text, --percentage, --pulsate, --auto-close, --auto-kill,
+        --no-cancel, --title.
 
         WRAPPING A COMMAND
-        The command's stdin, stdout, stderr and exit status pass through untouched, with or
-        without a display. The HUD appears only after --grace (default 0.5 s), stays at least
-        --min-show (default 0.5 s), then shows a success or error icon for --result-time.
-        Cancel (--button TITLE, or Escape while the HUD blocks input) sends SIGTERM to the
-        command, SIGKILL after --kill-timeout, and exits 1.
+        The command's stdin, stdout, stderr and exit status pass through
+        untouched, with or without a display. The HUD appears after --grace
+        (0.5 s), stays at least --min-show (0.5 s), then shows a success or
+        error icon for --result-time. Cancel (--button TITLE, or Escape while
+        the HUD blocks input) sends SIGTERM to the command and its children,
+        SIGKILL after --kill-timeout, and exits 1.
 
         NOTIFICATIONS
-        xhud success|error|info|warning TEXT, and --mode text|custom, return at once (the HUD
-        lives on) unless --wait, and hide after SVProgressHUD's duration: 0.06 s per character
-        + 0.5 s, at least --min-duration (5 s), at most --max-duration, or after --hide-after.
-        A click dismisses an icon notification; text-only ones let clicks through.
+        xhud success|error|info|warning TEXT, and --mode text|custom, return
+        at once (the HUD lives on) unless --wait, and hide after SVProgressHUD's
+        duration: 0.06 s a character + 0.5 s, at least --min-duration (5 s),
+        at most --max-duration; or after --hide-after. A click dismisses an
+        icon notification; text-only ones let clicks through.
 
         NAMED HUDS (keybindings)
-        xhud --id NAME ... shows NAME or updates it in place if it is showing on this display,
-        and returns at once; only the options given change. It hides --hide-after (default
-        1.5 s) after the last update. push/pop count activities: the HUD stays while the count
-        is above zero. Several names stack top to bottom in the order they appeared.
+        xhud --id NAME ... shows NAME, or updates it in place when it is
+        showing on this display, and returns at once; only the options given
+        change. It hides --hide-after (1.5 s) after the last update. push and
+        pop count activities: the HUD stays while the count is above zero.
+        Several names stack top to bottom in the order they appeared.
 
         EXIT STATUS
-          0    done: the HUD was shown and hidden, or input ended
-          1    cancelled: the button, Escape, `cancel` on stdin (zenity's convention)
-          2    usage error: unknown flag, bad number, unknown colour, unreadable image, unknown window
-          3    no X display: DISPLAY unset or the server refused the connection
-          N    when wrapping: the command's own exit status (128+N if it died of signal N)
+          0      done: the HUD was shown and hidden, or its input ended
+          1      cancelled: the button, Escape, `cancel` on stdin (as zenity)
+          2      usage error: unknown flag, bad number, unknown colour,
+                 unreadable image, unknown window or monitor
+          3      no X display: DISPLAY unset or the connection was refused
+          N      wrapping: the command's status (128+N: killed by signal N)
           128+N  ended by signal N other than SIGINT/SIGTERM
-        """)
+        """,
+        version: "0.1.0")
 
-    @Argument(help: ArgumentHelp("success | error | info | warning (then TEXT), or hide | list | push | pop."))
+    @Argument(help: ArgumentHelp("success | error | info | warning (then TEXT), or hide | list | push | pop."),
+              completion: .list(["success", "error", "info", "warning", "hide", "list", "push", "pop"]))
     var verb: String?
     @Argument(help: ArgumentHelp("The notification's text (quote it when it has spaces).", valueName: "text"))
     var message: String?
@@ -76,7 +85,7 @@ struct XHUDCommand: ParsableCommand {
     var progress: Double?
     @Option(help: "A button with this title; clicking it cancels (exit 1).")
     var button: String?
-    @Option(help: "PNG image for --mode custom.")
+    @Option(help: "PNG image for --mode custom.", completion: .file(extensions: ["png"]))
     var image: String?
     @Option(help: "Size in pixels of the box the image is fitted into (default 37).")
     var imageSize: Double?
@@ -153,7 +162,7 @@ struct XHUDCommand: ParsableCommand {
 
     @Option(help: "Named HUD: show or update the HUD with this name on this display.")
     var id: String?
-    @Option(help: "hide: seconds to wait before hiding.")
+    @Option(help: "hide and pop: seconds to wait before hiding.")
     var delay: Double?
     @Option(help: "Named HUD server: seconds it stays after its last HUD is hidden, to serve the next key press warm.")
     var linger: Double = 10

@@ -18,18 +18,13 @@ func fail(_ message: String, _ code: Int32) -> Int32 {
 
 /// A message on one line: a list under "...:" (the values a flag accepts) joins the line.
 func oneLine(_ s: String) -> String {
-    let lines = s.split(separator: "\n").map { $0.trimmingCharacters(in: " -") }.filter { !$0.isEmpty }
+    let lines = s.split(separator: "\n").map { line -> String in
+        var l = line.drop { $0 == " " }
+        if l.hasPrefix("- ") { l = l.dropFirst(2) }   // a list item, not a flag's dashes
+        return String(l)
+    }.filter { !$0.isEmpty }
     guard let first = lines.first else { return s }
     return first.hasSuffix(":") && lines.count > 1 ? first + " " + lines.dropFirst().joined(separator: ", ") : first
-}
-
-extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        var s = self
-        while let c = s.first, set.contains(c) { s = s.dropFirst() }
-        while let c = s.last, set.contains(c) { s = s.dropLast() }
-        return String(s)
-    }
 }
 
 func isPipeOrFIFO(_ fd: Int32) -> Bool {

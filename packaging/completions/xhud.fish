@@ -1,0 +1,136 @@
+function __xhud_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __xhud_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __xhud_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __xhud_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __xhud_parse_tokens -S
+    set -l unparsed_tokens (__xhud_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'xhud'
+        __xhud_parse_subcommand -r 3 'mode=' 'label=' 'details=' 'progress=' 'button=' 'image=' 'image-size=' 'tint-image' 'no-tint-image' 'spinner=' 'show-value' 'no-show-value' 'alternate' 'no-alternate' 'alternate-color=' 'markup' 'style=' 'bezel-color=' 'content-color=' 'mask=' 'no-shadow' 'margin=' 'corner-radius=' 'min-size=' 'square' 'offset=' 'font=' 'details-font=' 'animation=' 'grace=' 'min-show=' 'hide-after=' 'wait' 'min-duration=' 'max-duration=' 'click-through' 'window=' 'monitor=' 'geometry=' 'scale=' 'result-time=' 'kill-timeout=' 'progress-from-output' 'id=' 'delay=' 'linger=' 'text=' 'percentage=' 'pulsate' 'auto-close' 'auto-kill' 'no-cancel' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'help'
+            __xhud_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __xhud_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __xhud_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __xhud_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __xhud_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__xhud_tokens -p)
+    if test -z "$(__xhud_tokens -t)"
+        set -l index (count (__xhud_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'xhud' -f
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_positional "xhud" -eq 1' -fka 'success error info warning hide list push pop'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" mode' -l 'mode' -d 'indeterminate | determinate (pie) | annular (ring) | bar | success | error | info | warning | custom (--image) | text' -rfka 'indeterminate determinate annular bar success error info warning custom text'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" label' -l 'label' -d 'The single-line label (ellipsized when too long).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" details' -l 'details' -d 'The multi-line details label.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" progress' -l 'progress' -d 'Progress 0...1 for determinate, annular and bar.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" button' -l 'button' -d 'A button with this title; clicking it cancels (exit 1).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" image' -l 'image' -d 'PNG image for --mode custom.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'png\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" image-size' -l 'image-size' -d 'Size in pixels of the box the image is fitted into (default 37).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" tint-image' -l 'tint-image' -d 'Tint the image with the content colour.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" no-tint-image' -l 'no-tint-image' -d 'Tint the image with the content colour.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" spinner' -l 'spinner' -d 'ring (SVProgressHUD) | spokes (classic activity indicator)' -rfka 'ring spokes'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" show-value' -l 'show-value' -d 'Show the value (45%) beside a bar or inside a ring.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" no-show-value' -l 'no-show-value' -d 'Show the value (45%) beside a bar or inside a ring.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" alternate' -l 'alternate' -d 'The bar\'s alternate state (e.g. muted), drawn in --alternate-color.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" no-alternate' -l 'no-alternate' -d 'The bar\'s alternate state (e.g. muted), drawn in --alternate-color.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" alternate-color' -l 'alternate-color' -d 'Colour of the alternate state (default: a muted red).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" markup' -l 'markup' -d 'Interpret label and details as Pango markup (never otherwise).'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" style' -l 'style' -d 'dark | light | custom' -rfka 'dark light custom'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" bezel-color' -l 'bezel-color' -d 'Bezel colour: #RRGGBB[AA], rgba(r,g,b,a), a name, NAME/ALPHA.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" content-color' -l 'content-color' -d 'Colour of label, details, button and indicator.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" mask' -l 'mask' -d 'none (click-through) | clear (blocks input) | black | gradient | COLOR. Default: clear for spinner and progress, none for notifications.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" no-shadow' -l 'no-shadow' -d 'No drop shadow under the bezel.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" margin' -l 'margin' -d 'Margin around the content and from the region\'s edges (default 20).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" corner-radius' -l 'corner-radius' -d 'Corner radius of the bezel (default 10).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" min-size' -l 'min-size' -d 'Minimum bezel size, WxH.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" square' -l 'square' -d 'Make the bezel square when it fits.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" offset' -l 'offset' -d 'Offset of the bezel from the centre, X,Y; a huge value pins it to that edge.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" font' -l 'font' -d 'Font of the label (Pango description, e.g. \'Sans Bold 16px\').' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" details-font' -l 'details-font' -d 'Font of the details label.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" animation' -l 'animation' -d 'fade | zoom | zoom-in | zoom-out | pop | none' -rfka 'fade zoom zoom-in zoom-out pop none'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" grace' -l 'grace' -d 'Seconds to wait before showing; a HUD hidden before then never appears (default 0; 0.5 when wrapping).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" min-show' -l 'min-show' -d 'Once shown, stay at least this many seconds (default 0; 0.5 when wrapping).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" hide-after' -l 'hide-after' -d 'Hide after this many seconds.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" wait' -l 'wait' -d 'Notifications: wait until the HUD is hidden instead of returning at once.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" min-duration' -l 'min-duration' -d 'Notifications: shortest display time (SVProgressHUD\'s minimumDismissTimeInterval).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" max-duration' -l 'max-duration' -d 'Notifications: longest display time.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" click-through' -l 'click-through' -d 'Let clicks pass through a notification instead of dismissing it.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" window' -l 'window' -d 'Parent window: ID | active | pointer | root. The HUD follows it and ends with it.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" monitor' -l 'monitor' -d 'Parent monitor: pointer | focused | primary | NAME | INDEX (default: pointer).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" geometry' -l 'geometry' -d 'Parent region WxH+X+Y in screen pixels.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" scale' -l 'scale' -d 'Scale factor (default: Xft.dpi / 96).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" result-time' -l 'result-time' -d 'Wrapping: seconds the success or error icon stays after the command ends (0: none).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" kill-timeout' -l 'kill-timeout' -d 'Wrapping: seconds between SIGTERM and SIGKILL when cancelled.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" progress-from-output' -l 'progress-from-output' -d 'Wrapping: read progress from the command\'s output (the last NN% on a line); the output still passes through untouched.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" id' -l 'id' -d 'Named HUD: show or update the HUD with this name on this display.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" delay' -l 'delay' -d 'hide and pop: seconds to wait before hiding.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" linger' -l 'linger' -d 'Named HUD server: seconds it stays after its last HUD is hidden, to serve the next key press warm.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" text' -l 'text' -d 'zenity: the label.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" percentage' -l 'percentage' -d 'zenity: initial percentage 0-100.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" pulsate' -l 'pulsate' -d 'zenity: the spinner.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" auto-close' -l 'auto-close' -d 'zenity: hide and exit 0 when the percentage reaches 100.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" auto-kill' -l 'auto-kill' -d 'zenity: on cancel, also kill the parent process.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" no-cancel' -l 'no-cancel' -d 'zenity: no Cancel button (zenity --progress shows one by default).'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" version' -l 'version' -d 'Show the version.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_positional "xhud" -eq 2' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud help" version' -l 'version' -d 'Show the version.'
