@@ -122,7 +122,7 @@ final class NamedServer {
         } catch {
             return Wire.Reply(status: Status.usage, error: "xhud: \(oneLine(XHUDCommand.message(for: error)))\n")
         }
-        linger = options.linger
+        if let l = options.linger { linger = l }
         switch options.verb {
         case "list":
             let names = order.filter { entries[$0]?.hud.isVisible == true }
@@ -152,7 +152,9 @@ final class NamedServer {
         }
         var config: HUDConfiguration
         do {
-            config = try options.hudConfiguration(base: existing?.hud.configuration ?? HUDConfiguration())
+            var base = HUDConfiguration()
+            base.mask = HUDMask.none   // an OSD never blocks input unless --mask says so
+            config = try options.hudConfiguration(base: existing?.hud.configuration ?? base)
         } catch {
             return Wire.Reply(status: Status.usage, error: "xhud: \(error)\n")
         }
@@ -180,12 +182,12 @@ final class NamedServer {
         }
         if options.verb == "push" { entry.activity += 1 }
         if let t = lingerTimer { loop.cancelTimer(t); lingerTimer = nil }
+        restack()   // before showing: a new HUD's window is made where it will stay
         entry.hud.show(animated: true)
         if entry.activity == 0 {
             let after = options.isNotification ? options.notificationDuration(for: config) : (options.hideAfter ?? 1.5)
             entry.hud.hide(animated: true, afterDelay: after)
         }
-        restack()
         return Wire.Reply(status: 0)
     }
 

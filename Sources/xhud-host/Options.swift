@@ -164,8 +164,8 @@ struct XHUDCommand: ParsableCommand {
     var id: String?
     @Option(help: "hide and pop: seconds to wait before hiding.")
     var delay: Double?
-    @Option(help: "Named HUD server: seconds it stays after its last HUD is hidden, to serve the next key press warm.")
-    var linger: Double = 10
+    @Option(help: "Named HUD server: seconds it stays after its last HUD is hidden, to serve the next key press warm (default 10).")
+    var linger: Double?
 
     @Flag(name: .customLong("progress-dialog"), help: .hidden) var zenityProgress = false
     @Option(help: "zenity: the label.") var text: String?

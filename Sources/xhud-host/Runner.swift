@@ -81,9 +81,11 @@ struct StdinProgress {
         func apply(_ line: String, truncated: Bool, valid: Bool) {
             lineNumber += 1
             if ended { return }
+            let command = InputCommand.parse(line)
+            // One warning a line: what was wrong with its bytes, else what was wrong with it.
             if truncated { warn("longer than \(lines.limit) bytes; the rest was dropped") }
-            if !valid { warn("not valid UTF-8; the bad bytes were replaced") }
-            switch InputCommand.parse(line) {
+            else if !valid { warn("not valid UTF-8; the bad bytes were replaced") }
+            switch command {
             case .empty: break
             case .set(let change):
                 hud.update { change.apply(to: &$0) }
@@ -98,7 +100,7 @@ struct StdinProgress {
                 hud.show(animated: true)
                 let c = hud.configuration
                 hud.hide(animated: true, afterDelay: options.notificationDuration(for: c)) { hud.stop(exitCode: Status.done) }
-            case .invalid(let l, let reason): warn("\(reason): ignored '\(l.prefix(80))'")
+            case .invalid(let l, let reason): if valid && !truncated { warn("\(reason): ignored '\(l.prefix(80))'") }
             }
         }
         hud.addReader(fd: 0) {

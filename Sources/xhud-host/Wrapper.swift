@@ -64,7 +64,8 @@ struct WrappedHUD {
         func result(success: Bool, details: String) {
             guard !ended else { return }
             ended = true
-            guard options.resultTime > 0 else { return end() }
+            // Still in its grace time: it never appears. Shown: the result, then it goes.
+            guard options.resultTime > 0, hud.isVisible else { return end() }
             hud.update { c in
                 c.mode = success ? .success : .error
                 c.details = details
@@ -148,7 +149,11 @@ struct CommandRunner {
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
             let drained = passthrough.isEmpty || (drainUntil.map { now() > $0 } ?? false)
-            if status != nil && drained && killAt == nil { break }
+            if status != nil && drained {
+                // The command has ended: what is left of its tree after a cancel goes now.
+                if killAt != nil { for p in tree where p != child && kill(p, 0) == 0 { kill(p, SIGKILL) } }
+                break
+            }
             var fds = [pollfd(fd: events.readFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: hudOutput, events: Int16(POLLIN), revents: 0)]
             for p in passthrough { fds.append(pollfd(fd: p.from, events: Int16(POLLIN), revents: 0)) }

@@ -1,0 +1,532 @@
+"""Named HUDs (keybindings): `xhud --id NAME` updates one HUD in place through a per-display
+server on a private Unix socket; list/hide/push/pop; stacking; the server's defences."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import struct
+import subprocess
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import XHUD_BIN, wait_until
+from test_scripts import TAG, alive, bar_fill, bright, kill_tagged, tagged_hosts, visible
+
+LINGER = ["--linger", "0.5"]   # servers go away on their own soon after their last HUD
+
+
+@pytest.fixture
+def nx(xplain):
+    """xplain with a private XDG_RUNTIME_DIR (0700, under /tmp so that the other-uid test can
+    reach it when it opens it up) and a tag on the environment; every server started is killed
+    at the end."""
+    rt = Path(tempfile.mkdtemp(prefix="xhud-rt-", dir="/tmp"))
+    os.chmod(rt, 0o700)
+    tag = uuid.uuid4().hex
+    xplain.env = dict(xplain.env, XDG_RUNTIME_DIR=str(rt), **{TAG: tag})
+    xplain.rt = rt
+    xplain.tag = tag
+    try:
+        yield xplain
+    finally:
+        kill_tagged(tag)
+        shutil.rmtree(rt, ignore_errors=True)
+
+
+def sock_path(x) -> Path:
+    return x.rt / "xhud" / (x.display.lstrip(":").split(".")[0] + ".sock")
+
+
+def named(x, *args, timeout=10) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run([str(XHUD_BIN), *args], env=x.env, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"xhud {' '.join(args)} did not return within {timeout} s")
+
+
+def ok(x, *args):
+    t0 = time.monotonic()
+    res = named(x, *args)
+    took = time.monotonic() - t0
+    assert res.returncode == 0, f"xhud {' '.join(args)}: exit {res.returncode}, stderr {res.stderr.strip()!r}"
+    return res, took
+
+
+def servers(x) -> list[int]:
+    return tagged_hosts(x.tag)
+
+
+def one_window(x, timeout=2.0):
+    wins = wait_until(lambda: visible(x), timeout)
+    assert wins, "no xhud window"
+    time.sleep(0.15)
+    wins = visible(x)
+    assert len(wins) == 1, f"want exactly one xhud window, got {[w.rect for w in wins]}"
+    return wins[0]
+
+
+def hidden(x, timeout):
+    return wait_until(lambda: not [w for w in x.hud_windows() if w.viewable], timeout, 0.02)
+
+
+def region_bytes(shot, rect) -> bytes:
+    x0, y0, w, h = rect
+    return b"".join(bytes(shot.pixel(xx, y)) for y in range(y0, y0 + h) for xx in range(x0, x0 + w))
+
+
+# The wire format, from the outside.
+
+def frame(tag: bytes, fields: list[bytes]) -> bytes:
+    payload = b"".join(f + b"\0" for f in fields)
+    return tag + struct.pack("<I", len(payload)) + payload
+
+
+def request(args: list[str], cwd: str = "/") -> bytes:
+    return frame(b"xhq1", [cwd.encode()] + [a.encode() for a in args])
+
+
+def talk(path: Path, data: bytes, timeout=3.0, close_write=False):
+    """Sends data, reads until EOF; returns (status, stdout, stderr) of the reply, or None when
+    the server closed the connection without one."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    try:
+        s.connect(str(path))
+        try:
+            s.sendall(data)
+            if close_write:
+                s.shutdown(socket.SHUT_WR)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        buf = b""
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            buf += chunk
+    finally:
+        s.close()
+    return parse_reply(buf)
+
+
+def parse_reply(buf: bytes):
+    if not buf:
+        return None
+    assert buf[:4] == b"xhr1", f"not a reply: {buf[:40]!r}"
+    n = struct.unpack("<I", buf[4:8])[0]
+    assert len(buf) == 8 + n, f"reply length {n}, got {len(buf) - 8} bytes"
+    fields = buf[8:].split(b"\0")
+    assert fields[-1] == b"" and len(fields) == 4, f"reply fields {fields!r}"
+    return int(fields[0]), fields[1].decode(), fields[2].decode()
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Many updates, one HUD
+
+
+def test_fifty_updates_one_window_full_bar(nx):
+    x = nx
+    times = []
+    for i in range(1, 51):
+        p = i / 50
+        _, took = ok(x, "--id", "vol", "--mode", "bar", "--progress", f"{p:.2f}", "--label", "Volume",
+                     "--no-shadow", "--hide-after", "5", *LINGER)
+        times.append(took)
+    assert times[0] < 2.0, f"the first invocation (starting the server) took {times[0]:.2f} s"
+    slow = sorted(times[1:])[-3:]
+    assert max(times[1:]) < 0.5, f"updates should return at once; slowest {slow}"
+    win = one_window(x)
+    assert len(servers(x)) == 1, f"servers: {servers(x)}"
+    time.sleep(0.2)
+    fill, track, _ = bar_fill(x.screenshot(), win.rect)
+    assert track > 60, f"no bar found in {win.rect}"
+    assert fill > 0.9 * track, f"after --progress 1.00 the bar shows {fill} of {track} px"
+
+    ok(x, "--id", "vol", "--progress", "0.5", *LINGER)   # only the options given change
+    time.sleep(0.3)
+    win2 = one_window(x)
+    assert win2.id == win.id, "an update replaced the window instead of updating it"
+    half, track2, _ = bar_fill(x.screenshot(), win2.rect)
+    assert abs(track2 - track) <= 2 and 0.35 * track < half < 0.65 * track, (
+        f"--progress 0.5: {half} of {track2} px (1.0: {fill})")
+    ok(x, "hide", "--id", "vol", *LINGER)
+    assert hidden(x, 1.0)
+    assert wait_until(lambda: not servers(x), 3), "the server did not exit after its linger time"
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Racing first invocations
+
+
+def test_racing_first_invocations_one_server(nx):
+    x = nx
+    procs = [subprocess.Popen([str(XHUD_BIN), "--id", "race", "--label", f"Racer {i}", "--hide-after", "5",
+                               *LINGER], env=x.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, start_new_session=True)
+             for i in range(8)]
+    results = []
+    for p in procs:
+        try:
+            out, err = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            pytest.fail("a racing invocation did not return within 10 s")
+        results.append((p.returncode, err.decode(errors="replace").strip()))
+    assert all(rc == 0 for rc, _ in results), f"racing invocations: {results}"
+    time.sleep(0.3)
+    assert len(servers(x)) == 1, f"want one server for the display, got pids {servers(x)}"
+    one_window(x)
+    res, _ = ok(x, "list")
+    assert res.stdout == "race\n", f"list: {res.stdout!r}"
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. A killed server's socket
+
+
+def test_stale_socket_replaced(nx):
+    x = nx
+    ok(x, "--id", "vol", "--label", "Before", "--hide-after", "5", *LINGER)
+    one_window(x)
+    pids = servers(x)
+    assert len(pids) == 1, pids
+    path = sock_path(x)
+    assert path.is_socket(), f"no socket at {path}: {list((x.rt / 'xhud').iterdir())}"
+    os.kill(pids[0], signal.SIGKILL)
+    assert wait_until(lambda: not alive(pids[0]), 2)
+    assert hidden(x, 2), "the killed server's window is still there"
+    assert path.is_socket(), "premise: a SIGKILLed server leaves its socket behind"
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with pytest.raises(ConnectionRefusedError):
+        s.connect(str(path))
+    s.close()
+
+    t0 = time.monotonic()
+    ok(x, "--id", "vol", "--label", "After", "--hide-after", "5", *LINGER)
+    assert time.monotonic() - t0 < 2.0
+    one_window(x)
+    assert path.is_socket(), "no socket after the new server started"
+    assert len(servers(x)) == 1
+    reply = talk(path, request(["list"]))   # the socket answers again (the stale one refused)
+    assert reply == (0, "vol\n", ""), reply
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Another user
+
+
+OTHER_UID = 54321
+CLIENT = r"""
+import json, socket, struct, sys
+path = sys.argv[1]
+payload = b"".join(a.encode() + b"\0" for a in sys.argv[2:])
+out = {}
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(3)
+try:
+    s.connect(path)
+except OSError as e:
+    out["connect_error"] = e.__class__.__name__
+else:
+    try:
+        s.sendall(b"xhq1" + struct.pack("<I", len(payload)) + payload)
+    except OSError:   # a server that answers and hangs up before reading
+        pass
+    buf = b""
+    while True:
+        try:
+            c = s.recv(65536)
+        except OSError:
+            break
+        if not c:
+            break
+        buf += c
+    out["reply"] = buf.hex()
+print(json.dumps(out))
+"""
+
+
+def as_other_user(args: list[str]) -> dict:
+    py = "/usr/bin/python3"
+    if not os.path.exists(py):
+        pytest.skip("no /usr/bin/python3 to run as another user")
+    if shutil.which("setpriv"):
+        cmd = ["setpriv", f"--reuid={OTHER_UID}", f"--regid={OTHER_UID}", "--clear-groups", py, "-c", CLIENT, *args]
+    elif shutil.which("useradd") and shutil.which("runuser"):
+        if subprocess.run(["id", "xhudtest"], capture_output=True).returncode != 0:
+            subprocess.run(["useradd", "-M", "xhudtest"], check=True, capture_output=True)
+        cmd = ["runuser", "-u", "xhudtest", "--", py, "-c", CLIENT, *args]
+    else:
+        pytest.skip("neither setpriv nor useradd+runuser: cannot act as another user")
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=10, cwd="/")
+    assert res.returncode == 0, f"the other user's client failed: {res.stderr}"
+    return json.loads(res.stdout)
+
+
+def test_other_uid_refused(nx):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to act as another user")
+    x = nx
+    ok(x, "--id", "vol", "--mode", "bar", "--progress", "0.3", "--label", "Volume", "--no-shadow",
+       "--animation", "none", "--hide-after", "20", *LINGER)
+    win = one_window(x)
+    time.sleep(0.2)
+    before = region_bytes(x.screenshot(), win.rect)
+    path = sock_path(x)
+    assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, f"socket mode {oct(path.stat().st_mode)}"
+    assert stat.S_IMODE((x.rt / "xhud").stat().st_mode) == 0o700
+    evil = [str(path), "/", "--id", "vol", "--progress", "0.9", "--label", "Hacked"]
+
+    # The directory (0700) keeps the other user out.
+    out = as_other_user(evil)
+    assert out.get("connect_error") == "PermissionError", f"another uid reached the socket: {out}"
+
+    # With the file modes opened up, the server's own SO_PEERCRED check refuses it.
+    modes = [(p, p.stat().st_mode) for p in (x.rt, x.rt / "xhud", path)]
+    try:
+        os.chmod(x.rt, 0o711)
+        os.chmod(x.rt / "xhud", 0o711)
+        os.chmod(path, 0o666)
+        out = as_other_user(evil)
+    finally:
+        for p, m in modes:
+            os.chmod(p, stat.S_IMODE(m))
+    assert "connect_error" not in out, f"premise: the opened-up socket should accept the connection: {out}"
+    reply = parse_reply(bytes.fromhex(out["reply"]))
+    assert reply is not None, "the server closed the connection without a reply"
+    status, stdout, stderr = reply
+    assert status != 0 and stderr.strip(), f"another uid's request was accepted: {reply}"
+    assert "refused" in stderr or "another user" in stderr, reply
+
+    time.sleep(0.3)
+    after_win = one_window(x)
+    assert after_win.rect == win.rect
+    assert region_bytes(x.screenshot(), win.rect) == before, "another uid's request changed the HUD"
+    ok(x, "--id", "vol", "--progress", "0.9", *LINGER)   # and the owner still can
+    time.sleep(0.3)
+    fill, track, _ = bar_fill(x.screenshot(), one_window(x).rect)
+    assert fill > 0.8 * track, f"the owner's update after the refusal: {fill} of {track} px"
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Malformed messages
+
+
+def test_malformed_messages_rejected(nx):
+    x = nx
+    ok(x, "--id", "vol", "--mode", "bar", "--progress", "0.2", "--label", "Volume", "--no-shadow",
+       "--hide-after", "20", *LINGER)
+    win = one_window(x)
+    path = sock_path(x)
+
+    def rejected(name, data, **kw):
+        t0 = time.monotonic()
+        reply = talk(path, data, **kw)
+        took = time.monotonic() - t0
+        assert took < 2.5, f"{name}: the server took {took:.2f} s to answer or hang up"
+        if reply is not None:
+            status, out, err = reply
+            assert status == 2 and out == "", f"{name}: reply {reply}"
+            assert len([l for l in err.splitlines() if l.strip()]) == 1, f"{name}: want a one-line error, got {err!r}"
+        return reply
+
+    rejected("garbage", b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    t0 = time.monotonic()
+    r = rejected("10 MB length", b"xhq1" + struct.pack("<I", 10 * 1024 * 1024) + b"\0" * 100)
+    assert r is not None and time.monotonic() - t0 < 1.0, f"a 10 MB header should be refused at once: {r}"
+    r = rejected("unknown option", request(["--id", "vol", "--frobnicate"]))
+    assert r is not None and "frobnicate" in r[2], r
+    r = rejected("invalid UTF-8", frame(b"xhq1", [b"/", b"--id", b"vol", b"--label", b"\xff\xfe\xfd"]))
+    assert r is not None, "invalid UTF-8: no reply"
+    rejected("bytes after the message", request(["--id", "vol", "--progress", "1"]) + b"trailing")
+    rejected("unterminated field", b"xhq1" + struct.pack("<I", 5) + b"/\0abc")
+    rejected("short and closed", b"xhq1" + struct.pack("<I", 100) + b"/\0--id\0", close_write=True)
+    rejected("bad value", request(["--id", "vol", "--progress", "7"]))
+    rejected("bad name", request(["--id", "no such name!", "--label", "x"]))
+
+    # Still serving, the same window, and a normal update works.
+    time.sleep(0.2)
+    assert one_window(x).id == win.id, "the HUD was replaced or is gone after malformed messages"
+    fill0, track, _ = bar_fill(x.screenshot(), win.rect)
+    assert fill0 < 0.4 * track, f"a rejected message changed the bar: {fill0} of {track}"
+    ok(x, "--id", "vol", "--progress", "0.9", *LINGER)
+    time.sleep(0.3)
+    fill, track, _ = bar_fill(x.screenshot(), one_window(x).rect)
+    assert fill > 0.8 * track, f"a normal update after malformed messages: {fill} of {track} px"
+    assert len(servers(x)) == 1
+
+    # Usage errors through the client: exit 2, one line, HUD unchanged.
+    for args in (["--id", "vol", "--bezel-color", "nope"], ["--id", "vol", "--frobnicate"],
+                 ["--id", "bad name!", "--label", "x"]):
+        res = named(x, *args)
+        assert res.returncode == 2, f"xhud {' '.join(args)}: exit {res.returncode}, {res.stderr!r}"
+        assert len(res.stderr.strip().splitlines()) == 1, f"xhud {' '.join(args)}: {res.stderr!r}"
+    assert one_window(x).id == win.id
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. list, hide, push, pop
+
+
+def test_list_hide_push_pop(nx):
+    x = nx
+    res, _ = ok(x, "list")
+    assert res.stdout == "", f"list with no server: {res.stdout!r}"
+    ok(x, "--id", "vol", "--label", "Volume", "--hide-after", "10", *LINGER)
+    one_window(x)
+    res, _ = ok(x, "list")
+    assert res.stdout == "vol\n", f"list: {res.stdout!r}"
+    t0 = time.monotonic()
+    ok(x, "hide", "--id", "vol", *LINGER)
+    assert hidden(x, 0.7), "`xhud hide --id vol` did not unmap the window within 0.7 s"
+    assert time.monotonic() - t0 < 0.8
+    res, _ = ok(x, "list")
+    assert res.stdout == "", f"list after hide: {res.stdout!r}"
+
+    ok(x, "push", "--id", "job", "--label", "Working", *LINGER)
+    ok(x, "push", "--id", "job", "--label", "Working", *LINGER)
+    win = one_window(x)
+    ok(x, "pop", "--id", "job", *LINGER)
+    time.sleep(2.0)   # beyond the default hide-after (1.5 s)
+    assert [w.id for w in visible(x)] == [win.id], "one pop of two pushes hid the HUD"
+    res, _ = ok(x, "list")
+    assert res.stdout == "job\n", f"list: {res.stdout!r}"
+    t0 = time.monotonic()
+    ok(x, "pop", "--id", "job", *LINGER)
+    assert hidden(x, 0.7), "the second pop did not hide the HUD"
+    assert wait_until(lambda: not servers(x), 3), "the server stayed after --linger 0.5"
+    assert wait_until(lambda: not sock_path(x).exists(), 1), "the exiting server left its socket"
+    res, _ = ok(x, "pop", "--id", "job")   # nothing showing, no server: still fine
+    assert not servers(x), "a pop with nothing showing started a server"
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. Stacking
+
+
+def shape_rect(x, win):
+    """The drawn part of a window (its bounding shape's extents), in screen coordinates."""
+    out = x.run("xwininfo", "-id", str(win.id), "-shape").stdout
+    import re
+    m = re.search(r"Window shape extents:\s+(\d+)x(\d+)([+-]\d+)([+-]\d+)", out)
+    assert m, f"no shape extents: {out}"
+    w, h, dx, dy = (int(v) for v in m.groups())
+    return (win.x + dx, win.y + dy, w, h)
+
+
+def intersect(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def two_stacked(x):
+    ok(x, "--id", "first", "--label", "First", "--no-shadow", "--hide-after", "10", *LINGER)
+    first = one_window(x)
+    ok(x, "--id", "second", "--mode", "bar", "--progress", "0.5", "--label", "Second", "--no-shadow",
+       "--hide-after", "10", *LINGER)
+    assert wait_until(lambda: len(visible(x)) == 2, 2), f"want two windows, got {[w.rect for w in visible(x)]}"
+    time.sleep(0.5)   # let the stack settle
+    wins = {w.id: w for w in visible(x)}
+    assert len(wins) == 2 and first.id in wins
+    a = wins.pop(first.id)
+    b = wins.popitem()[1]
+    return a, b
+
+
+def test_two_names_stack_without_overlap(nx):
+    x = nx
+    a, b = two_stacked(x)
+    ra, rb = shape_rect(x, a), shape_rect(x, b)
+    assert not intersect(ra, rb), f"the bezels overlap: first {ra}, second {rb}"
+    assert ra[1] + ra[3] <= rb[1], f"the first is not above the second: {ra}, {rb}"
+    # On screen: two separate dark bezels, the gap between them shows the background.
+    shot = x.screenshot()
+    gap_y = (ra[1] + ra[3] + rb[1]) // 2
+    cx = ra[0] + ra[2] // 2
+    assert shot.pixel(cx, gap_y) == (0x33, 0x66, 0xCC), f"no gap between the bezels at y={gap_y}"
+    for r in (ra, rb):
+        px = shot.pixel(r[0] + 4, r[1] + r[3] // 2)
+        assert max(px) < 100, f"bezel {r} not drawn (pixel {px})"
+    res, _ = ok(x, "list")
+    assert res.stdout == "first\nsecond\n", res.stdout
+
+
+def test_two_names_windows_do_not_intersect(nx):
+    x = nx
+    a, b = two_stacked(x)
+    assert not intersect(a.rect, b.rect), f"windows intersect: first {a.rect}, second {b.rect}"
+
+
+# ---------------------------------------------------------------------------------------------
+# 8. --alternate
+
+
+def test_alternate_bar_colour(nx):
+    x = nx
+    ok(x, "--id", "vol", "--mode", "bar", "--progress", "0.6", "--label", "Volume", "--no-shadow",
+       "--animation", "none", "--hide-after", "10", *LINGER)
+    win = one_window(x)
+    time.sleep(0.2)
+    shot = x.screenshot()
+    fill, track, y = bar_fill(shot, win.rect)
+    assert track > 60 and y is not None, f"no bar in {win.rect}"
+    left = next(xx for xx in range(win.x, win.x + win.width) if bright(shot.pixel(xx, y)))
+    sample = (left + track // 4, y)      # inside the fill (60%)
+    normal = shot.pixel(*sample)
+    assert bright(normal), f"premise: the fill is light, got {normal}"
+
+    ok(x, "--id", "vol", "--alternate", *LINGER)
+    time.sleep(0.3)
+    assert one_window(x).id == win.id
+    alt = x.screenshot().pixel(*sample)
+    assert max(abs(p - q) for p, q in zip(alt, normal)) > 60, f"--alternate fill {alt} vs normal {normal}"
+    assert alt[0] > alt[2] + 40, f"the default alternate colour is a muted red, got {alt}"
+
+    ok(x, "--id", "vol", "--no-alternate", *LINGER)
+    time.sleep(0.3)
+    back = x.screenshot().pixel(*sample)
+    assert max(abs(p - q) for p, q in zip(back, normal)) <= 10, f"--no-alternate: {back} vs {normal}"
+
+
+# ---------------------------------------------------------------------------------------------
+# 9. No markup unless asked
+
+
+def label_width(x, win) -> int:
+    shot = x.screenshot()
+    cols = [xx for xx in range(win.x, win.x + win.width)
+            if any(bright(shot.pixel(xx, y)) for y in range(win.y, win.y + win.height))]
+    assert cols, f"no label drawn in {win.rect}"
+    return cols[-1] - cols[0] + 1
+
+
+def test_label_is_literal_without_markup(nx):
+    x = nx
+    ok(x, "--id", "lit", "--mode", "text", "--label", "<b>x</b>", "--no-shadow", "--animation", "none",
+       "--hide-after", "10", *LINGER)
+    win = one_window(x)
+    time.sleep(0.2)
+    literal = label_width(x, win)
+    ok(x, "hide", "--id", "lit", *LINGER)
+    assert hidden(x, 1.0)
+
+    ok(x, "--id", "mark", "--mode", "text", "--label", "<b>x</b>", "--markup", "--no-shadow", "--animation",
+       "none", "--hide-after", "10", *LINGER)
+    win2 = one_window(x)
+    time.sleep(0.2)
+    marked = label_width(x, win2)
+    assert literal > 3 * marked, (f"'<b>x</b>' without --markup is {literal} px wide, with --markup {marked} px: "
+                                  "the tags were not shown as text")
+    assert win.width > win2.width
