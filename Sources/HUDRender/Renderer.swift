@@ -35,7 +35,10 @@ public final class HUDRenderer {
             cairo_scale(cr, f.presentation.scale, f.presentation.scale)
             cairo_translate(cr, -bezel.midX, -bezel.midY)
         }
-        if c.shadow { drawShadow(bezel, radius: c.cornerRadius, cr: cr) }
+        // A clipped frame (the spinner alone) skips the shadow when the clip is inside the bezel.
+        if c.shadow && !clipInside(bezel.insetBy(dx: c.cornerRadius, dy: c.cornerRadius), cr: cr) {
+            drawShadow(bezel, radius: c.cornerRadius, cr: cr)
+        }
         roundedRect(cr, bezel, c.cornerRadius)
         setColor(cr, c.effectiveBezelColor)
         if f.bezelOverride != nil {
@@ -53,9 +56,27 @@ public final class HUDRenderer {
         cairo_restore(cr)
     }
 
-    /// Clears an image surface and draws the frame into it, as a window's next frame.
-    public func render(_ f: HUDFrame, replacing surface: OpaquePointer) {
+    /// Whether `r` (user space) meets the clip: text outside a spinner-only frame is not drawn.
+    private func visible(_ r: Rect, cr: OpaquePointer) -> Bool {
+        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
+        return r.maxX > x1 && r.minX < x2 && r.maxY > y1 && r.minY < y2
+    }
+
+    private func clipInside(_ r: Rect, cr: OpaquePointer) -> Bool {
+        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
+        return x1 >= r.minX && y1 >= r.minY && x2 <= r.maxX && y2 <= r.maxY
+    }
+
+    /// Clears an image surface and draws the frame into it, as a window's next frame; with
+    /// `clip` (surface pixels), only that part is cleared and drawn (a spinner's next frame).
+    public func render(_ f: HUDFrame, replacing surface: OpaquePointer, clip: Rect? = nil) {
         let cr = cairo_create(surface)!
+        if let c = clip {
+            cairo_rectangle(cr, c.x, c.y, c.width, c.height)
+            cairo_clip(cr)
+        }
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         cairo_paint(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
@@ -78,15 +99,15 @@ public final class HUDRenderer {
             let shown = TextRequest(text: HUDLayout.valueText(f.progress), font: req.font, maxWidth: req.maxWidth, singleLine: true)
             text.draw(shown, in: r, cr: cr)
         }
-        if let r = l.label, let req = l.labelRequest { text.draw(req, in: r, cr: cr) }
-        if let r = l.details, let req = l.detailsRequest {
+        if let r = l.label, let req = l.labelRequest, visible(r, cr: cr) { text.draw(req, in: r, cr: cr) }
+        if let r = l.details, let req = l.detailsRequest, visible(r, cr: cr) {
             cairo_save(cr)
             cairo_rectangle(cr, r.x - 2, r.y, r.width + 4, r.height)
             cairo_clip(cr)
             text.draw(req, in: r, cr: cr)
             cairo_restore(cr)
         }
-        if let r = l.button, let req = l.buttonRequest {
+        if let r = l.button, let req = l.buttonRequest, visible(r, cr: cr) {
             let frame = r.insetBy(dx: 0.5, dy: 0.5)
             roundedRect(cr, frame, frame.height / 2)
             if f.buttonPressed {

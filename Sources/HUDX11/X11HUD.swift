@@ -45,7 +45,8 @@ public final class X11HUD {
     private var buttonPressed = false
     private var shapeKey: (Rect, Double)? = nil
     private var link: DisplayLink { loop.displayLink }
-    private var dirty = true
+    /// Something other than time changed: the next frame is drawn whole.
+    private var dirty = true { didSet { if dirty { needsFullFrame = true } } }
     /// Vertical shift of the bezel (logical pixels) that stacks several HUDs in one region.
     /// The bezel's size now (logical pixels), to stack HUDs.
     public var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
@@ -189,8 +190,7 @@ public final class X11HUD {
                 }
             }
         }
-        dirty = dirty || moving
-        if dirty { drawFrame() }
+        if dirty || moving { drawFrame() }
     }
 
     /// Lays the HUD out again. A changed bezel animates to its new size; the window grows to
@@ -271,12 +271,16 @@ public final class X11HUD {
         f.origin = Point(x: (window.rect.x - region.rect.x) / scale, y: (window.rect.y - region.rect.y) / scale)
         f.drawsMask = configuration.effectiveMask.paintsBackground
 
-        renderer.render(f, replacing: hud)
+        // Only the spinner moves: redraw and send its square alone (a fraction of the pixels).
+        let damage = onlySpinnerMoves(at: shownAt, frame: f) ? spinnerDamage(f, window: window) : nil
+        lastFullFrame = damage == nil ? Presentation?.some(f.presentation) : lastFullFrame
+        renderer.render(f, replacing: hud, clip: damage)
 
         var shown = hud
         if !composited, let out = outSurface {
             // No compositor: blend over what was beneath, and show only the pixels the HUD covers.
             let c = cairo_create(out)!
+            if let d = damage { cairo_rectangle(c, d.x, d.y, d.width, d.height); cairo_clip(c) }
             if let snapshot { cairo_set_source_surface(c, snapshot, 0, 0) } else { cairo_set_source_rgb(c, 0, 0, 0) }
             cairo_set_operator(c, CAIRO_OPERATOR_SOURCE)
             cairo_paint(c)
@@ -293,9 +297,27 @@ public final class X11HUD {
             }
         }
         window.present(pixels: cairo_image_surface_get_data(shown)!, width: Int(cairo_image_surface_get_width(shown)),
-                       height: Int(cairo_image_surface_get_height(shown)), stride: Int(cairo_image_surface_get_stride(shown)))
+                       height: Int(cairo_image_surface_get_height(shown)), stride: Int(cairo_image_surface_get_stride(shown)),
+                       damage: damage)
         framesDrawn += 1
         lastFrame = now
+        needsFullFrame = false
+    }
+
+    /// Set whenever something other than the spinner's phase changed since the last full frame.
+    private var needsFullFrame = true
+    private var lastFullFrame: Presentation?
+
+    private func onlySpinnerMoves(at t: Double, frame f: HUDFrame) -> Bool {
+        guard !needsFullFrame, configuration.mode == .indeterminate, !lifecycle.isAnimating, bezelTween == nil,
+              !buttonPressed, lastFullFrame == f.presentation else { return false }
+        return true
+    }
+
+    private func spinnerDamage(_ f: HUDFrame, window: OverlayWindow) -> Rect? {
+        guard let r = layout.indicator else { return nil }
+        let x = (region.rect.x - window.rect.x) + r.x * scale, y = (region.rect.y - window.rect.y) + r.y * scale
+        return Rect(x: x - 2 * scale, y: y - 2 * scale, width: (r.width + 4) * scale, height: (r.height + 4) * scale).integral
     }
 
     /// The spans the bezel covers at full alpha (a fading frame covers the same pixels).
