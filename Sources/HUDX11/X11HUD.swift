@@ -30,6 +30,8 @@ public final class X11HUD {
     /// Polled on every display-link tick while shown (MBProgressHUD's NSProgress binding).
     public var progressSource: ProgressSource?
     public var showsProgressDescription = false
+    /// New progress values ease in over 0.2 s; off, the next frame shows them (a key press).
+    public var easesProgress = true
 
     private let renderer = HUDRenderer()
     private var clock: MonotonicClock { loop.clock }
@@ -117,7 +119,7 @@ public final class X11HUD {
         let old = configuration
         configuration = c
         progress.duration = c.mode.showsProgress ? 0.2 : 0
-        progress.set(c.progress, at: clock.now, animated: old.mode == c.mode && c.mode.showsProgress)
+        progress.set(c.progress, at: clock.now, animated: easesProgress && old.mode == c.mode && c.mode.showsProgress)
         if c.withoutProgress != old.withoutProgress { relayout() }
         dirty = true
         afterStateChange()

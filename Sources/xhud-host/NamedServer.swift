@@ -175,6 +175,7 @@ final class NamedServer {
             }
             entries[id] = entry
             order.append(id)
+            entry.hud.easesProgress = false   // a key press shows its value in the next frame
             entry.hud.onHidden = { [unowned self] in self.hidden(id) }
             entry.hud.onParentGone = { [unowned self] in entry.hud.dispose(); self.remove(id) }
             entry.hud.onClick = options.isNotification && !options.clickThrough && config.mode != .text

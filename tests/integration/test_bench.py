@@ -1,8 +1,11 @@
-"""bench/startup.sh runs, quickly, with --runs 2."""
+"""The benchmarks run on a tiny setting: bench/startup.sh and bench/cpu.sh, and the whole suite,
+bench/run --quick (what the figures are is never checked: these are benchmarks, not tests of
+performance)."""
 
 import os
 import re
 import shutil
+import signal
 import subprocess
 
 import pytest
@@ -70,3 +73,47 @@ def test_cpu_bench_runs():
         assert cells is not None, f"no {name} row:\n{out}"
         assert len(cells) == 5 and all(number.fullmatch(c) for c in cells[1:]), f"{name}: {cells}"
     assert row(out, "zenity") or "zenity: not installed" in out, out
+
+
+def test_bench_run_quick(tmp_path):
+    """bench/run --quick --no-install --out DIR runs the whole suite on a tiny setting (2 runs,
+    1-second steady-state windows) against $XHUD_BIN, with and without xcompmgr, and writes its
+    tables (latest.md, latest.json) and its plot (startup.png, when gnuplot is installed)."""
+    for tool in ("cc", "pkg-config", "Xvfb", "xdpyinfo", "python3"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not installed")
+    if not XHUD_BIN.exists():
+        pytest.skip(f"xhud binary not found at {XHUD_BIN}")
+    out = tmp_path / "results"
+    log = tmp_path / "run.log"
+    env = dict(os.environ, XHUD_BIN=str(XHUD_BIN))
+    with open(log, "wb") as f:  # a file, not a pipe: nothing the suite leaves running can hold it
+        proc = subprocess.Popen(["bash", str(REPO / "bench" / "run"), "--quick", "--no-install", "--out", str(out)],
+                                stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
+        try:
+            rc = proc.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)  # the suite tears down what it started
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            pytest.fail("bench/run --quick took more than 300 s:\n" + log.read_text(errors="replace")[-3000:])
+    text = log.read_text(errors="replace")
+    assert rc == 0, f"bench/run --quick exit {rc}:\n{text[-3000:]}"
+    md = (out / "latest.md").read_text()
+    for heading in ("## 1. Start to first painted frame", "## 2. Warm update", "## 3. Steady state",
+                    "## 4. Render cost per frame", "## 5. Throughput of a named HUD"):
+        assert heading in md, f"{heading} missing:\n{md}"
+    assert "### no compositor" in md, md
+    if shutil.which("xcompmgr"):
+        assert "### xcompmgr" in md, md
+    assert re.search(r"^\| floor \(C, Xlib \+ Cairo, text line\) \| 2 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| 1\.00×", md, re.M), md
+    assert re.search(r"^\| \*\*xhud --mode annular\*\* \| 2 \|", md, re.M), f"xhud's start-up not measured:\n{md}"
+    for name in ("osd_cat", "aosd_cat", "zenity", "yad", "notify-send", "xob"):
+        assert re.search(r"^\| " + re.escape(name), md, re.M), f"{name}: no row (measured or not installed)"
+    assert (out / "latest.json").stat().st_size > 0
+    if shutil.which("gnuplot"):
+        assert (out / "startup.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", text[-2000:]

@@ -1,0 +1,1392 @@
+#!/usr/bin/env python3
+"""The benchmark suite behind bench/run: xhud next to what Linux users use today, in one run.
+
+bench/run installs the alternatives, builds xhud and the C helpers, then calls this script, which
+starts its own X servers (Xvfb, display numbers from --display-base up; one without and one with
+xcompmgr), a private D-Bus session bus and dunst on each, measures, tears everything down (also on
+Ctrl-C or SIGTERM) and writes OUT/latest.md, OUT/latest.json and OUT/startup.png.
+
+Sections (each figure is min / median / max over repeated runs, clients interleaved round by
+round so that drift spreads evenly):
+  startup     exec to the first changed pixels of the client's first mapped window (firstframe)
+  warm        an update of a HUD that is already up, to the new value on screen (pixwatch)
+  steady      CPU % of one core, wake-ups/s and peak RSS while up (/proc)
+  render      xhud-render-bench's table (one frame per mode at scale 1 and 2)
+  throughput  updates/s that a named HUD absorbs from 4 parallel loops of `xhud --id`
+No figure ever fails the run: exit status 0 unless the suite itself could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import datetime
+import json
+import os
+import platform
+import re
+import select
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BG = "3366cc"
+SCREEN_W, SCREEN_H = 1280, 800
+FULL = f"{SCREEN_W}x{SCREEN_H}+0+0"
+HZ = os.sysconf("SC_CLK_TCK")
+
+# Targets from the project's issue.
+T_STARTUP_FLOOR = 1.3  # xhud's median within 1.3x the floor's
+T_WARM_XOB_MS = 4.0  # xob's FIFO update (performance-notes.md), when xob itself is not installed
+T_STATIC_CPU = 0.05  # "0.0 %" at one decimal
+T_STATIC_WAKE = 1.0
+T_SPIN_CPU = 1.0
+T_RSS_MIB = 12.0
+T_RENDER_MS = 0.3
+T_KEEPUP_MS = 50.0  # throughput: the last value on screen at most 3 frames later than on an idle HUD
+T_GROWTH_MIB = 1.0
+# A named HUD hides --hide-after (default 1.5 s) after its last update: the set-up steps keep it up.
+KEEP = ["--hide-after", "600"]
+
+
+def log(*a):
+    print("bench:", *a, file=sys.stderr, flush=True)
+
+
+class Interrupted(Exception):
+    pass
+
+
+def _on_signal(signum, frame):
+    # Once: the tear-down that follows must not be interrupted by the next Ctrl-C or SIGTERM.
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: None)
+    raise Interrupted(signal.Signals(signum).name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Processes: everything started here is tracked and ended at the end. This process is a child
+# subreaper, so that what a client leaves behind (a named HUD's server) is re-parented to it
+# and can be found and ended too.
+
+
+class Procs:
+    def __init__(self, work: Path):
+        self.work = work
+        self.live: list[subprocess.Popen] = []
+        self.n = 0
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+        except Exception:
+            pass
+
+    def logfile(self, name: str) -> Path:
+        self.n += 1
+        return self.work / f"{self.n:04d}-{re.sub(r'[^A-Za-z0-9_.-]', '_', name)[:40]}.log"
+
+    def spawn(self, cmd: list[str], env: dict, stdin=subprocess.DEVNULL, stdout=None, log_name=None) -> subprocess.Popen:
+        path = self.logfile(log_name or Path(cmd[0]).name)
+        out = open(path, "wb")
+        p = subprocess.Popen(cmd, env=env, stdin=stdin, stdout=stdout if stdout is not None else out, stderr=out,
+                             start_new_session=True)
+        out.close()
+        p.log_path = path  # type: ignore[attr-defined]
+        self.live.append(p)
+        return p
+
+    def stop(self, p: subprocess.Popen | None, grace: float = 2.0) -> None:
+        if p is None:
+            return
+        if p.poll() is None:
+            try:
+                os.killpg(p.pid, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                p.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            p.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+        if p.stdin:
+            try:
+                p.stdin.close()
+            except OSError:
+                pass
+        if p in self.live:
+            self.live.remove(p)
+
+    def orphans(self) -> list[int]:
+        """Live children of this process that it did not start itself: re-parented descendants.
+        Those that have ended are reaped on the way."""
+        mine = {p.pid for p in self.live}
+        me = os.getpid()
+        found = []
+        for d in os.listdir("/proc"):
+            if not d.isdigit() or int(d) in mine:
+                continue
+            st = read_stat(int(d))
+            if st and st[1] == me:
+                if st[0] in ("Z", "X"):
+                    try:
+                        os.waitpid(int(d), os.WNOHANG)
+                    except ChildProcessError:
+                        pass
+                else:
+                    found.append(int(d))
+        return found
+
+    def end_orphans(self) -> None:
+        for pid in self.orphans():
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
+            if not self.orphans():
+                return
+            time.sleep(0.05)
+        for pid in self.orphans():
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+
+    def teardown(self) -> None:
+        for p in reversed(list(self.live)):
+            self.stop(p, grace=1.0)
+        self.end_orphans()
+
+
+def read_stat(pid: int):
+    """(state, ppid, utime+stime ticks) from /proc/PID/stat, or None."""
+    try:
+        s = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return None
+    rest = s[s.rindex(")") + 2:].split()
+    return rest[0], int(rest[1]), int(rest[11]) + int(rest[12])
+
+
+def comm(pid: int) -> str:
+    try:
+        return open(f"/proc/{pid}/comm").read().strip()
+    except OSError:
+        return ""
+
+
+def descendants(pid: int) -> list[int]:
+    kids: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            st = read_stat(int(d))
+            if st:
+                kids.setdefault(st[1], []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        for c in kids.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def sample(pid: int) -> dict[int, tuple[int, int]] | None:
+    """Per thread: (CPU time in ns from schedstat, context switches) - or None when pid is gone."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    out = {}
+    for t in tasks:
+        try:
+            ns = int(open(f"/proc/{pid}/task/{t}/schedstat").read().split()[0])
+        except (OSError, ValueError, IndexError):
+            st = read_stat(int(t)) if t.isdigit() else None
+            if st is None:
+                continue
+            ns = st[2] * 1_000_000_000 // HZ
+        n = 0
+        try:
+            for line in open(f"/proc/{pid}/task/{t}/status"):
+                if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                    n += int(line.split()[1])
+        except OSError:
+            pass
+        out[int(t)] = (ns, n)
+    return out
+
+
+def delta(a: dict, b: dict) -> tuple[int, int]:
+    """CPU ns and context switches between two samples, over the threads alive at the second
+    (a thread that starts in between counts from zero; one that ends in between is lost)."""
+    ns = sw = 0
+    for tid, (n1, s1) in b.items():
+        n0, s0 = a.get(tid, (0, 0))
+        ns += max(0, n1 - n0)
+        sw += max(0, s1 - s0)
+    return ns, sw
+
+
+def status_kib(pid: int, field: str) -> int | None:
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def alive(pid: int) -> bool:
+    st = read_stat(pid)
+    return st is not None and st[0] not in ("Z", "X")
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics and formatting
+
+
+def mmm(values):
+    v = sorted(values)
+    return (v[0], statistics.median(v), v[-1]) if v else None
+
+
+def f1(v, nd=1):
+    return "-" if v is None else f"{v:.{nd}f}"
+
+
+def mark(ok: bool | None) -> str:
+    return "n/a" if ok is None else ("**met**" if ok else "**missed**")
+
+
+def md_table(header: list[str], rows: list[list[str]], align=None) -> str:
+    align = align or ["---"] + ["---:"] * (len(header) - 2) + ["---"]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    for r in rows:
+        lines.append("| " + " | ".join(str(c).replace("|", "/") for c in r) + " |")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The X session: Xvfb, maybe xcompmgr, a session bus and dunst
+
+
+class XSession:
+    def __init__(self, suite: "Suite", composited: bool):
+        self.s = suite
+        self.composited = composited
+        self.xvfb = self.xcm = self.dbus = self.dunst = None
+        self.env: dict[str, str] = {}
+        self.display = ""
+        self.notes: list[str] = []
+
+    @property
+    def name(self) -> str:
+        return "xcompmgr" if self.composited else "no compositor"
+
+    def start(self) -> None:
+        procs = self.s.procs
+        base_env = {k: v for k, v in os.environ.items()
+                    if k not in ("WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS")}
+        base_env["NO_AT_BRIDGE"] = "1"  # GTK: no accessibility bus
+        n = self.s.args.display_base
+        while True:
+            if n > self.s.args.display_base + 200:
+                raise RuntimeError("no free X display number")
+            if os.path.exists(f"/tmp/.X{n}-lock") or os.path.exists(f"/tmp/.X11-unix/X{n}"):
+                n += 1
+                continue
+            p = procs.spawn(["Xvfb", f":{n}", "-screen", "0", f"{SCREEN_W}x{SCREEN_H}x24", "-nolisten", "tcp",
+                             "-noreset"], base_env, log_name=f"xvfb{n}")
+            env = dict(base_env, DISPLAY=f":{n}")
+            ok = False
+            for _ in range(100):
+                if p.poll() is not None:
+                    break
+                if subprocess.run(["xdpyinfo"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  stdin=subprocess.DEVNULL).returncode == 0:
+                    ok = True
+                    break
+                time.sleep(0.05)
+            if ok:
+                break
+            procs.stop(p)
+            n += 1
+        self.xvfb, self.display, self.env = p, f":{n}", env
+        self.run([self.s.ff, "setbg", BG], check=True)
+        if self.composited:
+            self.xcm = procs.spawn(["xcompmgr"], env, log_name="xcompmgr")
+            if self.run([self.s.ff, "waitcm", "5000"]).returncode != 0:
+                raise RuntimeError("xcompmgr did not take _NET_WM_CM_S0: " + Path(self.xcm.log_path).read_text()[-500:])
+            time.sleep(0.3)
+        if self.s.have("dunst") and self.s.have("notify-send") and self.s.have("dbus-daemon"):
+            self.start_dunst()
+
+    def start_dunst(self) -> None:
+        procs = self.s.procs
+        self.dbus = procs.spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], self.env,
+                                stdout=subprocess.PIPE, log_name="dbus")
+        line = b""
+        deadline = time.monotonic() + 5
+        while not line.endswith(b"\n") and time.monotonic() < deadline:
+            r, _, _ = select.select([self.dbus.stdout], [], [], 0.1)
+            if r:
+                chunk = os.read(self.dbus.stdout.fileno(), 512)
+                if not chunk:
+                    break
+                line += chunk
+        if not line.strip():
+            self.notes.append("dbus-daemon did not start: notify-send/dunst not measured")
+            procs.stop(self.dbus)
+            self.dbus = None
+            return
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = line.decode().strip().splitlines()[0]
+        cfg = self.s.work / "xdg"
+        (cfg / "dunst").mkdir(parents=True, exist_ok=True)
+        # dunst 1.9's defaults, pinned: top right, no icons, a progress bar from the value hint.
+        (cfg / "dunst" / "dunstrc").write_text(
+            "[global]\nmonitor = 0\nfollow = none\norigin = top-right\noffset = 10x50\nwidth = 300\n"
+            "font = Monospace 8\nshow_indicators = no\nicon_position = off\nidle_threshold = 0\n"
+            "sticky_history = no\n")
+        self.env["XDG_CONFIG_HOME"] = str(cfg)
+        self.dunst = procs.spawn(["dunst"], self.env, log_name="dunst")
+        for _ in range(100):
+            if self.dunst.poll() is not None:
+                break
+            if self.run(["dunstctl", "is-paused"]).returncode == 0:
+                return
+            time.sleep(0.05)
+        self.notes.append("dunst did not start: " + Path(self.dunst.log_path).read_text(errors="replace")[-300:])
+        procs.stop(self.dunst)
+        self.dunst = None
+
+    def stop(self) -> None:
+        for p in (self.dunst, self.dbus, self.xcm, self.xvfb):
+            self.s.procs.stop(p)
+
+    def run(self, cmd, timeout=20, check=False, env=None) -> subprocess.CompletedProcess:
+        """Runs a short command with its output in files (never a pipe a daemon could keep open)."""
+        out_path = self.s.procs.logfile(Path(str(cmd[0])).name)
+        with open(out_path, "w+b") as out, open(str(out_path) + ".err", "w+b") as err:
+            try:
+                res = subprocess.run([str(c) for c in cmd], env=env or self.env, stdin=subprocess.DEVNULL,
+                                     stdout=out, stderr=err, timeout=timeout)
+                rc = res.returncode
+            except subprocess.TimeoutExpired:
+                rc = -999
+            out.seek(0)
+            err.seek(0)
+            res = subprocess.CompletedProcess(cmd, rc, out.read().decode(errors="replace"),
+                                              err.read().decode(errors="replace"))
+        if check and res.returncode != 0:
+            raise RuntimeError(f"{' '.join(map(str, cmd))} failed ({res.returncode}): {res.stderr.strip()}")
+        return res
+
+    def dunst_clear(self) -> None:
+        if self.dunst:
+            self.run(["dunstctl", "close-all"])
+
+    def wait_background(self, timeout=3.0) -> bool:
+        """Waits until the whole screen shows the background again."""
+        bgfile = self.s.work / "bg.raw"
+        if not bgfile.exists():
+            return True
+        return self.run([self.s.pw, "waiteq", FULL, bgfile, str(int(timeout * 1000)), "0"]).returncode == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The suite
+
+
+class Suite:
+    def __init__(self, args):
+        self.args = args
+        self.work = Path(args.work)
+        self.procs = Procs(self.work)
+        h = Path(args.helpers)
+        self.ff, self.pw, self.floor = str(h / "firstframe"), str(h / "pixwatch"), str(h / "floor")
+        self.xhud = args.xhud
+        self.quick = args.quick
+        self.runs = args.runs
+        self.steady_runs = args.steady_runs or (1 if self.quick else 3)
+        self.window = args.window or (1.0 if self.quick else 5.0)
+        self.settle = 0.3 if self.quick else 1.5
+        self.ui_settle = 0.3 if self.quick else 0.6
+        self.flood_seconds = 1.0 if self.quick else 5.0
+        self.results: dict = {"startup": {}, "warm": {}, "steady": {}, "throughput": {}, "render": None}
+        self.notes: list[str] = []
+        self.named: dict = {}  # named-HUD support: {"ok": bool, "why": str}
+
+    def have(self, tool: str) -> bool:
+        return shutil.which(tool) is not None
+
+    # -- startup --------------------------------------------------------------------------------
+
+    def startup_clients(self):
+        c = [
+            ("floor", "floor (C, Xlib + Cairo, text line)", [self.floor, "Loading"], {}, None),
+            ("xhud", "**xhud --mode annular**", [self.xhud, "--mode", "annular", "--label", "Loading"], {}, None),
+            ("osd_cat", "osd_cat", ["osd_cat", "--pos=middle", "--align=center", "--delay=600",
+                                    "--font=-*-*-bold-r-*-*-24-*-*-*-*-*-*-*", "--colour=white"],
+             {"stdin": "Loading\n"}, "xosd-bin"),
+            ("aosd_cat", "aosd_cat", ["aosd_cat", "--position=4", "--fade-full=600000", "--fore-color=white",
+                                      "--font=Sans Bold 16"], {"stdin": "Loading\n"}, "aosd-cat"),
+            ("zenity", "zenity --progress --pulsate", ["zenity", "--progress", "--pulsate", "--no-cancel",
+                                                       "--text=Loading"], {"stdin": ""}, "zenity"),
+            ("yad", "yad --progress --pulsate", ["yad", "--progress", "--pulsate", "--no-buttons", "--undecorated",
+                                                 "--center", "--text=Loading"], {"stdin": ""}, "yad"),
+            ("notify-send", "notify-send (dunst running)", ["notify-send", "-t", "0", "Loading"],
+             {"exit_ok": True, "dunst": True}, "dunst libnotify-bin"),
+            ("xob", "xob", ["xob"], {"stdin": "30\n"}, "xob; not in Debian 12"),
+        ]
+        return c
+
+    def bench_startup(self, x: XSession) -> None:
+        res: dict = {}
+        clients = []
+        for key, label, cmd, opt, pkg in self.startup_clients():
+            tool = cmd[0]
+            entry = {"label": label, "times": [], "maps": [], "error": None, "status": "ok", "cmd": cmd}
+            res[key] = entry
+            if key == "xhud" and not os.access(self.xhud, os.X_OK):
+                entry["status"] = f"not built ({self.xhud})"
+            elif key not in ("floor", "xhud") and not self.have(tool):
+                entry["status"] = f"not installed ({pkg})"
+            elif opt.get("dunst") and not x.dunst:
+                entry["status"] = "not measured: dunst is not running (" + "; ".join(x.notes or ["not installed"]) + ")"
+            else:
+                clients.append((key, cmd, opt))
+        failures = {k: 0 for k, _, _ in clients}
+        for rnd in range(self.runs + 1):  # round 0 warms caches and daemons up; it is not counted
+            for key, cmd, opt in clients:
+                e = res[key]
+                if failures[key] >= 2:
+                    continue
+                if opt.get("dunst"):
+                    x.dunst_clear()
+                ffargs = [self.ff, "--bg", BG, "--auto", "--timeout", "10000", "--settle", "5000"]
+                if opt.get("exit_ok"):
+                    ffargs.append("--exit-ok")
+                if "stdin" in opt:
+                    ffargs += ["--stdin-text", opt["stdin"]]
+                r = x.run(ffargs + ["--"] + cmd, timeout=30)
+                m = re.fullmatch(r"\s*([\d.]+) ([\d.]+)\s*", r.stdout)
+                if r.returncode == 0 and m:
+                    if rnd > 0:
+                        e["times"].append(float(m.group(1)))
+                        e["maps"].append(float(m.group(2)))
+                    e["region"] = (re.findall(r"watching (\S+)", r.stderr) or ["?"])[-1]
+                else:
+                    failures[key] += 1
+                    e["error"] = (r.stdout.strip() + " " + r.stderr.strip()).strip()[:200] or f"exit {r.returncode}"
+            if clients and any(o.get("dunst") for _, _, o in clients):
+                x.dunst_clear()
+        for key, e in res.items():
+            if e["status"] == "ok" and not e["times"]:
+                e["status"] = "failed: " + (e["error"] or "no run succeeded")
+        self.results["startup"][x.name] = res
+
+    # -- warm update -----------------------------------------------------------------------------
+
+    def check_named(self, x: XSession) -> bool:
+        """Whether this xhud serves named HUDs (`--id`); the result is kept for every section."""
+        if self.named:
+            return self.named["ok"]
+        if not os.access(self.xhud, os.X_OK):
+            self.named = {"ok": False, "why": "xhud not built"}
+            return False
+        r = x.run([self.xhud, "--id", "benchprobe", "--mode", "bar", "--progress", "0.1", "--label", "probe"],
+                  timeout=5)
+        if r.returncode == -999:
+            self.named = {"ok": False, "why": "`xhud --id NAME ...` did not return within 5 s"}
+        elif r.returncode != 0:
+            msg = (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[0]
+            self.named = {"ok": False, "why": f"this xhud rejects --id ({msg[:100]})"}
+        else:
+            self.named = {"ok": True, "why": ""}
+            x.run([self.xhud, "hide", "--id", "benchprobe"], timeout=5)
+            time.sleep(0.5)
+            self.procs.end_orphans()
+        return self.named["ok"]
+
+    def named_server(self) -> int | None:
+        """The process serving a named HUD: something this suite started that outlived its
+        invocation (re-parented here), preferably named xhud*."""
+        cands = self.procs.orphans()
+        for pid in cands:
+            if comm(pid).startswith("xhud"):
+                return pid
+        for pid in cands:
+            for d in descendants(pid):
+                if comm(d).startswith("xhud"):
+                    return d
+        return cands[0] if cands else None
+
+    def warm_clients(self, x: XSession):
+        """(key, label, status, setup, action, teardown): setup() shows the value 30 and returns a
+        state; action(state, value) returns the pixwatch arguments that make the update."""
+        clients = []
+        fifo_dir = self.work
+
+        def fifo_client(key, label, reader_cmd):
+            fifo = fifo_dir / f"{key}.fifo"
+
+            def setup():
+                if fifo.exists():
+                    fifo.unlink()
+                os.mkfifo(fifo)
+                cmd = "tail -f " + sh_quote(str(fifo)) + " | exec " + " ".join(sh_quote(c) for c in reader_cmd)
+                p = self.procs.spawn(["sh", "-c", cmd], x.env, log_name=key)
+                write_fifo(fifo, "30\n")
+                return {"p": p, "fifo": fifo}
+
+            def action(st, v, timed=True):
+                return ["--write", str(st["fifo"]), f"{v}\n"]
+
+            def teardown(st):
+                self.procs.stop(st["p"])
+                st["fifo"].unlink(missing_ok=True)
+
+            return (key, label, "ok", setup, action, teardown)
+
+        # xhud: named HUD
+        if not os.access(self.xhud, os.X_OK):
+            clients.append(("xhud-id", "**xhud --id (named HUD)**", f"not built ({self.xhud})", None, None, None))
+        elif not self.check_named(x):
+            clients.append(("xhud-id", "**xhud --id (named HUD)**", "not available: " + self.named["why"],
+                            None, None, None))
+        else:
+            def setup():
+                r = x.run([self.xhud, "--id", "bench", "--mode", "bar", "--progress", "0.30", "--label", "Volume"]
+                          + KEEP)
+                if r.returncode != 0:
+                    raise RuntimeError(f"xhud --id bench exit {r.returncode}: {r.stderr.strip()[:150]}")
+                return {}
+
+            def action(st, v, timed=True):
+                # the timed update is exactly `xhud --id bench --progress 0.70`
+                return ["--", self.xhud, "--id", "bench", "--progress", f"{v / 100:.2f}"] + ([] if timed else KEEP)
+
+            def teardown(st):
+                x.run([self.xhud, "hide", "--id", "bench"], timeout=5)
+                time.sleep(0.5)
+                self.procs.end_orphans()
+
+            clients.append(("xhud-id", "**xhud --id (named HUD)**", "ok", setup, action, teardown))
+        # xhud: progress line into a FIFO read on stdin, as xob is used
+        if os.access(self.xhud, os.X_OK):
+            clients.append(fifo_client("xhud-fifo", "**xhud, `echo 70 > fifo`** (tail -f fifo / xhud --mode bar)",
+                                       [self.xhud, "--mode", "bar", "--label", "Volume"]))
+        # xob
+        if self.have("xob"):
+            clients.append(fifo_client("xob", "xob, `echo 70 > fifo` (tail -f fifo / xob)", ["xob"]))
+        else:
+            clients.append(("xob", "xob, `echo 70 > fifo`", "not installed (xob is not in Debian 12)",
+                            None, None, None))
+        # dunst
+        if not (self.have("notify-send") and self.have("dunst")):
+            clients.append(("dunst", "notify-send -r ID (dunst)", "not installed (dunst libnotify-bin)",
+                            None, None, None))
+        elif not x.dunst:
+            clients.append(("dunst", "notify-send -r ID (dunst)", "not measured: dunst is not running",
+                            None, None, None))
+        else:
+            def setup():
+                x.dunst_clear()
+                r = x.run(["notify-send", "-p", "-t", "0", "-h", "int:value:30", "Volume"])
+                if r.returncode != 0 or not r.stdout.strip().isdigit():
+                    raise RuntimeError(f"notify-send -p: exit {r.returncode} {r.stdout.strip()} {r.stderr.strip()}")
+                return {"id": r.stdout.strip()}
+
+            def action(st, v, timed=True):
+                return ["--", "notify-send", "-r", st["id"], "-t", "0", "-h", f"int:value:{v}", "Volume"]
+
+            def teardown(st):
+                x.dunst_clear()
+
+            clients.append(("dunst", "notify-send -r ID (dunst)", "ok", setup, action, teardown))
+        return clients
+
+    def untimed(self, x: XSession, args: list[str]) -> None:
+        if args[0] == "--write":
+            write_fifo(Path(args[1]), args[2])
+        else:
+            x.run(args[1:], timeout=10)
+
+    def bench_warm(self, x: XSession) -> None:
+        res: dict = {}
+        for key, label, status, setup, action, teardown in self.warm_clients(x):
+            e = {"label": label, "status": status, "first": [], "final": [], "returned": [], "error": None}
+            res[key] = e
+            if status != "ok":
+                continue
+            st = None
+            try:
+                st = setup()
+                time.sleep(self.ui_settle + 0.3)
+                a_full = self.work / f"warm-{key}-a-full.raw"
+                x.run([self.pw, "snap", FULL, a_full], check=True)
+                self.untimed(x, action(st, 70, False))
+                time.sleep(self.ui_settle)
+                d = x.run([self.pw, "diff", FULL, a_full, "0"], check=True).stdout.split()
+                if not d or d[0] == "none":
+                    raise RuntimeError("the update 30 -> 70 changed nothing on screen")
+                region = d[0]
+                refs = {70: self.work / f"warm-{key}-70.raw", 30: self.work / f"warm-{key}-30.raw"}
+                x.run([self.pw, "snap", region, refs[70]], check=True)
+                self.untimed(x, action(st, 30, False))
+                time.sleep(self.ui_settle)
+                x.run([self.pw, "snap", region, refs[30]], check=True)
+                e["region"] = region
+                fails = 0
+                for i in range(2 * (self.runs + 1)):  # 30 -> 70, 70 -> 30, ...; the first pair warms up
+                    target = 70 if i % 2 == 0 else 30
+                    r = x.run([self.pw, "update", region, "--until", refs[target], "--timeout", "3000"]
+                              + action(st, target), timeout=20)
+                    m = re.fullmatch(r"\s*([\d.]+) ([\d.]+) (-?[\d.]+)\s*", r.stdout)
+                    if r.returncode == 0 and m:
+                        if i >= 2:
+                            e["first"].append(float(m.group(1)))
+                            e["final"].append(float(m.group(2)))
+                            e["returned"].append(float(m.group(3)))
+                    else:
+                        fails += 1
+                        e["error"] = (r.stdout.strip() + " " + r.stderr.strip()).strip()[:200]
+                        # back to a known state
+                        self.untimed(x, action(st, target, False))
+                        time.sleep(self.ui_settle)
+                        if fails >= 3:
+                            break
+                    time.sleep(0.1)
+            except (RuntimeError, OSError, subprocess.SubprocessError) as ex:
+                e["error"] = str(ex)[:200]
+            finally:
+                if st is not None:
+                    teardown(st)
+            if not e["final"]:
+                e["status"] = "failed: " + (e["error"] or "no run succeeded")
+        self.results["warm"][x.name] = res
+
+    # -- steady state ----------------------------------------------------------------------------
+
+    def steady_clients(self, x: XSession):
+        """(key, label, status, start) where start() returns (handle, pid to measure)."""
+        out = []
+
+        def simple(key, label, cmd, stdin_text=None, env_extra=None, pick=None, pkg=None):
+            if cmd[0] in (self.xhud,) and not os.access(self.xhud, os.X_OK):
+                out.append((key, label, f"not built ({self.xhud})", None))
+                return
+            if cmd[0] not in (self.xhud, self.floor, "sh") and not self.have(cmd[0]):
+                out.append((key, label, f"not installed ({pkg or cmd[0]})", None))
+                return
+
+            def start():
+                env = dict(x.env, **(env_extra or {}))
+                p = self.procs.spawn(cmd, env, stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
+                                     log_name=key)
+                if stdin_text is not None:
+                    p.stdin.write(stdin_text.encode())
+                    p.stdin.flush()
+                pid = p.pid
+                if pick:
+                    time.sleep(0.2)
+                    pid = next((d for d in descendants(p.pid) if comm(d) == pick), None)
+                return {"p": p}, pid
+
+            out.append((key, label, "ok", start))
+
+        stats = {"XHUD_STATS": "1"}
+        simple("floor", "floor (C, Xlib + Cairo)", [self.floor, "Loading"])
+        simple("xhud-spin", "**xhud spinner** (--mode indeterminate)",
+               [self.xhud, "--mode", "indeterminate", "--label", "Loading"], env_extra=stats)
+        simple("xhud-bar", "**xhud static bar** (--mode bar --progress 0.5)",
+               [self.xhud, "--mode", "bar", "--progress", "0.5", "--label", "Volume"], env_extra=stats)
+        # the named HUD's server
+        label = "**xhud --id static bar** (server)"
+        if not os.access(self.xhud, os.X_OK):
+            out.append(("xhud-id", label, f"not built ({self.xhud})", None))
+        elif not self.check_named(x):
+            out.append(("xhud-id", label, "not available: " + self.named["why"], None))
+        else:
+            def start_named():
+                r = x.run([self.xhud, "--id", "bench", "--mode", "bar", "--progress", "0.5", "--label", "Volume"]
+                          + KEEP, env=dict(x.env, **stats))
+                if r.returncode != 0:
+                    raise RuntimeError(f"xhud --id exit {r.returncode}: {r.stderr.strip()[:100]}")
+                time.sleep(0.2)
+                return {"named": True}, self.named_server()
+            out.append(("xhud-id", label, "ok", start_named))
+        simple("osd_cat", "osd_cat (text)", ["osd_cat", "--pos=middle", "--align=center", "--delay=600",
+                                             "--font=-*-*-bold-r-*-*-24-*-*-*-*-*-*-*", "--colour=white"],
+               stdin_text="Loading\n", pkg="xosd-bin")
+        simple("aosd_cat", "aosd_cat", ["aosd_cat", "--position=4", "--fade-full=600000", "--fore-color=white",
+                                        "--font=Sans Bold 16"], stdin_text="Loading\n", pkg="aosd-cat")
+        simple("zenity", "zenity --progress --pulsate", ["zenity", "--progress", "--pulsate", "--no-cancel",
+                                                         "--text=Loading"], stdin_text="", pkg="zenity")
+        simple("yad", "yad --progress --pulsate", ["yad", "--progress", "--pulsate", "--no-buttons",
+                                                   "--undecorated", "--center", "--text=Loading"],
+               stdin_text="", pkg="yad")
+        # dunst showing a notification with a bar
+        label = "dunst showing a bar (int:value:50)"
+        if not (self.have("dunst") and self.have("notify-send")):
+            out.append(("dunst", label, "not installed (dunst libnotify-bin)", None))
+        elif not x.dunst:
+            out.append(("dunst", label, "not measured: dunst is not running", None))
+        else:
+            def start_dunst():
+                x.dunst_clear()
+                x.run(["notify-send", "-t", "0", "-h", "int:value:50", "Volume"])
+                return {"dunst": True}, x.dunst.pid
+            out.append(("dunst", label, "ok", start_dunst))
+        if self.have("xob"):
+            fifo = self.work / "xob-steady.fifo"
+
+            def start_xob():
+                fifo.unlink(missing_ok=True)
+                os.mkfifo(fifo)
+                p = self.procs.spawn(["sh", "-c", f"tail -f {sh_quote(str(fifo))} | exec xob"], x.env, log_name="xob")
+                write_fifo(fifo, "50\n")
+                time.sleep(0.2)
+                return {"p": p}, next((d for d in descendants(p.pid) if comm(d) == "xob"), None)
+            out.append(("xob", "xob (bar, via tail -f fifo)", "ok", start_xob))
+        else:
+            out.append(("xob", "xob", "not installed (xob is not in Debian 12)", None))
+        return out
+
+    def stop_steady(self, x: XSession, handle: dict) -> None:
+        if handle.get("p"):
+            self.procs.stop(handle["p"])
+        if handle.get("named"):
+            x.run([self.xhud, "hide", "--id", "bench"], timeout=5)
+            time.sleep(0.5)
+            self.procs.end_orphans()
+        if handle.get("dunst"):
+            x.dunst_clear()
+
+    def bench_steady(self, x: XSession) -> None:
+        res: dict = {}
+        clients = self.steady_clients(x)
+        for key, label, status, _ in clients:
+            res[key] = {"label": label, "status": status, "cpu": [], "wake": [], "hwm": [], "rss": [], "fps": [],
+                        "xcpu": [], "cmcpu": [], "error": None}
+        for _ in range(self.steady_runs):
+            for key, label, status, start in clients:
+                e = res[key]
+                if status != "ok" or (e["error"] and not e["cpu"]):
+                    continue
+                handle: dict = {}
+                try:
+                    handle, pid = start()
+                    t_start = time.monotonic()
+                    time.sleep(self.settle)
+                    if pid is None or not alive(pid):
+                        log_tail = Path(handle["p"].log_path).read_text(errors="replace")[-150:] if handle.get("p") else ""
+                        raise RuntimeError("not running when the window opened " + log_tail)
+                    xs = [self.xvfb_pid(x), x.xcm.pid if x.xcm else None]
+                    a, t0 = sample(pid), time.monotonic()
+                    xa = [sample(p) if p else None for p in xs]
+                    time.sleep(self.window)
+                    b, t1 = sample(pid), time.monotonic()
+                    xb = [sample(p) if p else None for p in xs]
+                    hwm, rss = status_kib(pid, "VmHWM"), status_kib(pid, "VmRSS")
+                    if a is None or b is None or hwm is None or not alive(pid):
+                        raise RuntimeError("exited during the window")
+                    dt = t1 - t0
+                    ns, sw = delta(a, b)
+                    e["cpu"].append(100 * ns / 1e9 / dt)
+                    e["wake"].append(sw / dt)
+                    e["hwm"].append(hwm / 1024)
+                    e["rss"].append(rss / 1024)
+                    if xa[0] and xb[0]:
+                        e["xcpu"].append(100 * delta(xa[0], xb[0])[0] / 1e9 / dt)
+                    if xa[1] and xb[1]:
+                        e["cmcpu"].append(100 * delta(xa[1], xb[1])[0] / 1e9 / dt)
+                    p = handle.get("p")
+                    if p is not None and key.startswith("xhud"):
+                        self.procs.stop(p)
+                        t_end = time.monotonic()
+                        m = re.findall(r"xhud-stats: frames=(\d+)", Path(p.log_path).read_text(errors="replace"))
+                        if m:
+                            e["fps"].append(int(m[-1]) / (t_end - t_start))
+                except (RuntimeError, OSError, subprocess.SubprocessError) as ex:
+                    e["error"] = str(ex)[:200]
+                finally:
+                    self.stop_steady(x, handle)
+                x.wait_background(3)
+        for e in res.values():
+            if e["status"] == "ok" and not e["cpu"]:
+                e["status"] = "failed: " + (e["error"] or "no run succeeded")
+        self.results["steady"][x.name] = res
+
+    def xvfb_pid(self, x: XSession) -> int | None:
+        return x.xvfb.pid if x.xvfb else None
+
+    # -- throughput ------------------------------------------------------------------------------
+
+    def bench_throughput(self, x: XSession) -> None:
+        e = {"status": "ok", "ups": [], "failed": [], "lag": [], "rss_before": None, "rss_after": None,
+             "hwm_after": None, "error": None, "workers": 4, "seconds": self.flood_seconds}
+        self.results["throughput"][x.name] = e
+        if not os.access(self.xhud, os.X_OK):
+            e["status"] = f"not built ({self.xhud})"
+            return
+        if not self.check_named(x):
+            e["status"] = "not available: " + self.named["why"]
+            return
+        try:
+            r = x.run([self.xhud, "--id", "bench", "--mode", "bar", "--progress", "0.10", "--label", "Volume"] + KEEP)
+            if r.returncode != 0:
+                raise RuntimeError(f"xhud --id bench exit {r.returncode}: {r.stderr.strip()[:150]}")
+            time.sleep(self.ui_settle + 0.3)
+            server = self.named_server()
+            a_full = self.work / "tp-a.raw"
+            x.run([self.pw, "snap", FULL, a_full], check=True)
+            x.run([self.xhud, "--id", "bench", "--progress", "0.90"] + KEEP)
+            time.sleep(self.ui_settle)
+            d = x.run([self.pw, "diff", FULL, a_full, "0"], check=True).stdout.split()
+            if not d or d[0] == "none":
+                raise RuntimeError("--progress 0.90 changed nothing on screen")
+            region = d[0]
+            ref = self.work / "tp-55.raw"
+            x.run([self.xhud, "--id", "bench", "--progress", "0.55"] + KEEP)
+            time.sleep(self.ui_settle)
+            x.run([self.pw, "snap", region, ref], check=True)
+            x.run([self.xhud, "--id", "bench", "--progress", "0.10"] + KEEP)
+            time.sleep(self.ui_settle)
+            if server:
+                e["rss_before"] = (status_kib(server, "VmRSS") or 0) / 1024
+                e["server"] = comm(server)
+            rounds = 1 if self.quick else 3
+            for _ in range(rounds):
+                r = x.run([self.pw, "flood", str(self.flood_seconds), "4", "0.10", "0.90", "--", self.xhud, "--id",
+                           "bench", "--progress", "%"], timeout=self.flood_seconds + 120)
+                m = re.fullmatch(r"\s*(\d+) (\d+) ([\d.]+)\s*", r.stdout)
+                if not m:
+                    raise RuntimeError("flood: " + (r.stdout + r.stderr).strip()[:150])
+                ok, failed, el = int(m.group(1)), int(m.group(2)), float(m.group(3))
+                e["ups"].append(ok / el)
+                e["failed"].append(failed)
+                u = x.run([self.pw, "update", region, "--until", ref, "--timeout", "10000", "--", self.xhud, "--id",
+                           "bench", "--progress", "0.55"], timeout=30)
+                m = re.fullmatch(r"\s*([\d.]+) ([\d.]+) (-?[\d.]+)\s*", u.stdout)
+                e["lag"].append(float(m.group(2)) if m else None)
+                if not m:
+                    e["error"] = "last value not on screen: " + (u.stdout + u.stderr).strip()[:120]
+                x.run([self.xhud, "--id", "bench", "--progress", "0.10"] + KEEP)
+                time.sleep(1.0)
+            if server and alive(server):
+                e["rss_after"] = (status_kib(server, "VmRSS") or 0) / 1024
+                e["hwm_after"] = (status_kib(server, "VmHWM") or 0) / 1024
+        except (RuntimeError, OSError, subprocess.SubprocessError) as ex:
+            e["status"] = "failed: " + str(ex)[:200]
+        finally:
+            x.run([self.xhud, "hide", "--id", "bench"], timeout=5)
+            time.sleep(0.5)
+            self.procs.end_orphans()
+
+    # -- render ----------------------------------------------------------------------------------
+
+    def bench_render(self) -> None:
+        rb = self.args.render_bench
+        if not rb or not os.access(rb, os.X_OK):
+            self.results["render"] = {"status": f"not built ({rb or 'xhud-render-bench'})", "rows": []}
+            return
+        frames = "40" if self.quick else "300"
+        r = subprocess.run([rb, frames], capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+        rows = []
+        for line in r.stdout.splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 4 and re.fullmatch(r"[\d.]+", cells[2] or "x"):
+                rows.append({"mode": cells[0], "scale": int(cells[1]), "min": float(cells[2]),
+                             "median": float(cells[3])})
+        status = "ok" if rows else f"failed: exit {r.returncode} {r.stderr.strip()[:150]}"
+        self.results["render"] = {"status": status, "rows": rows, "frames": int(frames)}
+
+    # -- all -------------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        sections = set(self.args.only.split(",")) if self.args.only else {"startup", "warm", "steady", "render",
+                                                                           "throughput"}
+        settings = {"both": [False, True], "off": [False], "on": [True]}[self.args.compositor]
+        if True in settings and not self.have("xcompmgr"):
+            self.notes.append("xcompmgr is not installed: measured without a compositor only")
+            settings = [False]
+        self.results["settings"] = ["xcompmgr" if c else "no compositor" for c in settings]
+        if "render" in sections:
+            log("render cost per frame (xhud-render-bench)")
+            self.bench_render()
+        for composited in settings:
+            x = XSession(self, composited)
+            try:
+                log(f"X server with {x.name}")
+                x.start()
+                x.run([self.pw, "snap", FULL, self.work / "bg.raw"], check=True)
+                self.notes += [f"{x.name}: {n}" for n in x.notes]
+                if "startup" in sections:
+                    log(f"{x.name}: start to first frame, {self.runs} runs")
+                    self.bench_startup(x)
+                if "warm" in sections:
+                    log(f"{x.name}: warm update")
+                    self.bench_warm(x)
+                if "steady" in sections:
+                    log(f"{x.name}: steady state, {self.steady_runs} x {self.window:g} s")
+                    self.bench_steady(x)
+                if "throughput" in sections:
+                    log(f"{x.name}: throughput")
+                    self.bench_throughput(x)
+            finally:
+                x.stop()
+                self.procs.end_orphans()
+                (self.work / "bg.raw").unlink(missing_ok=True)
+
+
+def sh_quote(s: str) -> str:
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def write_fifo(path: Path, text: str) -> None:
+    """`echo TEXT > fifo`: blocks until a reader has it open (for at most 5 s)."""
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nobody reads {path}")
+            time.sleep(0.02)
+    os.set_blocking(fd, True)
+    os.write(fd, text.encode())
+    os.close(fd)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+
+def machine_info() -> dict:
+    cpu = "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    debian = Path("/etc/debian_version").read_text().strip() if Path("/etc/debian_version").exists() else "?"
+    versions = {}
+    for pkg in ("xvfb", "xcompmgr", "xosd-bin", "aosd-cat", "zenity", "yad", "dunst", "libnotify-bin", "xob"):
+        r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", pkg], capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout.strip():
+            versions[pkg] = r.stdout.strip()
+    return {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "arch": platform.machine(), "cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(),
+            "debian": debian, "versions": versions}
+
+
+def startup_section(s: Suite) -> list[str]:
+    out = ["## 1. Start to first painted frame", "",
+           "Milliseconds from fork+exec of the client until the first pixels of its first mapped window "
+           "differ from the background (`firstframe --auto`: MapNotify on the root, then XGetImage of the "
+           "window's area, at most 320x200 around its centre, every 0.5 ms); *map* is the median to the "
+           "MapNotify. One warm-up run per client is not counted; clients take turns run by run. "
+           "*/ floor* is the client's median over the floor's; *xhud / this* is xhud's median over the "
+           "client's (below 1: xhud is ahead).", ""]
+    for setting, res in s.results["startup"].items():
+        floor = res.get("floor", {})
+        fmed = mmm(floor.get("times", []))[1] if floor.get("times") else None
+        xh = res.get("xhud", {})
+        xmed = mmm(xh.get("times", []))[1] if xh.get("times") else None
+        rows = []
+        for key, e in res.items():
+            if e["status"] != "ok":
+                rows.append([e["label"], e["status"], "", "", "", "", "", "", ""])
+                continue
+            mn, med, mx = mmm(e["times"])
+            ratio = f"{med / fmed:.2f}×" if fmed else "-"
+            vs = f"{xmed / med:.2f}" if xmed and key != "xhud" else ""
+            if key == "xhud":
+                target = f"≤ {T_STARTUP_FLOOR}× floor: " + mark(med / fmed <= T_STARTUP_FLOOR if fmed else None)
+            elif key == "floor":
+                target = ""
+            else:
+                target = "xhud ahead: " + mark(xmed < med if xmed else None)
+            rows.append([e["label"], str(len(e["times"])), f1(mn), f1(med), f1(mx), ratio, vs,
+                         f1(mmm(e["maps"])[1]), target])
+        out += [f"### {setting}", "",
+                md_table(["client", "runs", "min ms", "median ms", "max ms", "/ floor", "xhud / this", "map ms",
+                          "target"], rows), ""]
+    cmds = {}
+    for res in s.results["startup"].values():
+        for e in res.values():
+            cmds.setdefault(re.sub(r"\*\*", "", e["label"]), e["cmd"])
+    if cmds:
+        out += ["Commands (osd_cat, aosd_cat, zenity, yad and xob get a pipe on stdin that holds the text shown, or "
+                "nothing, and stays open; notify-send exits at once and dunst draws):", ""]
+        out += [f"- {lab}: `{' '.join(shlex.quote(str(c)) for c in cmd)}`" for lab, cmd in cmds.items()] + [""]
+    return out
+
+
+def warm_section(s: Suite) -> list[str]:
+    out = ["## 2. Warm update", "",
+           "A HUD is up showing 30 %; milliseconds from the start of the updating invocation (exec of the "
+           "command, or the open+write of `echo 70 > fifo`) until the region that differs between the two "
+           "values shows the new value exactly (*new value*, `pixwatch update --until`), and until its first "
+           "pixel changes (*first change*). Updates go 30 -> 70 -> 30 ...; one warm-up pair not counted. "
+           "*returned* is when the invocation exited.", ""]
+    for setting, res in s.results["warm"].items():
+        ref = None
+        if res.get("xob", {}).get("final"):
+            ref = ("xob", mmm(res["xob"]["final"])[1])
+        rows = []
+        xmeds = {k: mmm(e["final"])[1] for k, e in res.items() if k.startswith("xhud") and e.get("final")}
+        best_x = min(xmeds.values()) if xmeds else None
+        for key, e in res.items():
+            if e["status"] != "ok":
+                rows.append([e["label"], e["status"], "", "", "", "", "", "", ""])
+                continue
+            mn, med, mx = mmm(e["final"])
+            first = mmm(e["first"])
+            ret = mmm([v for v in e["returned"] if v >= 0])
+            if key.startswith("xhud"):
+                limit = ref[1] if ref else T_WARM_XOB_MS
+                what = "xob's median" if ref else f"xob's ~{T_WARM_XOB_MS:g} ms (performance notes; xob not installed)"
+                target = f"≤ {what}: " + mark(med <= limit)
+                vs = ""
+            else:
+                target = "xhud no slower: " + mark(best_x <= med if best_x is not None else None)
+                vs = f"{best_x / med:.2f}" if best_x else ""
+            rows.append([e["label"], str(len(e["final"])), f1(mn), f1(med), f1(mx),
+                         f"{f1(first[0])} / {f1(first[1])} / {f1(first[2])}", f1(ret[1] if ret else None), vs,
+                         target])
+        out += [f"### {setting}", "",
+                md_table(["client", "runs", "min ms", "median ms (new value)", "max ms",
+                          "first change min / med / max", "returned ms", "best xhud / this", "target"], rows), ""]
+    return out
+
+
+def steady_section(s: Suite) -> list[str]:
+    out = ["## 3. Steady state", "",
+           f"Each client started {s.steady_runs} time{'s' if s.steady_runs > 1 else ''}; after {s.settle:g} s to settle, a {s.window:g} s window: "
+           "CPU % of one core (all threads, /proc/PID/task/*/schedstat), wake-ups/s (voluntary + "
+           "nonvoluntary context switches of all threads), peak RSS (VmHWM at the end), and what the X "
+           "server (and xcompmgr) spent meanwhile. Cells: median (min-max) over the runs. frames/s from "
+           "XHUD_STATS=1 over the whole run (exec to exit), xhud only.", ""]
+
+    def cell(vals, nd=2):
+        t = mmm(vals)
+        if not t:
+            return "-"
+        return f"{t[1]:.{nd}f} ({t[0]:.{nd}f}-{t[2]:.{nd}f})" if len(vals) > 1 else f"{t[1]:.{nd}f}"
+
+    for setting, res in s.results["steady"].items():
+        rows = []
+        for key, e in res.items():
+            if e["status"] != "ok":
+                rows.append([e["label"], e["status"], "", "", "", "", "", ""])
+                continue
+            cpu, wake, hwm = mmm(e["cpu"])[1], mmm(e["wake"])[1], mmm(e["hwm"])[2]
+            targets = []
+            if key in ("xhud-bar", "xhud-id"):
+                targets.append(f"CPU 0.0 %: {mark(cpu < T_STATIC_CPU)}")
+                targets.append(f"≤ {T_STATIC_WAKE:g} wake-up/s: {mark(wake <= T_STATIC_WAKE)}")
+            if key == "xhud-spin":
+                targets.append(f"≤ {T_SPIN_CPU:g} %: {mark(cpu <= T_SPIN_CPU)}")
+            if key.startswith("xhud"):
+                targets.append(f"RSS ≤ {T_RSS_MIB:g} MB: {mark(hwm <= T_RSS_MIB)}")
+            rows.append([e["label"], cell(e["cpu"]), cell(e["wake"], 1), cell(e["hwm"], 1),
+                         cell(e["fps"], 1) if e["fps"] else "", cell(e["xcpu"]),
+                         cell(e["cmcpu"]) if e["cmcpu"] else "", "; ".join(targets)])
+        out += [f"### {setting}", "",
+                md_table(["client", "CPU %", "wake-ups/s", "peak RSS MiB", "frames/s", "Xvfb CPU %",
+                          "xcompmgr CPU %", "target"], rows), ""]
+    return out
+
+
+def render_section(s: Suite) -> list[str]:
+    r = s.results["render"]
+    out = ["## 4. Render cost per frame", ""]
+    if r is None:
+        return []
+    if r["status"] != "ok":
+        return out + [f"xhud-render-bench: {r['status']}", ""]
+    out += [f"`xhud-render-bench {r['frames']}`: one HUD frame per mode into a reused image surface, "
+            f"{r['frames']} frames each (in-process, no X server).", ""]
+    rows = []
+    for row in r["rows"]:
+        target = f"≤ {T_RENDER_MS} ms: {mark(row['median'] <= T_RENDER_MS)}" if row["scale"] == 1 else ""
+        rows.append([row["mode"], str(row["scale"]), f"{row['min']:.3f}", f"{row['median']:.3f}", target])
+    return out + [md_table(["mode", "scale", "min ms", "median ms", "target"], rows), ""]
+
+
+def throughput_section(s: Suite) -> list[str]:
+    out = ["## 5. Throughput of a named HUD", ""]
+    any_e = next(iter(s.results["throughput"].values()), None)
+    if any_e is None:
+        return []
+    out += [f"{any_e['workers']} parallel loops of `xhud --id bench --progress X` (X random in 0.10-0.90) for "
+            f"{any_e['seconds']:g} s per round, then one `--progress 0.55`: *last value* is the ms from its start "
+            "until the bar shows exactly 0.55 (a backlog would show here; compare the warm update of the idle "
+            "HUD in section 2). RSS of the serving process before the first round and 1 s after the last.", ""]
+    rows = []
+    for setting, e in s.results["throughput"].items():
+        if e["status"] != "ok":
+            rows.append([setting, e["status"], "", "", "", "", ""])
+            continue
+        ups = mmm(e["ups"])
+        lags = [v for v in e["lag"] if v is not None]
+        lag = mmm(lags)
+        growth = (e["rss_after"] - e["rss_before"]) if e["rss_after"] is not None and e["rss_before"] is not None else None
+        warm = s.results["warm"].get(setting, {}).get("xhud-id", {}).get("final")
+        limit = (mmm(warm)[1] if warm else 0) + T_KEEPUP_MS
+        keep = lag is not None and len(lags) == len(e["lag"]) and lag[2] <= limit
+        target = f"keeps up (last value ≤ idle warm update + {T_KEEPUP_MS:g} ms = {limit:.0f} ms): {mark(keep)}"
+        if growth is not None:
+            target += f"; RSS growth < {T_GROWTH_MIB:g} MiB: {mark(growth < T_GROWTH_MIB)}"
+        rows.append([setting, f"{ups[1]:.0f} ({ups[0]:.0f}-{ups[2]:.0f})", str(sum(e["failed"])),
+                     f"{f1(lag[1])} ({f1(lag[0])}-{f1(lag[2])})" if lag else (e["error"] or "-"),
+                     f"{f1(e['rss_before'])} -> {f1(e['rss_after'])}", f1(e["hwm_after"]), target])
+    return out + [md_table(["setting", "updates/s median (min-max)", "failed invocations", "last value ms",
+                            "server RSS MiB before -> after", "server peak RSS MiB", "target"], rows), ""]
+
+
+def summary_section(s: Suite) -> list[str]:
+    """One line per target, from the run without a compositor (and with, where it differs)."""
+    rows = []
+    for setting in s.results.get("settings", []):
+        st = s.results["startup"].get(setting, {})
+        if st.get("xhud", {}).get("times") and st.get("floor", {}).get("times"):
+            x, f = mmm(st["xhud"]["times"])[1], mmm(st["floor"]["times"])[1]
+            rows.append([f"start-up ≤ {T_STARTUP_FLOOR}× floor ({setting})", f"{x:.1f} ms = {x / f:.2f}× {f:.1f} ms",
+                         mark(x / f <= T_STARTUP_FLOOR)])
+            others = [(e["label"], mmm(e["times"])[1]) for k, e in st.items()
+                      if k not in ("xhud", "floor") and e.get("times")]
+            behind = [lab for lab, m in others if m <= x]
+            if others:
+                rows.append([f"start-up ahead of the alternatives ({setting})",
+                             "behind: " + ", ".join(behind) if behind else f"ahead of all {len(others)} measured",
+                             mark(not behind)])
+        w = s.results["warm"].get(setting, {})
+        for key, what in (("xhud-id", "xhud --id"), ("xhud-fifo", "xhud fed by a FIFO")):
+            e = w.get(key)
+            if e and e.get("final"):
+                xob = w.get("xob", {}).get("final")
+                ref = mmm(xob)[1] if xob else T_WARM_XOB_MS
+                med, first = mmm(e["final"])[1], mmm(e["first"])[1]
+                rows.append([f"warm update ≤ xob: {what} ({setting})",
+                             f"new value {med:.1f} ms (first change {first:.1f} ms) vs {ref:.1f} ms"
+                             + ("" if xob else " (xob's figure from the performance notes)"), mark(med <= ref)])
+            elif e and key == "xhud-id":
+                rows.append([f"warm update ≤ xob: {what} ({setting})", e["status"], "n/a"])
+        sd = s.results["steady"].get(setting, {})
+        for key, lim, what in (("xhud-bar", T_STATIC_CPU, "static bar CPU 0.0 %"),
+                               ("xhud-spin", T_SPIN_CPU, f"spinner ≤ {T_SPIN_CPU:g} % CPU")):
+            e = sd.get(key)
+            if e and e.get("cpu"):
+                c = mmm(e["cpu"])[1]
+                ok = c < lim if key == "xhud-bar" else c <= lim
+                rows.append([f"{what} ({setting})", f"{c:.2f} %", mark(ok)])
+        e = sd.get("xhud-bar")
+        if e and e.get("wake"):
+            wk = mmm(e["wake"])[1]
+            rows.append([f"static bar ≤ {T_STATIC_WAKE:g} wake-up/s ({setting})", f"{wk:.1f}/s", mark(wk <= T_STATIC_WAKE)])
+        peaks = [mmm(e["hwm"])[2] for k, e in sd.items() if k.startswith("xhud") and e.get("hwm")]
+        if peaks:
+            rows.append([f"peak RSS ≤ {T_RSS_MIB:g} MB ({setting})", f"{max(peaks):.1f} MiB", mark(max(peaks) <= T_RSS_MIB)])
+        t = s.results["throughput"].get(setting)
+        if t and t.get("ups"):
+            lags = [v for v in t["lag"] if v is not None]
+            warm = s.results["warm"].get(setting, {}).get("xhud-id", {}).get("final")
+            limit = (mmm(warm)[1] if warm else 0) + T_KEEPUP_MS
+            growth = (t["rss_after"] - t["rss_before"]) if t["rss_after"] is not None and t["rss_before"] is not None else None
+            ok = bool(lags) and len(lags) == len(t["lag"]) and max(lags) <= limit and (growth is None or growth < T_GROWTH_MIB)
+            rows.append([f"named HUD keeps up with 4 loops, no growth ({setting})",
+                         f"{mmm(t['ups'])[1]:.0f} updates/s, last value {f1(max(lags) if lags else None)} ms, "
+                         f"RSS {f1(t['rss_before'])} -> {f1(t['rss_after'])} MiB", mark(ok)])
+    r = s.results.get("render")
+    if r and r["rows"]:
+        worst = max((row["median"], row["mode"]) for row in r["rows"] if row["scale"] == 1)
+        rows.append([f"render ≤ {T_RENDER_MS} ms/frame at scale 1", f"worst median {worst[0]:.3f} ms ({worst[1]})",
+                     mark(worst[0] <= T_RENDER_MS)])
+    if not rows:
+        return []
+    return ["## Targets", "", md_table(["target", "figure", "met?"], rows, ["---", "---", "---"]), ""]
+
+
+def write_report(s: Suite, out_dir: Path) -> None:
+    info = s.results.get("machine") or machine_info()
+    s.results["machine"] = info
+    s.results["meta"] = {"runs": s.runs, "steady_runs": s.steady_runs, "window": s.window, "settle": s.settle,
+                         "quick": s.quick, "xhud": s.xhud, "xhud_note": s.args.xhud_note, "notes": s.notes}
+    lines = ["# xhud benchmarks", "",
+             f"{info['date']}; `uname -m` {info['arch']}; {info['cpu']}; {info['cores']} cores; Linux "
+             f"{info['kernel']}; Debian {info['debian']}.", "",
+             f"xhud: `{s.xhud}` ({s.args.xhud_note}). Xvfb {SCREEN_W}x{SCREEN_H}x24, each setting on its own "
+             f"server, without and with xcompmgr. {s.runs} runs per start-up and warm-update figure"
+             f"{' (--quick: figures are not meaningful)' if s.quick else ''}. Ratios within this run hold; "
+             "absolute times drift between runs.", ""]
+    if info["versions"]:
+        lines += ["Versions: " + ", ".join(f"{k} {v}" for k, v in info["versions"].items()) + ".", ""]
+    lines += summary_section(s) + startup_section(s) + warm_section(s) + steady_section(s) + render_section(s) \
+        + throughput_section(s)
+    if s.notes:
+        lines += ["## Notes", ""] + [f"- {n}" for n in s.notes] + [""]
+    lines += ["![start-up](startup.png)", ""]
+    (out_dir / "latest.md").write_text("\n".join(lines))
+    (out_dir / "latest.json").write_text(json.dumps(s.results, indent=1, default=str))
+
+
+def write_plot(s: Suite, out_dir: Path) -> str | None:
+    """A horizontal bar chart of the start-up medians with min-max whiskers, per client and setting.
+    Returns why there is none, or None."""
+    st = s.results["startup"]
+    settings = [k for k in s.results.get("settings", []) if k in st]
+    if not settings:
+        return "no start-up figures"
+    keys = []
+    for setting in settings:
+        for k, e in st[setting].items():
+            if e.get("times") and k not in keys:
+                keys.append(k)
+    if not keys:
+        return "no start-up figures"
+    # slowest at the top
+    keys.sort(key=lambda k: -next((mmm(st[s_][k]["times"])[1] for s_ in settings if st[s_].get(k, {}).get("times")), 0))
+    def label_of(k):
+        e = next(st[s_][k] for s_ in settings if k in st[s_])
+        return re.sub(r'[*`"]', "", e["label"])
+
+    dat = s.work / "startup.dat"
+    width = 0.8 / len(settings)
+    with open(dat, "w") as f:
+        for si, setting in enumerate(settings):
+            f.write(f"# {setting}\n")
+            for i, k in enumerate(keys):
+                e = st[setting].get(k, {})
+                if not e.get("times"):
+                    continue
+                mn, med, mx = mmm(e["times"])
+                y = len(keys) - 1 - i + 0.4 - width * (si + 0.5)
+                colour = (0x1a3d8f, 0xa04c00)[si % 2] if k == "xhud" else (0x6f95e0, 0xf0a04b)[si % 2]
+                f.write(f"{y:.3f} {med:.3f} {mn:.3f} {mx:.3f} {y - width * 0.45:.3f} {y + width * 0.45:.3f} "
+                        f"{colour}\n")
+            f.write("\n\n")
+    tics = ", ".join(f'"{label_of(k)}" {len(keys) - 1 - i}' for i, k in enumerate(keys))
+    xmax = max(mmm(st[s_][k]["times"])[2] for s_ in settings for k in keys if st[s_].get(k, {}).get("times"))
+    plots = []
+    for si, setting in enumerate(settings):
+        plots.append(f"'{dat}' index {si} using (0):1:(0):2:5:6:7 with boxxyerror fill solid 1 noborder "
+                     "lc rgb variable notitle")
+        plots.append(f"keyentry with boxes fill solid 1 noborder lc rgb '{('#6f95e0', '#f0a04b')[si % 2]}' "
+                     f"title '{setting}: median (xhud darker)'")
+        plots.append(f"'' index {si} using 2:1:3:4 with xerrorbars pt -1 lw 1.2 lc rgb '#222222' "
+                     + ("title 'min-max'" if si == 0 else "notitle"))
+        plots.append(f"'' index {si} using 4:1:(sprintf('%.1f', $2)) with labels left offset 0.6,0 "
+                     "font ',9' notitle")
+    h = 170 + 30 * len(keys) * len(settings)
+    title = (f"xhud: start to first painted frame, ms ({s.runs} runs per client; "
+             f"{s.results['machine']['date']}; {s.results['machine']['cpu']}, {s.results['machine']['cores']} cores)")
+    gp = s.work / "startup.gp"
+    gp.write_text(f"""set terminal pngcairo size 1000,{h} font 'DejaVu Sans,10' noenhanced
+set output '{out_dir / "startup.png"}'
+set title "{title}"
+set xlabel 'milliseconds from exec to the first painted pixels (bars: median; whiskers: min to max; lower is better)'
+set xrange [0:{xmax * 1.12:.1f}]
+set yrange [-0.6:{len(keys) - 0.4}]
+set ytics ({tics}) nomirror
+set xtics nomirror
+set grid xtics lc rgb '#dddddd'
+set key inside right center box opaque
+set errorbars small
+plot {', '.join(plots)}
+""")
+    if not shutil.which("gnuplot"):
+        return "gnuplot is not installed (apt-get install gnuplot-nox): no plot"
+    r = subprocess.run(["gnuplot", str(gp)], capture_output=True, text=True, timeout=60)
+    if r.returncode != 0 or not (out_dir / "startup.png").exists():
+        return "gnuplot failed: " + r.stderr.strip()[:300]
+    return None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--helpers", default="", help="directory with firstframe, pixwatch and floor")
+    ap.add_argument("--xhud", default="")
+    ap.add_argument("--xhud-note", default="", help="how it was built, for the report")
+    ap.add_argument("--render-bench", default="")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--work", default="", help="a scratch directory (default: a temporary one)")
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--steady-runs", type=int, default=0)
+    ap.add_argument("--window", type=float, default=0)
+    ap.add_argument("--compositor", choices=["both", "on", "off"], default="both")
+    ap.add_argument("--only", default="", help="comma-separated sections: startup,warm,steady,render,throughput")
+    ap.add_argument("--display-base", type=int, default=200)
+    ap.add_argument("--from-json", default="", help="no measuring: write the report and the plot again from a "
+                    "latest.json (after a change of the report's layout)")
+    args = ap.parse_args()
+    if not args.work:
+        import atexit
+        import tempfile
+        args.work = tempfile.mkdtemp(prefix="xhud-benchrun.")
+        atexit.register(shutil.rmtree, args.work, True)
+    if args.from_json:
+        out_dir = Path(args.out)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        Path(args.work).mkdir(parents=True, exist_ok=True)
+        results = json.loads(Path(args.from_json).read_text())
+        meta = results.get("meta", {})
+        args.runs, args.quick = meta.get("runs", args.runs), meta.get("quick", False)
+        args.xhud, args.xhud_note = meta.get("xhud", args.xhud), meta.get("xhud_note", "")
+        suite = Suite(args)
+        suite.results = results
+        suite.steady_runs, suite.window = meta.get("steady_runs", 0), meta.get("window", 0)
+        suite.settle = meta.get("settle", 0)
+        suite.notes = [n for n in meta.get("notes", []) if "gnuplot" not in n]
+        write_report(suite, out_dir)
+        why = write_plot(suite, out_dir)
+        if why:
+            suite.notes.append(why)
+            write_report(suite, out_dir)
+        return 0
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    suite = Suite(args)
+    try:
+        suite.run()
+    except (KeyboardInterrupt, Interrupted) as ex:
+        log(f"interrupted ({ex}): ending what the suite started")
+        suite.procs.teardown()
+        return 130
+    finally:
+        suite.procs.teardown()
+    write_report(suite, out_dir)
+    why = write_plot(suite, out_dir)
+    if why:
+        log(why)
+        suite.notes.append(why)
+        write_report(suite, out_dir)
+    log(f"wrote {out_dir / 'latest.md'}" + ("" if why else f" and {out_dir / 'startup.png'}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
