@@ -57,6 +57,7 @@ public struct ServerPaths: Equatable, Sendable {
     public func checkPrivateDirectory() throws(ServerError) {
         var st = stat()
         guard lstat(directory, &st) == 0 else {
+            if errno == ENOENT { throw .noServer }   // no directory: no server ever ran here
             throw .unsafeDirectory(directory, String(cString: strerror(errno)))
         }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .unsafeDirectory(directory, "not a directory") }
@@ -68,6 +69,8 @@ public struct ServerPaths: Equatable, Sendable {
 public enum ServerError: Error, CustomStringConvertible, Equatable {
     case unsafeDirectory(String, String)
     case noServer
+    /// The server closed the connection before replying (it was on its way out).
+    case closed
     case io(String)
     case protocolError(String)
 
@@ -75,6 +78,7 @@ public enum ServerError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .unsafeDirectory(let d, let why): return "refusing socket directory \(d): \(why)"
         case .noServer: return "no xhud server for this display"
+        case .closed: return "the xhud server closed the connection"
         case .io(let s): return s
         case .protocolError(let s): return "bad message: \(s)"
         }

@@ -85,7 +85,7 @@ public enum UnixSocket {
             guard r > 0 else { throw .io("timed out waiting for the xhud server") }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min(8192, want - buf.count), 0) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw .io("the xhud server closed the connection") }
+            guard n > 0 else { throw .closed }
             buf += chunk[0..<n]
             if buf.count == 8 && want == 8 { want = try Wire.frameLength(header: buf, tag: tag) }
         }
@@ -112,7 +112,7 @@ public enum ServerClient {
         guard UnixSocket.writeAll(fd, request.encoded()) else { throw .noServer }
         let bytes: [UInt8]
         do { bytes = try UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: timeout) }
-        catch .io(let why) where why.contains("closed") { throw .noServer }   // a server on its way out
+        catch .closed { throw .noServer }   // a server on its way out: the next one will answer
         return try Wire.Reply.decode(bytes)
     }
 }

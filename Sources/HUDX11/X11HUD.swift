@@ -35,10 +35,10 @@ public final class X11HUD {
 
     private let renderer = HUDRenderer()
     private var clock: MonotonicClock { loop.clock }
-    private var window: OverlayWindow?
+    private(set) var window: OverlayWindow?
     private var composited: Bool
     private var fixesEventBase: Int32?
-    private var snapshot: OpaquePointer?
+    fileprivate(set) var snapshot: OpaquePointer?
     private var hudSurface: OpaquePointer?
     private var outSurface: OpaquePointer?
     private var layout: HUDLayout
@@ -183,6 +183,7 @@ public final class X11HUD {
     func tick() {
         // Another HUD's tick may wake the loop too: never two frames of one HUD in a refresh.
         guard lifecycle.isVisible, clock.now - lastFrame >= link.period * 0.5 else { return }
+        fitWindowAfterResize()
         if let source = progressSource {
             let s = source.snapshot()
             if s.fraction != configuration.progress || (showsProgressDescription && s.description != nil && s.description! != configuration.details) {
@@ -223,6 +224,29 @@ public final class X11HUD {
             window.move(to: grown, blocker: region.rect)
             allocateSurfaces()
         }
+    }
+
+    /// Once the bezel has stopped moving, the window (grown to hold every step of the move)
+    /// fits it again, so that stacked HUDs' windows do not overlap. Shrinking needs no new
+    /// pixels from the screen: the snapshot is cropped.
+    private func fitWindowAfterResize() {
+        guard let t = bezelTween, !t.isMoving(at: clock.now + link.period) else { return }
+        bezelTween = nil
+        guard let window, !configuration.effectiveMask.paintsBackground else { return }
+        let target = windowRect(for: layout.bezel)
+        guard target != window.rect, window.rect.contains(target) else { return }
+        if !composited, let old = snapshot {
+            let cropped = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(target.width), Int32(target.height))!
+            let cr = cairo_create(cropped)!
+            cairo_set_source_surface(cr, old, window.rect.x - target.x, window.rect.y - target.y)
+            cairo_paint(cr)
+            cairo_destroy(cr)
+            cairo_surface_destroy(old)
+            snapshot = cropped
+        }
+        window.move(to: target, blocker: region.rect)
+        shapeKey = nil
+        allocateSurfaces()
     }
 
     /// The window covers the whole region when the mask paints it, else the bezel at its largest.
@@ -274,8 +298,7 @@ public final class X11HUD {
         f.drawsMask = configuration.effectiveMask.paintsBackground
 
         // Only the spinner moves: redraw and send its square alone (a fraction of the pixels).
-        let damage = onlySpinnerMoves(at: shownAt, frame: f) ? spinnerDamage(f, window: window) : nil
-        lastFullFrame = damage == nil ? Presentation?.some(f.presentation) : lastFullFrame
+        let damage = onlySpinnerMoves(f) ? spinnerDamage(window) : nil
         renderer.render(f, replacing: hud, clip: damage)
 
         var shown = hud
@@ -304,19 +327,20 @@ public final class X11HUD {
         framesDrawn += 1
         lastFrame = now
         needsFullFrame = false
+        lastPresentation = f.presentation
     }
 
     /// Set whenever something other than the spinner's phase changed since the last full frame.
     private var needsFullFrame = true
-    private var lastFullFrame: Presentation?
+    /// Alpha and zoom of the frame on screen: a frame that changes them is drawn whole.
+    private var lastPresentation: Presentation?
 
-    private func onlySpinnerMoves(at t: Double, frame f: HUDFrame) -> Bool {
-        guard !needsFullFrame, configuration.mode == .indeterminate, !lifecycle.isAnimating, bezelTween == nil,
-              !buttonPressed, lastFullFrame == f.presentation else { return false }
-        return true
+    private func onlySpinnerMoves(_ f: HUDFrame) -> Bool {
+        !needsFullFrame && configuration.mode == .indeterminate && !lifecycle.isAnimating && bezelTween == nil
+            && !buttonPressed && lastPresentation == f.presentation
     }
 
-    private func spinnerDamage(_ f: HUDFrame, window: OverlayWindow) -> Rect? {
+    private func spinnerDamage(_ window: OverlayWindow) -> Rect? {
         guard let r = layout.indicator else { return nil }
         let x = (region.rect.x - window.rect.x) + r.x * scale, y = (region.rect.y - window.rect.y) + r.y * scale
         return Rect(x: x - 2 * scale, y: y - 2 * scale, width: (r.width + 4) * scale, height: (r.height + 4) * scale).integral
@@ -369,6 +393,7 @@ public final class X11HUD {
     /// snapshot is kept.
     private func growSnapshot(from old: Rect, to new: Rect) {
         let grown = display.snapshot(new)
+        removeSiblings(from: grown, at: new)
         if let s = snapshot {
             let cr = cairo_create(grown)!
             cairo_set_source_surface(cr, s, old.x - new.x, old.y - new.y)
@@ -377,6 +402,22 @@ public final class X11HUD {
             cairo_surface_destroy(s)
         }
         snapshot = grown
+    }
+
+    /// A screen grab holds this loop's other HUDs too; what lies beneath them is in their own
+    /// snapshots. Without this, a stacked HUD that moves leaves its old image behind in its
+    /// neighbours' backgrounds.
+    private func removeSiblings(from grab: OpaquePointer, at r: Rect) {
+        for h in loop.huds where h !== self {
+            guard let w = h.window, w.isMapped, let beneath = h.snapshot,
+                  w.rect.maxX > r.minX, w.rect.minX < r.maxX, w.rect.maxY > r.minY, w.rect.minY < r.maxY else { continue }
+            let cr = cairo_create(grab)!
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_set_source_surface(cr, beneath, w.rect.x - r.x, w.rect.y - r.y)
+            cairo_rectangle(cr, w.rect.x - r.x, w.rect.y - r.y, w.rect.width, w.rect.height)
+            cairo_fill(cr)
+            cairo_destroy(cr)
+        }
     }
 
     private func retakeSnapshot() {
@@ -389,6 +430,7 @@ public final class X11HUD {
         }
         if let s = snapshot { cairo_surface_destroy(s) }
         snapshot = display.snapshot(window.rect)
+        if let s = snapshot { removeSiblings(from: s, at: window.rect) }
         if wasMapped { window.map(); dirty = true }
     }
 

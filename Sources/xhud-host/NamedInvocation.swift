@@ -4,12 +4,14 @@ import Glibc
 import HUDCore
 import HUDSocket
 
-/// `--id NAME` and the hide/list/push/pop verbs: send the invocation to the display's server,
-/// or become that server. The server lock decides races: whoever holds it serves; the others
+/// `--id NAME`, the hide/list/push/pop verbs and notifications: send the invocation to the
+/// display's server, or become that server. The server lock decides races: whoever holds it serves; the others
 /// retry until its socket answers. A killed server's lock dies with it, and its stale socket
 /// is replaced by the next one.
 struct NamedInvocation {
     let options: XHUDCommand
+    /// Added to the invocation's own arguments (a notification's generated `--id`).
+    var extraArguments: [String] = []
 
     func run() -> Int32 {
         // Usage errors are reported here, synchronously, before any server is involved.
@@ -20,7 +22,7 @@ struct NamedInvocation {
         do { try paths.preparePrivateDirectory() } catch { return fail("\(error)", Status.usage) }
         var cwd = [CChar](repeating: 0, count: 4096)
         let request = Wire.Request(cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/",
-                                   arguments: translatingZenityFlags(Array(CommandLine.arguments.dropFirst())))
+                                   arguments: translatingZenityFlags(Array(CommandLine.arguments.dropFirst())) + extraArguments)
         let stopsWithoutServer = ["hide", "list", "pop"].contains(options.verb ?? "")
         let deadline = MonotonicClock.seconds() + 5
         while MonotonicClock.seconds() < deadline {

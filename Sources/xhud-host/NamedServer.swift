@@ -205,19 +205,28 @@ final class NamedServer {
         if entries.isEmpty { scheduleExit() }
     }
 
-    /// Names in one region stack top to bottom in the order they appeared (bottom to top when
-    /// the first sits below the centre, as a bottom-pinned OSD), `spacing` apart.
+    /// Names in one region stack top to bottom in the order they appeared, `gap` apart, the
+    /// group centred where one HUD would be; when the first sits below the centre (an OSD pinned
+    /// to the bottom) they grow upwards from it instead.
     private func restack() {
-        var shifts: [String: Double] = [:]    // per region
-        var firstBelowCentre: [String: Bool] = [:]
+        let gap = 8.0
+        var groups: [String: [Entry]] = [:], keys: [String] = []
         for id in order {
             guard let e = entries[id] else { continue }
             let key = "\(e.parent)"
-            let below = firstBelowCentre[key] ?? (e.hud.configuration.offset.y > 0)
-            firstBelowCentre[key] = below
-            let shift = shifts[key] ?? 0
-            e.hud.stackShift = below ? -shift : shift
-            shifts[key] = shift + e.hud.bezelSize.height + 8
+            if groups[key] == nil { keys.append(key) }
+            groups[key, default: []].append(e)
+        }
+        for key in keys {
+            let group = groups[key]!
+            let heights = group.map { $0.hud.bezelSize.height }
+            let total = heights.reduce(0, +) + gap * Double(group.count - 1)
+            let upwards = group[0].hud.configuration.offset.y > 0
+            var top = upwards ? 0 : -total / 2 + heights[0] / 2
+            for (i, e) in group.enumerated() {
+                if i > 0 { top += heights[i - 1] / 2 + gap + heights[i] / 2 }
+                e.hud.stackShift = upwards ? -top : top
+            }
         }
     }
 

@@ -49,14 +49,16 @@ struct XHUDCommand: ParsableCommand {
         at once (the HUD lives on) unless --wait, and hide after SVProgressHUD's
         duration: 0.06 s a character + 0.5 s, at least --min-duration (5 s),
         at most --max-duration; or after --hide-after. A click dismisses an
-        icon notification; text-only ones let clicks through.
+        icon notification; text-only ones let clicks through. The display's
+        HUD server shows them, stacked with other notifications and named HUDs.
 
         NAMED HUDS (keybindings)
         xhud --id NAME ... shows NAME, or updates it in place when it is
         showing on this display, and returns at once; only the options given
         change. It hides --hide-after (1.5 s) after the last update. push and
         pop count activities: the HUD stays while the count is above zero.
-        Several names stack top to bottom in the order they appeared.
+        Several names stack top to bottom in the order they appeared, centred
+        as a group.
 
         EXIT STATUS
           0      done: the HUD was shown and hidden, or its input ended

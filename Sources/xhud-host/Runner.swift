@@ -21,13 +21,15 @@ struct Runner {
         if !options.command.isEmpty { return Wrapper(options: options, configuration: config).run() }
         let readsStdin = options.verb == nil && isPipeOrFIFO(0)
         if options.isNotification && !readsStdin && !options.wait {
-            return runDetached { ready in showStandalone(config, readsStdin: false, ready: ready) }
+            // The display's server shows it, under any other notification or named HUD (a HUD
+            // of its own would sit on top of them), and the invocation returns at once.
+            return NamedInvocation(options: options, extraArguments: ["--id", "notification-\(getpid())"]).run()
         }
         return showStandalone(config, readsStdin: readsStdin)
     }
 
     /// One HUD in this process until it is hidden, cancelled, signalled, or its input ends.
-    private func showStandalone(_ config: HUDConfiguration, readsStdin: Bool, ready: ((Int32, String) -> Void)? = nil) -> Int32 {
+    private func showStandalone(_ config: HUDConfiguration, readsStdin: Bool) -> Int32 {
         let hud: X11HUD
         do {
             hud = try X11HUD(display: X11Display(), configuration: config, parent: options.parentSpec, scale: options.scale)
@@ -61,7 +63,6 @@ struct Runner {
                 hud.hide(animated: true, afterDelay: after) { hud.stop(exitCode: Status.done) }
             }
         }
-        ready?(0, "")
         return hud.run()
     }
 }

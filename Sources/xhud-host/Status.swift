@@ -77,7 +77,9 @@ func runDetached(_ work: (_ ready: @escaping (Int32, String) -> Void) -> Int32) 
         var bytes = [UInt8(truncatingIfNeeded: code)] + Array(message.utf8)
         _ = write(writeFD, &bytes, bytes.count)
         close(writeFD)
-        if code == 0 { detachStandardStreams() }
+        // The caller has its answer; whatever this process does next, it must not hold the
+        // caller's pipes (a server lingers even after an error reply).
+        detachStandardStreams()
     }
     let code = work(ready)
     ready(code, "")

@@ -36,10 +36,11 @@ func execHost() -> Never {
 
 if !named || wantsHelp { execHost() }
 guard let paths = ServerPaths.current() else { execHost() }   // the host reports the missing display
+let stopsWithoutServer = verb == "list" || verb == "hide" || verb == "pop"
 do {
     try paths.checkPrivateDirectory()
-} catch .unsafeDirectory(_, let why) where why.contains("No such file") {
-    if verb == "list" || verb == "hide" || verb == "pop" { exit(0) }   // nothing is showing
+} catch .noServer {
+    if stopsWithoutServer { exit(0) }   // nothing is showing
     execHost()
 } catch {
     execHost()   // the host explains what is wrong with the directory
@@ -53,7 +54,7 @@ do {
     if !reply.error.isEmpty { fputs(reply.error, stderr) }
     exit(reply.status)
 } catch .noServer {
-    if verb == "list" || verb == "hide" || verb == "pop" { exit(0) }
+    if stopsWithoutServer { exit(0) }
     execHost()   // becomes the server (or finds the one that won a race)
 } catch {
     fputs("xhud: \(error)\n", stderr)

@@ -123,7 +123,7 @@ complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhu
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" progress-from-output' -l 'progress-from-output' -d 'Wrapping: read progress from the command\'s output (the last NN% on a line); the output still passes through untouched.'
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" id' -l 'id' -d 'Named HUD: show or update the HUD with this name on this display.' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" delay' -l 'delay' -d 'hide and pop: seconds to wait before hiding.' -rfka ''
-complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" linger' -l 'linger' -d 'Named HUD server: seconds it stays after its last HUD is hidden, to serve the next key press warm.' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" linger' -l 'linger' -d 'Named HUD server: seconds it stays after its last HUD is hidden, to serve the next key press warm (default 10).' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" text' -l 'text' -d 'zenity: the label.' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" percentage' -l 'percentage' -d 'zenity: initial percentage 0-100.' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" pulsate' -l 'pulsate' -d 'zenity: the spinner.'
