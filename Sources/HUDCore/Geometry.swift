@@ -42,6 +42,12 @@ public struct Rect: Equatable, Sendable, CustomStringConvertible {
         let nx = min(x, r.x), ny = min(y, r.y)
         return Rect(x: nx, y: ny, width: max(maxX, r.maxX) - nx, height: max(maxY, r.maxY) - ny)
     }
+    /// The common part; empty (zero size) when they do not meet.
+    public func intersection(_ r: Rect) -> Rect {
+        let nx = max(x, r.x), ny = max(y, r.y)
+        let w = min(maxX, r.maxX) - nx, h = min(maxY, r.maxY) - ny
+        return w > 0 && h > 0 ? Rect(x: nx, y: ny, width: w, height: h) : Rect(x: nx, y: ny, width: 0, height: 0)
+    }
     /// Scales the rectangle about its centre (zoom animations).
     public func scaledAboutCentre(_ s: Double) -> Rect {
         Rect(x: midX - width * s / 2, y: midY - height * s / 2, width: width * s, height: height * s)
@@ -52,4 +58,26 @@ public struct Rect: Equatable, Sendable, CustomStringConvertible {
         return Rect(x: nx, y: ny, width: (maxX).rounded(.up) - nx, height: (maxY).rounded(.up) - ny)
     }
     public var description: String { "(\(x), \(y), \(width)x\(height))" }
+}
+
+/// `WxH+X+Y` in screen pixels (X and Y may be negative; `-0` is not supported, as it means "from
+/// the right" in X). nil unless every part is a whole number within X11's 16-bit range.
+public func parseGeometry(_ s: String) -> Rect? {
+    var chars = Substring(s)
+    func number() -> Int? {
+        var digits = ""
+        if let f = chars.first, f == "+" || f == "-" { digits.append(f); chars = chars.dropFirst() }
+        while let c = chars.first, c.isASCII, c.isNumber, digits.count < 12 { digits.append(c); chars = chars.dropFirst() }
+        return Int(digits)
+    }
+    guard let w = number(), chars.first == "x" || chars.first == "X" else { return nil }
+    chars = chars.dropFirst()
+    guard let h = number(), Limits.extent.contains(w), Limits.extent.contains(h) else { return nil }
+    var x = 0, y = 0
+    if !chars.isEmpty {
+        guard let nx = number(), let ny = number(), chars.isEmpty,
+              Limits.coordinate.contains(nx), Limits.coordinate.contains(ny) else { return nil }
+        x = nx; y = ny
+    }
+    return Rect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))
 }

@@ -53,6 +53,14 @@ public final class HUDLifecycle {
         hide(animated: animated, at: clock.now)
     }
 
+    /// Hides now, without waiting out the min show time or a pending delayed hide: what a signal,
+    /// Escape or a closed client asks for. Still the one hide path, animated as asked.
+    public func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
+        update()
+        if let completion { completions.append(completion) }
+        hide(animated: animated, at: clock.now, waitingForMinShow: false)
+    }
+
     /// Hides after a delay; a show before then cancels it.
     public func hide(animated: Bool = true, afterDelay delay: Double, completion: (() -> Void)? = nil) {
         update()
@@ -113,10 +121,10 @@ public final class HUDLifecycle {
 
     private var pendingShowAnimated = true
 
-    private func hide(animated: Bool, at now: Double) {
+    private func hide(animated: Bool, at now: Double, waitingForMinShow: Bool = true) {
         graceDeadline = nil
         finished = true
-        if minShowTime > 0, let started = showStarted, now - started < minShowTime {
+        if waitingForMinShow, minShowTime > 0, let started = showStarted, now - started < minShowTime {
             minShowHide = (started + minShowTime, animated)
             return
         }

@@ -63,7 +63,7 @@ public final class PangoText: TextMeasurer {
         let layout = pango_layout_new(context)!
         pango_layout_set_font_description(layout, font(r.font))
         let scale = Double(PANGO_SCALE)
-        pango_layout_set_width(layout, Int32(max(1, r.maxWidth) * scale))
+        pango_layout_set_width(layout, Int32(saturating: max(1, r.maxWidth) * scale))
         pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         if r.singleLine {
@@ -73,7 +73,7 @@ public final class PangoText: TextMeasurer {
             // Negative heights count lines; positive ones are pixels. Unbounded: -1 line is not it,
             // so a huge pixel height stands for "no bound".
             let h = r.maxHeight.map { max(1, $0) } ?? 1_000_000
-            pango_layout_set_height(layout, Int32(min(h * scale, Double(Int32.max / 2))))
+            pango_layout_set_height(layout, Int32(saturating: min(h * scale, Double(Int32.max / 2))))
         }
         if r.markup && pango_parse_markup(r.text, -1, 0, nil, nil, nil, nil) != 0 {
             pango_layout_set_markup(layout, r.text, -1)

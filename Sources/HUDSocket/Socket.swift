@@ -79,7 +79,7 @@ public enum UnixSocket {
         var chunk = [UInt8](repeating: 0, count: 8192)
         while buf.count < want {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let left = Int32(max(0, (deadline - now()) * 1000))
+            let left = Int32(max(0, min(3_600_000, (deadline - now()) * 1000)))
             let r = poll(&p, 1, left)
             if r < 0 && errno == EINTR { continue }
             guard r > 0 else { throw .io("timed out waiting for the xhud server") }

@@ -21,7 +21,7 @@ extension X11Display {
     /// compositor blends for us). Areas off the screen are black.
     public func snapshot(_ r: Rect) -> OpaquePointer {
         let rect = r.integral
-        let w = Int32(max(1, rect.width)), h = Int32(max(1, rect.height))
+        let w = Int32(saturating: max(1, rect.width)), h = Int32(saturating: max(1, rect.height))
         let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h)!
         let screen = screenSize
         let visible = Rect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height))

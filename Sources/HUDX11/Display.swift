@@ -7,13 +7,15 @@ public enum X11Error: Error, CustomStringConvertible, Equatable {
     case noSuchWindow(String)
     case noSuchMonitor(String)
     case badGeometry(String)
+    case offScreen(String)
 
     public var description: String {
         switch self {
         case .cannotOpenDisplay(let name): return "cannot open display '\(name)': is an X server running and DISPLAY set?"
         case .noSuchWindow(let w): return "no such window: \(w)"
         case .noSuchMonitor(let m): return "no such monitor: \(m) (see `xrandr --listmonitors`)"
-        case .badGeometry(let g): return "bad geometry '\(g)': expected WxH+X+Y"
+        case .badGeometry(let g): return "bad geometry '\(g)': expected WxH+X+Y (whole pixels, sizes 1 to 32767, positions -32768 to 32767)"
+        case .offScreen(let g): return "geometry '\(g)' lies outside the screen"
         }
     }
 }
@@ -45,6 +47,11 @@ public final class X11Display {
     public var fd: Int32 { XConnectionNumber(handle) }
     public var screenSize: (width: Int, height: Int) {
         (Int(XDisplayWidth(handle, screen)), Int(XDisplayHeight(handle, screen)))
+    }
+
+    public var screenRect: Rect {
+        let s = screenSize
+        return Rect(x: 0, y: 0, width: Double(s.width), height: Double(s.height))
     }
 
     public func atom(_ name: String) -> Atom {

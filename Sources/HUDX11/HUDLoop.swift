@@ -119,13 +119,14 @@ public final class HUDLoop {
         if huds.contains(where: \.wantsTicks) { displayLink.start() } else { link?.stop() }
     }
 
+    /// The poll timeout always honours every deadline (timers, grace, min show, delayed hide,
+    /// animation ends), whether or not the display link runs: the loop never depends on a wake
+    /// from another thread to keep its own time.
     private func timeout() -> Int32 {
         var deadline = timers.map(\.at).min()
-        if link?.isRunning != true {
-            for h in huds { if let d = h.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
-        }
+        for h in huds { if let d = h.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
         guard let deadline else { return -1 }
-        return Int32(min(Double(Int32.max), max(0, ((deadline - clock.now) * 1000).rounded(.up))))
+        return Int32(saturatingMilliseconds: deadline - clock.now)
     }
 
     private func fireTimers() {
@@ -144,4 +145,9 @@ public final class HUDLoop {
             for h in huds { h.handle(&ev) }
         }
     }
+}
+
+extension HUDLoop {
+    /// Returns freed heap pages to the system (a long-lived server after a HUD goes).
+    public func releaseFreedMemory() { _ = malloc_trim(0) }
 }

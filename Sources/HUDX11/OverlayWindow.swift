@@ -33,7 +33,7 @@ public final class OverlayWindow {
         attrs.background_pixmap = 0     // None: nothing is painted before the first frame
         attrs.event_mask = Int(ButtonPressMask | ButtonReleaseMask | ExposureMask | PointerMotionMask | LeaveWindowMask)
         let r = rect.integral
-        window = XCreateWindow(d, display.root, Int32(r.x), Int32(r.y), UInt32(max(1, r.width)), UInt32(max(1, r.height)), 0,
+        window = XCreateWindow(d, display.root, Int32(saturating: r.x), Int32(saturating: r.y), UInt32(saturating: max(1, r.width)), UInt32(saturating: max(1, r.height)), 0,
                                depth, UInt32(InputOutput), visual,
                                UInt(CWOverrideRedirect | CWColormap | CWBorderPixel | CWBackPixmap | CWEventMask), &attrs)
         gc = XCreateGC(d, window, 0, nil)
@@ -44,7 +44,7 @@ public final class OverlayWindow {
             var battrs = XSetWindowAttributes()
             battrs.override_redirect = 1
             battrs.event_mask = Int(ButtonPressMask | ButtonReleaseMask)
-            blocker = XCreateWindow(d, display.root, Int32(region.x), Int32(region.y), UInt32(region.width), UInt32(region.height), 0,
+            blocker = XCreateWindow(d, display.root, Int32(saturating: region.x), Int32(saturating: region.y), UInt32(saturating: max(1, region.width)), UInt32(saturating: max(1, region.height)), 0,
                                     0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect | CWEventMask), &battrs)
             setProperties(blocker)
         }
@@ -110,9 +110,9 @@ public final class OverlayWindow {
         let d = display.handle
         let i = r.integral
         rect = i
-        XMoveResizeWindow(d, window, Int32(i.x), Int32(i.y), UInt32(max(1, i.width)), UInt32(max(1, i.height)))
+        XMoveResizeWindow(d, window, Int32(saturating: i.x), Int32(saturating: i.y), UInt32(saturating: max(1, i.width)), UInt32(saturating: max(1, i.height)))
         if blocker != 0, let b = region?.integral {
-            XMoveResizeWindow(d, blocker, Int32(b.x), Int32(b.y), UInt32(b.width), UInt32(b.height))
+            XMoveResizeWindow(d, blocker, Int32(saturating: b.x), Int32(saturating: b.y), UInt32(saturating: max(1, b.width)), UInt32(saturating: max(1, b.height)))
         }
     }
 
@@ -145,7 +145,7 @@ public final class OverlayWindow {
                                        UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: CChar.self),
                                        UInt32(width), UInt32(height), 32, Int32(stride)) else { return }
         let area = (damage ?? Rect(x: 0, y: 0, width: Double(width), height: Double(height))).integral
-        XPutImage(d, window, gc, image, Int32(area.x), Int32(area.y), Int32(area.x), Int32(area.y), UInt32(area.width), UInt32(area.height))
+        XPutImage(d, window, gc, image, Int32(saturating: area.x), Int32(saturating: area.y), Int32(saturating: area.x), Int32(saturating: area.y), UInt32(saturating: area.width), UInt32(saturating: area.height))
         image.pointee.data = nil     // the pixels belong to the caller
         _ = image.pointee.f.destroy_image(image)
     }

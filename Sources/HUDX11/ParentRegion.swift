@@ -22,15 +22,17 @@ extension X11Display {
         switch spec {
         case .geometry(let g):
             guard let r = parseGeometry(g) else { throw X11Error.badGeometry(g) }
-            return ParentRegion(rect: r, window: nil)
+            // A HUD shows on the screen: the part of the region off it is left out.
+            let visible = r.intersection(screenRect)
+            guard !visible.isEmpty else { throw X11Error.offScreen(g) }
+            return ParentRegion(rect: visible, window: nil)
         case .monitor(let which):
             return ParentRegion(rect: try monitor(which).rect, window: nil)
         case .window(let which):
             let w: Window
             switch which.lowercased() {
             case "root":
-                let s = screenSize
-                return ParentRegion(rect: Rect(x: 0, y: 0, width: Double(s.width), height: Double(s.height)), window: nil)
+                return ParentRegion(rect: screenRect, window: nil)
             case "active":
                 guard let a = windowProperty(root, "_NET_ACTIVE_WINDOW") else {
                     throw X11Error.noSuchWindow("active (no _NET_ACTIVE_WINDOW: is a window manager running?)")
@@ -105,24 +107,4 @@ extension X11Display {
 func parseWindowID(_ s: String) -> Window? {
     if s.hasPrefix("0x") || s.hasPrefix("0X") { return Window(s.dropFirst(2), radix: 16) }
     return Window(s)
-}
-
-/// `WxH+X+Y` (X and Y may be negative: `-0` is not supported, as it means "from the right" in X).
-public func parseGeometry(_ s: String) -> Rect? {
-    var chars = Substring(s)
-    func number() -> Int? {
-        var digits = ""
-        if let f = chars.first, f == "+" || f == "-" { digits.append(f); chars = chars.dropFirst() }
-        while let c = chars.first, c.isNumber { digits.append(c); chars = chars.dropFirst() }
-        return Int(digits)
-    }
-    guard let w = number(), chars.first == "x" || chars.first == "X" else { return nil }
-    chars = chars.dropFirst()
-    guard let h = number(), w > 0, h > 0 else { return nil }
-    var x = 0, y = 0
-    if !chars.isEmpty {
-        guard let nx = number(), let ny = number(), chars.isEmpty else { return nil }
-        x = nx; y = ny
-    }
-    return Rect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))
 }

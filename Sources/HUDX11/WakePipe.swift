@@ -4,6 +4,11 @@ import Glibc
 import Synchronization
 
 /// Wakes the event loop from another thread or a signal handler; repeated wakes coalesce.
+///
+/// No wake can be lost: `drain` empties the pipe *before* it clears `pending`. A wake that comes
+/// while the pipe is read finds `pending` still set and writes nothing, but the loop handles
+/// everything that wakes stand for (ticks, signals) after `drain` returns, so it is seen; a wake
+/// after `pending` is cleared writes a byte, so the next poll returns at once.
 final class WakePipe: @unchecked Sendable {
     let readFD: Int32, writeFD: Int32
     private let pending = Atomic<Bool>(false)
@@ -18,16 +23,19 @@ final class WakePipe: @unchecked Sendable {
         readFD = fds[0]; writeFD = fds[1]
     }
 
+    deinit { close(readFD); close(writeFD) }
+
     func wake() {
         if pending.exchange(true, ordering: .acquiringAndReleasing) { return }
         var b: UInt8 = 1
         _ = write(writeFD, &b, 1)
     }
 
+    /// Call before handling what the wakes stand for, never after.
     func drain() {
-        pending.store(false, ordering: .releasing)
         var buf = [UInt8](repeating: 0, count: 64)
         while read(readFD, &buf, 64) > 0 {}
+        pending.store(false, ordering: .sequentiallyConsistent)
     }
 }
 

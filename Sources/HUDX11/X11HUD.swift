@@ -68,10 +68,11 @@ public final class X11HUD {
         let display = loop.display
         self.display = display
         self.loop = loop
+        let configuration = configuration.clamped
         self.configuration = configuration
         self.parentSpec = parent
         region = try display.resolve(parent)
-        self.scale = max(0.5, scale ?? ((display.xftDPI ?? 96) / 96))
+        self.scale = Limits.scale.clamp(scale ?? ((display.xftDPI ?? 96) / 96))
         refreshRate = display.refreshRate(at: Point(x: region.rect.midX, y: region.rect.midY))
         composited = display.compositorRunning
         lifecycle = HUDLifecycle(clock: loop.clock)
@@ -111,13 +112,24 @@ public final class X11HUD {
         afterStateChange()
     }
 
+    /// Hides now, without waiting out min show time or a delayed hide (signals, Escape).
+    public func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
+        lifecycle.dismiss(animated: animated, completion: completion)
+        afterStateChange()
+    }
+
     /// Changes what the HUD shows while it is up (label, mode, progress, ...).
     public func update(_ change: (inout HUDConfiguration) -> Void) {
         var c = configuration
         change(&c)
+        c = c.clamped
         guard c != configuration else { return }
         let old = configuration
         configuration = c
+        // As MBProgressHUD: timing changes apply to the next show and hide.
+        lifecycle.graceTime = c.graceTime
+        lifecycle.minShowTime = c.minShowTime
+        lifecycle.animation = c.animation
         progress.duration = c.mode.showsProgress ? 0.2 : 0
         progress.set(c.progress, at: clock.now, animated: easesProgress && old.mode == c.mode && c.mode.showsProgress)
         if c.withoutProgress != old.withoutProgress { relayout() }
@@ -236,7 +248,7 @@ public final class X11HUD {
         let target = windowRect(for: layout.bezel)
         guard target != window.rect, window.rect.contains(target) else { return }
         if !composited, let old = snapshot {
-            let cropped = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(target.width), Int32(target.height))!
+            let cropped = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(saturating: target.width), Int32(saturating: target.height))!
             let cr = cairo_create(cropped)!
             cairo_set_source_surface(cr, old, window.rect.x - target.x, window.rect.y - target.y)
             cairo_paint(cr)
@@ -252,7 +264,12 @@ public final class X11HUD {
     /// The window covers the whole region when the mask paints it, else the bezel at its largest.
     private func windowRect(for bezel: Rect? = nil) -> Rect {
         let m = configuration.effectiveMask
-        if m.paintsBackground { return region.rect.integral }
+        if m.paintsBackground {
+            // The mask is drawn where it can be seen: a window partly off the screen needs no
+            // pixels for that part.
+            let r = region.rect.intersection(display.screenRect)
+            return (r.isEmpty ? Rect(x: region.rect.x, y: region.rect.y, width: 1, height: 1) : r).integral
+        }
         var f = HUDFrame(configuration: configuration, layout: layout)
         f.bezelOverride = bezel
         f.presentation.scale = max(1, maxZoom)
@@ -272,7 +289,7 @@ public final class X11HUD {
     private func allocateSurfaces() {
         guard let window else { return }
         for s in [hudSurface, outSurface] { if let s { cairo_surface_destroy(s) } }
-        let w = Int32(window.rect.width), h = Int32(window.rect.height)
+        let w = Int32(saturating: window.rect.width), h = Int32(saturating: window.rect.height)
         hudSurface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)
         outSurface = composited ? nil : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)
         dirty = true

@@ -5,6 +5,7 @@ import ArgumentParser
 import HUDCore
 import HUDSocket
 import HUDX11
+import HUDRender
 
 /// A display's named-HUD server: one process, one X connection and one display link for every
 /// named HUD, so that they can stack. It answers invocations on its socket and exits `--linger`
@@ -159,8 +160,10 @@ final class NamedServer {
             return Wire.Reply(status: Status.usage, error: "xhud: \(error)\n")
         }
         if let path = config.imagePath, !path.hasPrefix("/") { config.imagePath = cwd + "/" + path }
-        if let path = config.imagePath, options.image != nil, access(path, R_OK) != 0 {
-            return Wire.Reply(status: Status.usage, error: "xhud: cannot read image '\(path)': \(String(cString: strerror(errno)))\n")
+        // Checked without blocking and within bounds (a FIFO, a huge PNG): one request's image
+        // never stalls the HUDs of others.
+        if let path = config.imagePath, options.image != nil, let problem = ImageFile.problem(at: path) {
+            return Wire.Reply(status: Status.usage, error: "xhud: \(problem)\n")
         }
         let entry: Entry
         if let e = existing {
@@ -176,10 +179,15 @@ final class NamedServer {
             entries[id] = entry
             order.append(id)
             entry.hud.easesProgress = false   // a key press shows its value in the next frame
-            entry.hud.onHidden = { [unowned self] in self.hidden(id) }
-            entry.hud.onParentGone = { [unowned self] in entry.hud.dispose(); self.remove(id) }
-            entry.hud.onClick = options.isNotification && !options.clickThrough && config.mode != .text
-                ? { entry.hud.hide(animated: true) } : nil
+            // The HUD's closures never hold its entry (the entry holds the HUD): a hidden HUD and
+            // everything it drew with are freed when the entry goes.
+            let hud = entry.hud
+            hud.onHidden = { [unowned self] in self.hidden(id) }
+            hud.onParentGone = { [unowned self, unowned hud] in hud.dispose(); self.remove(id) }
+            hud.onClick = options.isNotification && !options.clickThrough && config.mode != .text
+                ? { [unowned hud] in hud.hide(animated: true) } : nil
+            // A named HUD that blocks input (`--mask clear`) gives it back on Escape.
+            hud.onEscape = { [unowned hud] in hud.dismiss() }
         }
         if options.verb == "push" { entry.activity += 1 }
         if let t = lingerTimer { loop.cancelTimer(t); lingerTimer = nil }
@@ -202,6 +210,9 @@ final class NamedServer {
         entries[id] = nil
         order.removeAll { $0 == id }
         restack()
+        // The HUD's surfaces, layouts and image are freed by now; give the pages back, so that a
+        // server that has shown a thousand HUDs is as small as one that has shown one.
+        loop.releaseFreedMemory()
         if entries.isEmpty { scheduleExit() }
     }
 

@@ -188,17 +188,20 @@ struct XHUDCommand: ParsableCommand {
     static let namedVerbs: Set<String> = ["hide", "list", "push", "pop"]
 
     func validate() throws {
-        var numbers: [(String, Double?)] = [("--progress", progress), ("--margin", margin), ("--grace", grace),
-            ("--min-show", minShow), ("--corner-radius", cornerRadius), ("--image-size", imageSize), ("--hide-after", hideAfter),
+        // Every number is checked here, once, against the ranges in `Limits`: past this point
+        // no conversion can trap and no deadline is out of reach.
+        let seconds: [(String, Double?)] = [("--grace", grace), ("--min-show", minShow), ("--hide-after", hideAfter),
             ("--min-duration", minDuration), ("--max-duration", maxDuration), ("--result-time", resultTime),
-            ("--kill-timeout", killTimeout), ("--delay", delay), ("--linger", linger), ("--percentage", percentage)]
-        numbers.removeAll { $0.1 == nil }
-        for (name, v) in numbers {
-            guard let v, v.isFinite, v >= 0 else { throw ValidationError("\(name) must be a non-negative number") }
+            ("--kill-timeout", killTimeout), ("--delay", delay), ("--linger", linger)]
+        for case let (name, v?) in seconds { try Self.check(name, v, Limits.seconds, unit: " seconds") }
+        let others: [(String, Double?, ClosedRange<Double>)] = [("--progress", progress, Limits.progress),
+            ("--percentage", percentage, Limits.percentage), ("--margin", margin, Limits.margin),
+            ("--corner-radius", cornerRadius, Limits.cornerRadius), ("--image-size", imageSize, Limits.imageSize),
+            ("--scale", scale, Limits.scale)]
+        for case let (name, v?, range) in others { try Self.check(name, v, range, unit: "") }
+        if let g = geometry, parseGeometry(g) == nil {
+            throw ValidationError("--geometry must be WxH+X+Y in whole pixels (sizes 1 to 32767, positions -32768 to 32767), got '\(g)'")
         }
-        if let p = progress, p > 1 { throw ValidationError("--progress must be between 0 and 1") }
-        if let p = percentage, p > 100 { throw ValidationError("--percentage must be between 0 and 100") }
-        if let s = scale, !(s.isFinite && s >= 0.5 && s <= 8) { throw ValidationError("--scale must be between 0.5 and 8") }
         if [window, monitor, geometry].compactMap({ $0 }).count > 1 {
             throw ValidationError("give only one of --window, --monitor and --geometry")
         }
@@ -215,6 +218,12 @@ struct XHUDCommand: ParsableCommand {
         if let id { try Self.validateName(id) }
         if id != nil && !command.isEmpty { throw ValidationError("--id cannot wrap a command") }
         if mode == .custom && image == nil { throw ValidationError("--mode custom needs --image FILE") }
+    }
+
+    static func check(_ name: String, _ v: Double, _ range: ClosedRange<Double>, unit: String) throws {
+        guard v.isFinite, range.contains(v) else {
+            throw ValidationError("\(name) must be \(Limits.describe(range))\(unit), got \(v)")
+        }
     }
 
     static func validateName(_ id: String) throws {
@@ -276,13 +285,16 @@ struct XHUDCommand: ParsableCommand {
         }
         if let s = minSize {
             let p = s.split(separator: "x").compactMap { Double($0) }
-            guard p.count == 2, p.allSatisfy({ $0 >= 0 && $0.isFinite }) else { throw ValidationError("--min-size must be WxH, e.g. 120x120") }
+            guard p.count == 2, p.allSatisfy({ Limits.minSide.contains($0) }) else {
+                throw ValidationError("--min-size must be WxH, each \(Limits.describe(Limits.minSide)), e.g. 120x120")
+            }
             c.minSize = Size(width: p[0], height: p[1])
         }
         if let o = offset {
             let p = o.split(separator: ",").compactMap { Double($0) }
             guard p.count == 2, p.allSatisfy({ $0.isFinite }) else { throw ValidationError("--offset must be X,Y, e.g. 0,200") }
-            c.offset = Point(x: p[0], y: p[1])
+            // Beyond an edge pins the bezel to it: huge values are clamped, not refused.
+            c.offset = Point(x: Limits.offset.clamp(p[0]), y: Limits.offset.clamp(p[1]))
         }
         if let f = font { c.labelFont = f }
         if let f = detailsFont { c.detailsFont = f }
@@ -308,16 +320,26 @@ struct XHUDCommand: ParsableCommand {
     }
 }
 
-/// zenity's `--progress` is a bare flag, ours takes a value: a `--progress` followed by no number
-/// is zenity's, so `zenity --progress --text=...` scripts work with the name changed.
+/// zenity's `--progress` is a bare flag, ours takes a value: a `--progress` followed by nothing
+/// or by another flag is zenity's, so `zenity --progress --text=...` scripts work with the name
+/// changed. An option followed by a negative number takes it as its value (`--offset -40,0`,
+/// `--progress -1` gets a range error, not "missing value").
 func translatingZenityFlags(_ args: [String]) -> [String] {
     var out: [String] = []
     var i = 0
+    func isNegativeNumber(_ s: String) -> Bool {
+        guard s.hasPrefix("-"), let c = s.dropFirst().first else { return false }
+        return c.isASCII && (c.isNumber || c == ".")
+    }
     while i < args.count {
         let a = args[i]
         if a == "--" { out += args[i...]; break }
-        if a == "--progress", i + 1 >= args.count || Double(args[i + 1]) == nil {
+        let next = i + 1 < args.count ? args[i + 1] : nil
+        if a == "--progress", next == nil || (next!.hasPrefix("-") && !isNegativeNumber(next!)) {
             out.append("--progress-dialog")
+        } else if a.hasPrefix("--"), !a.contains("="), let n = next, isNegativeNumber(n) {
+            out.append(a + "=" + n)
+            i += 1
         } else {
             out.append(a)
         }

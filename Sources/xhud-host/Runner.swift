@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HUDCore
 import HUDX11
+import HUDRender
 
 /// Decides what an invocation is (named HUD, wrapped command, notification, a HUD fed on stdin)
 /// and runs it.
@@ -15,9 +16,7 @@ struct Runner {
         }
         let config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return fail("\(error)", Status.usage) }
-        if let path = config.imagePath, access(path, R_OK) != 0 {
-            return fail("cannot read image '\(path)': \(String(cString: strerror(errno)))", Status.usage)
-        }
+        if let path = config.imagePath, let problem = ImageFile.problem(at: path) { return fail(problem, Status.usage) }
         if !options.command.isEmpty { return Wrapper(options: options, configuration: config).run() }
         let readsStdin = options.verb == nil && isPipeOrFIFO(0)
         if options.isNotification && !readsStdin && !options.wait {
@@ -41,22 +40,29 @@ struct Runner {
         }
         hud.loop.installSignalHandlers()
         let finish = { (code: Int32) in hud.hide(animated: true) { hud.stop(exitCode: code) } }
+        var signalled = false
         hud.onSignal = { sig in
-            // SIGINT and SIGTERM are the normal way to end a HUD: hide it, then exit 0.
-            finish((sig == SIGINT || sig == SIGTERM) ? Status.done : 128 + sig)
+            // SIGINT and SIGTERM are the normal way to end a HUD: hide it now (min show time
+            // is for the task's end, not for the user's), then exit 0. A second signal does not
+            // wait for the animation.
+            let code = (sig == SIGINT || sig == SIGTERM) ? Status.done : 128 + sig
+            if signalled { return hud.stop(exitCode: code) }
+            signalled = true
+            hud.dismiss(animated: true) { hud.stop(exitCode: code) }
         }
         let cancel = {
             if options.autoKill { kill(getppid(), SIGHUP) }   // zenity --auto-kill
-            finish(Status.cancelled)
+            hud.dismiss(animated: true) { hud.stop(exitCode: Status.cancelled) }
         }
         hud.onButton = cancel
+        // Whatever blocks input gives it back on Escape (the key is grabbed only while it does).
+        hud.onEscape = cancel
         hud.onParentGone = { hud.stop(exitCode: Status.done) }
         if options.isNotification {
             if !options.clickThrough && config.mode != .text { hud.onClick = { finish(Status.done) } }
             hud.show(animated: true)
             hud.hide(animated: true, afterDelay: options.notificationDuration(for: config)) { hud.stop(exitCode: Status.done) }
         } else {
-            if readsStdin || !config.buttonTitle.isEmpty { hud.onEscape = cancel }
             if readsStdin { StdinProgress(hud: hud, options: options, finish: finish).start() }
             hud.show(animated: true)
             if let after = options.hideAfter {

@@ -51,7 +51,7 @@ struct WrappedHUD {
         hud.loop.installSignalHandlers()
         var ended = false
         let end = { hud.hide(animated: true) { hud.stop(exitCode: 0) } }
-        hud.onSignal = { _ in end() }
+        hud.onSignal = { _ in hud.dismiss(animated: true) { hud.stop(exitCode: 0) } }
         let cancel = {
             guard !ended else { return }
             ended = true
@@ -158,8 +158,8 @@ struct CommandRunner {
                        pollfd(fd: hudOutput, events: Int16(POLLIN), revents: 0)]
             for p in passthrough { fds.append(pollfd(fd: p.from, events: Int16(POLLIN), revents: 0)) }
             var timeout: Int32 = -1
-            if let k = killAt { timeout = Int32(max(0, (k - now()) * 1000)) }
-            if let d = drainUntil { timeout = Int32(max(0, (d - now()) * 1000)) }
+            if let k = killAt { timeout = Int32(saturatingMilliseconds: k - now()) }
+            if let d = drainUntil { timeout = Int32(saturatingMilliseconds: d - now()) }
             if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR { break }
             if fds[0].revents != 0 {
                 // SIGTERM and SIGHUP are passed on; Ctrl-C's SIGINT already reached the whole

@@ -1,0 +1,78 @@
+/// The valid range of every number xhud takes, in one place. The command line, stdin, the socket
+/// and the library check a number once, where it enters: the command refuses a value outside its
+/// range (exit 2, naming the range); the library clamps. Past that point the code may convert
+/// without checking, and the conversions below still never trap.
+public enum Limits {
+    /// Seconds: grace, min show, hide after, durations, result time, kill timeout, delay, linger.
+    /// A day is longer than any HUD needs to wait, and keeps every deadline a finite number.
+    public static let seconds: ClosedRange<Double> = 0...86_400
+    /// Logical pixels: margin and corner radius.
+    public static let margin: ClosedRange<Double> = 0...500
+    public static let cornerRadius: ClosedRange<Double> = 0...500
+    /// Logical pixels of the box a custom image is fitted into.
+    public static let imageSize: ClosedRange<Double> = 1...512
+    /// Each side of `--min-size`, logical pixels.
+    public static let minSide: ClosedRange<Double> = 0...4_096
+    /// An offset beyond an edge pins the bezel to it (MBProgressHUD uses 1e6 for that), so
+    /// larger values are clamped to this, not refused.
+    public static let offset: ClosedRange<Double> = -1_000_000...1_000_000
+    public static let scale: ClosedRange<Double> = 0.5...8
+    public static let progress: ClosedRange<Double> = 0...1
+    public static let percentage: ClosedRange<Double> = 0...100
+    /// X11 coordinates are 16-bit: a parent region lies within them.
+    public static let coordinate: ClosedRange<Int> = -32_768...32_767
+    public static let extent: ClosedRange<Int> = 1...32_767
+    /// Font sizes above this (px) are drawn at this size: text never outgrows a screen.
+    public static let fontPixels: Double = 400
+
+    /// "between 0 and 86400" for messages.
+    public static func describe(_ r: ClosedRange<Double>) -> String { "between \(format(r.lowerBound)) and \(format(r.upperBound))" }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}
+
+extension ClosedRange where Bound == Double {
+    /// `v` within the range; NaN becomes the lower bound.
+    public func clamp(_ v: Double) -> Double {
+        guard !v.isNaN else { return lowerBound }
+        return Swift.min(upperBound, Swift.max(lowerBound, v))
+    }
+}
+
+extension BinaryInteger where Self: FixedWidthInteger {
+    /// The nearest representable value (NaN is 0): a conversion that cannot trap, for values
+    /// that reach C calls (pixel sizes, coordinates, timeouts).
+    public init(saturating v: Double) {
+        if v.isNaN { self = 0; return }
+        if v <= Double(Self.min) { self = Self.min; return }
+        if v >= Double(Self.max) { self = Self.max; return }
+        self.init(v)
+    }
+}
+
+extension Int32 {
+    /// A poll(2) timeout for `seconds` from now, rounded up, never negative; never traps.
+    public init(saturatingMilliseconds seconds: Double) {
+        self.init(saturating: Swift.max(0, (seconds * 1000).rounded(.up)))
+    }
+}
+
+extension HUDConfiguration {
+    /// Every number within its range: what the library applies to whatever a caller set, and
+    /// what a backend may rely on.
+    public var clamped: HUDConfiguration {
+        var c = self
+        c.progress = Limits.progress.clamp(c.progress)
+        c.margin = Limits.margin.clamp(c.margin)
+        c.spacing = Limits.margin.clamp(c.spacing)
+        c.cornerRadius = Limits.cornerRadius.clamp(c.cornerRadius)
+        c.imageSize = Limits.imageSize.clamp(c.imageSize)
+        c.minSize = Size(width: Limits.minSide.clamp(c.minSize.width), height: Limits.minSide.clamp(c.minSize.height))
+        c.offset = Point(x: Limits.offset.clamp(c.offset.x), y: Limits.offset.clamp(c.offset.y))
+        c.graceTime = Limits.seconds.clamp(c.graceTime)
+        c.minShowTime = Limits.seconds.clamp(c.minShowTime)
+        return c
+    }
+}
