@@ -5,28 +5,52 @@ import Glibc
 /// Where a display's named-HUD server listens: `$XDG_RUNTIME_DIR/xhud/<display>.sock`, next to
 /// the lock its server holds for life. The directory is private to the user (0700, owned by
 /// them); anything else there is refused rather than trusted.
+///
+/// Without `XDG_RUNTIME_DIR` the directory is `$XDG_CACHE_HOME/xhud` (`~/.cache/xhud`): inside
+/// the user's home, where no other user can create it first (a fixed name in the shared /tmp
+/// could be taken by anyone, denying the service). A home directory may be shared between
+/// machines, so there the host name is part of the socket's name.
 public struct ServerPaths: Equatable, Sendable {
     public let directory: String
     public let socket: String
     public let lock: String
 
-    public init(directory: String, display: String) {
+    public init(directory: String, display: String, host: String? = nil) {
         self.directory = directory
-        let key = ServerPaths.key(forDisplay: display)
+        var key = ServerPaths.key(forDisplay: display)
+        if let host, !host.isEmpty { key = ServerPaths.key(forDisplay: host) + "-" + key }
         socket = directory + "/" + key + ".sock"
         lock = directory + "/" + key + ".lock"
     }
 
-    /// `$XDG_RUNTIME_DIR/xhud`, or `/tmp/xhud-UID` without a runtime directory.
-    public static func defaultDirectory() -> String {
-        if let r = getenv("XDG_RUNTIME_DIR"), r.pointee != 0 { return String(cString: r) + "/xhud" }
-        return "/tmp/xhud-\(getuid())"
+    /// `$XDG_RUNTIME_DIR/xhud`; else `$XDG_CACHE_HOME/xhud` or `~/.cache/xhud` (then `inHome`).
+    public static func defaultDirectory() -> (path: String, inHome: Bool)? {
+        if let r = env("XDG_RUNTIME_DIR"), r.hasPrefix("/") { return (r + "/xhud", false) }
+        if let c = env("XDG_CACHE_HOME"), c.hasPrefix("/") { return (c + "/xhud", true) }
+        guard let home = env("HOME") ?? passwdHome(), home.hasPrefix("/") else { return nil }
+        return (home + "/.cache/xhud", true)
     }
 
     /// The paths for `$DISPLAY` (nil when it is unset: there is no display to serve).
     public static func current() -> ServerPaths? {
-        guard let d = getenv("DISPLAY"), d.pointee != 0 else { return nil }
-        return ServerPaths(directory: defaultDirectory(), display: String(cString: d))
+        guard let d = env("DISPLAY"), let dir = defaultDirectory() else { return nil }
+        return ServerPaths(directory: dir.path, display: d, host: dir.inHome ? hostName() : nil)
+    }
+
+    private static func env(_ name: String) -> String? {
+        guard let v = getenv(name), v.pointee != 0 else { return nil }
+        return String(cString: v)
+    }
+
+    private static func passwdHome() -> String? {
+        guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return nil }
+        return String(cString: dir)
+    }
+
+    private static func hostName() -> String {
+        var buf = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buf, 255) == 0 else { return "" }
+        return String(cString: buf)
     }
 
     /// ":0.0" and ":0" name one server ("0"); "host:10.0" becomes "host_10". The screen number is
@@ -46,8 +70,13 @@ public struct ServerPaths: Equatable, Sendable {
         return s.isEmpty || s.hasPrefix(".") ? "_" + s : s
     }
 
-    /// Creates the directory if needed and checks that only this user can use it.
+    /// Creates the directory (and a missing parent such as ~/.cache) if needed and checks that
+    /// only this user can use it.
     public func preparePrivateDirectory() throws(ServerError) {
+        if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
+            let parent = String(directory[..<slash])
+            if access(parent, F_OK) != 0 { _ = mkdir(parent, 0o700) }
+        }
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw .unsafeDirectory(directory, "cannot create it: \(String(cString: strerror(errno)))")
         }

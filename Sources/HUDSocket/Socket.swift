@@ -50,7 +50,18 @@ public enum UnixSocket {
     private static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8.prefix(MemoryLayout.size(ofValue: addr.sun_path) - 1))
+        let capacity = MemoryLayout.size(ofValue: addr.sun_path) - 1
+        if path.utf8.count > capacity, let slash = path.lastIndex(of: "/") {
+            // A deep home directory makes a path longer than sun_path: reach the socket through
+            // the directory's descriptor instead (/proc/self/fd/N/name), never a cut path.
+            let dir = open(String(path[..<slash]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dir >= 0 {
+                defer { close(dir) }
+                let short = "/proc/self/fd/\(dir)/" + path[path.index(after: slash)...]
+                if short.utf8.count <= capacity { return withAddress(short, body) }
+            }
+        }
+        let bytes = Array(path.utf8.prefix(capacity))
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }

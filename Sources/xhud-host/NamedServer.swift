@@ -68,7 +68,7 @@ final class NamedServer {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             guard UnixSocket.peerUID(fd) == getuid() else {
-                _ = UnixSocket.writeAll(fd, Wire.Reply(status: Status.usage, error: "xhud: refused: the server belongs to another user\n").encoded())
+                _ = UnixSocket.writeAll(fd, usageError("refused: the server belongs to another user").encoded())
                 close(fd)
                 continue
             }
@@ -95,7 +95,7 @@ final class NamedServer {
             let request = try Wire.Request.decode(c.bytes)
             answer(fd, handle(request))
         } catch {
-            answer(fd, Wire.Reply(status: Status.usage, error: "xhud: \(error)\n"))
+            answer(fd, usageError("\(error)"))
         }
     }
 
@@ -121,7 +121,7 @@ final class NamedServer {
         do {
             options = try XHUDCommand.parse(translatingZenityFlags(request.arguments))
         } catch {
-            return Wire.Reply(status: Status.usage, error: "xhud: \(oneLine(XHUDCommand.message(for: error)))\n")
+            return usageError("\(oneLine(XHUDCommand.message(for: error)))")
         }
         if let l = options.linger { linger = l }
         switch options.verb {
@@ -144,7 +144,7 @@ final class NamedServer {
     }
 
     private func show(_ options: XHUDCommand, cwd: String) -> Wire.Reply {
-        guard let id = options.id else { return Wire.Reply(status: Status.usage, error: "xhud: --id NAME is missing\n") }
+        guard let id = options.id else { return usageError("--id NAME is missing") }
         var existing = entries[id]
         if let e = existing, let p = options.explicitParent, p != e.parent {
             e.hud.dispose()       // moved to another region: start over there
@@ -157,13 +157,13 @@ final class NamedServer {
             base.mask = HUDMask.none   // an OSD never blocks input unless --mask says so
             config = try options.hudConfiguration(base: existing?.hud.configuration ?? base)
         } catch {
-            return Wire.Reply(status: Status.usage, error: "xhud: \(error)\n")
+            return usageError("\(error)")
         }
         if let path = config.imagePath, !path.hasPrefix("/") { config.imagePath = cwd + "/" + path }
         // Checked without blocking and within bounds (a FIFO, a huge PNG): one request's image
         // never stalls the HUDs of others.
         if let path = config.imagePath, options.image != nil, let problem = ImageFile.problem(at: path) {
-            return Wire.Reply(status: Status.usage, error: "xhud: \(problem)\n")
+            return usageError("\(problem)")
         }
         let entry: Entry
         if let e = existing {
@@ -174,7 +174,7 @@ final class NamedServer {
                 let hud = try X11HUD(loop: loop, configuration: config, parent: options.parentSpec, scale: options.scale)
                 entry = Entry(hud: hud, parent: options.parentSpec)
             } catch {
-                return Wire.Reply(status: Status.usage, error: "xhud: \(error)\n")
+                return usageError("\(error)")
             }
             entries[id] = entry
             order.append(id)
@@ -256,4 +256,9 @@ final class NamedServer {
         loop.removeReader(fd: listener)
         loop.stop(exitCode: 0)
     }
+}
+
+/// A refused request's reply: one line, its input escaped (the client prints it on a terminal).
+private func usageError(_ message: String) -> Wire.Reply {
+    Wire.Reply(status: Status.usage, error: "xhud: \(message.escapingControlCharacters)\n")
 }

@@ -84,14 +84,17 @@ struct StdinProgress {
         var lineNumber = 0
         var ended = false
         _ = fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK)
-        func warn(_ s: String) { fputs("xhud: stdin line \(lineNumber): \(s)\n", stderr) }
-        func apply(_ line: String, truncated: Bool, valid: Bool) {
+        // Input is echoed escaped: a warning never sends raw control sequences to a terminal.
+        func warn(_ s: String) { fputs("xhud: stdin line \(lineNumber): \(s.escapingControlCharacters)\n", stderr) }
+        func apply(_ input: LineBuffer.Line) {
             lineNumber += 1
             if ended { return }
-            let command = InputCommand.parse(line)
+            let command = InputCommand.parse(input.line)
+            let truncated = input.truncated, valid = input.valid && !input.hadNUL
             // One warning a line: what was wrong with its bytes, else what was wrong with it.
             if truncated { warn("longer than \(lines.limit) bytes; the rest was dropped") }
-            else if !valid { warn("not valid UTF-8; the bad bytes were replaced") }
+            else if input.hadNUL { warn("contains NUL bytes; they were removed") }
+            else if !input.valid { warn("not valid UTF-8; the bad bytes were replaced") }
             switch command {
             case .empty: break
             case .set(let change):
@@ -116,11 +119,11 @@ struct StdinProgress {
                 let n = buf.withUnsafeMutableBytes { read(0, $0.baseAddress, 65536) }
                 if n > 0 {
                     let got = buf.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                    for l in got { apply(l.line, truncated: l.truncated, valid: l.valid) }
+                    for l in got { apply(l) }
                     continue
                 }
                 if n == 0 || (errno != EAGAIN && errno != EINTR) {
-                    if let l = lines.finish() { apply(l.line, truncated: l.truncated, valid: l.valid) }
+                    if let l = lines.finish() { apply(l) }
                     hud.removeReader(fd: 0)
                     if !ended { ended = true; finish(Status.done) }
                 }

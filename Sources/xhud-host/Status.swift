@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDCore
 import HUDRender
 
 /// Exit codes, as documented in --help.
@@ -11,8 +12,9 @@ enum Status {
     static let noDisplay: Int32 = 3
 }
 
+/// Prints one line on stderr; text from input in it is escaped (no raw control characters).
 func fail(_ message: String, _ code: Int32) -> Int32 {
-    fputs("xhud: \(message)\n", stderr)
+    fputs("xhud: \(message.escapingControlCharacters)\n", stderr)
     return code
 }
 

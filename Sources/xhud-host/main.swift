@@ -20,6 +20,5 @@ do {
         print(XHUDCommand.fullMessage(for: error))
         exit(0)
     }
-    fputs("xhud: \(oneLine(XHUDCommand.message(for: error)))\n", stderr)
-    exit(Status.usage)
+    exit(fail(oneLine(XHUDCommand.message(for: error)), Status.usage))
 }

@@ -1,0 +1,281 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDCore
+
+/// The parent side of wrapping: runs the command, forwards signals, reaps only its own children,
+/// and terminates the command's tree when the HUD says `cancel`.
+///
+/// Signals: SIGTERM and SIGHUP are passed on to the command. SIGINT is passed on when a process
+/// sent it (`kill -INT`); a terminal's Ctrl-C already reached the whole foreground process group,
+/// the command included, and is not sent twice. xhud then exits with the command's status.
+///
+/// SIGKILL of xhud cannot be caught: the command runs on (as with a shell killed under it), its
+/// output keeps flowing (with `--progress-from-output` a separate copier process holds the
+/// pipes, not xhud), and its exit status goes to no one.
+struct CommandRunner {
+    let options: XHUDCommand
+    let hudPID: pid_t
+    var hudInput: Int32
+    var hudOutput: Int32
+
+    func run() -> Int32 {
+        var hudInput = self.hudInput, hudOutput = self.hudOutput
+        let events = SignalPipe(for: [SIGCHLD, SIGINT, SIGTERM, SIGHUP])
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        let scan = options.progressFromOutput
+        if scan { _ = makePipe(&outPipe); _ = makePipe(&errPipe) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if scan {
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        }
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGPIPE, SIGCHLD, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, s) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setsigmask(&attr, &none)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        var argv: [UnsafeMutablePointer<CChar>?] = options.command.map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var child: pid_t = 0
+        let err = posix_spawnp(&child, options.command[0], &actions, &attr, &argv, environ)
+        if scan { close(outPipe[1]); close(errPipe[1]) }
+        if err != 0 {
+            if scan { close(outPipe[0]); close(errPipe[0]) }
+            tell(&hudInput, "exit 127\n")
+            return fail("cannot run '\(options.command[0])': \(String(cString: strerror(err)))", 127)
+        }
+        // The command's output goes through a process of its own, which lives until the output
+        // ends: whatever happens to this one, nothing the command writes is lost.
+        var copier: pid_t = -1
+        if scan {
+            copier = OutputCopier.start(from: [(outPipe[0], 1), (errPipe[0], 2)], progressTo: hudInput)
+            close(outPipe[0]); close(errPipe[0])
+        }
+
+        var status: Int32? = nil
+        var cancelled = false
+        var killAt: Double? = nil
+        var tree: [pid_t] = []
+        var drainUntil: Double? = nil
+        var hud = hudPID
+        while true {
+            if status != nil && (copier <= 0 || now() > drainUntil!) {
+                // The command has ended: what is left of its tree after a cancel goes now.
+                if killAt != nil { for p in tree where p != child && kill(p, 0) == 0 { kill(p, SIGKILL) } }
+                break
+            }
+            var fds = [pollfd(fd: events.readFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: hudOutput, events: Int16(POLLIN), revents: 0)]
+            var timeout: Int32 = -1
+            if let k = killAt { timeout = Int32(saturatingMilliseconds: k - now()) }
+            if let d = drainUntil { timeout = min(timeout < 0 ? .max : timeout, Int32(saturatingMilliseconds: d - now())) }
+            if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR { break }
+            if fds[0].revents != 0 {
+                for s in events.drain() where status == nil {
+                    if s.signal == SIGTERM || s.signal == SIGHUP || (s.signal == SIGINT && s.fromProcess) { kill(child, s.signal) }
+                }
+                // Only our own children are reaped, each by its pid: the command's status is
+                // never taken by a wait for another.
+                var ws: Int32 = 0
+                if status == nil, waitpid(child, &ws, WNOHANG) == child {
+                    status = exitStatus(ws)
+                    // Output a background grandchild holds open is not waited for.
+                    drainUntil = now() + 0.2
+                }
+                if copier > 0, waitpid(copier, nil, WNOHANG) == copier { copier = -1 }
+                if hud > 0, waitpid(hud, nil, WNOHANG) == hud { hud = -1 }
+            }
+            if fds[1].revents != 0 {
+                var b = [UInt8](repeating: 0, count: 64)
+                let n = read(hudOutput, &b, 64)
+                if n > 0, status == nil, String(decoding: b[0..<n], as: UTF8.self).contains("cancel") {
+                    cancelled = true
+                    tree = [child] + descendants(of: child)
+                    for p in tree { kill(p, SIGTERM) }
+                    killAt = now() + options.killTimeout
+                } else if n <= 0 {
+                    close(hudOutput); hudOutput = -1   // the HUD is gone: the command carries on
+                }
+            }
+            if let k = killAt, now() >= k {
+                // Whatever of the command's tree ignored SIGTERM (a shell's children included).
+                for p in tree where p == child ? status == nil : kill(p, 0) == 0 { kill(p, SIGKILL) }
+                killAt = nil
+            }
+        }
+        let code = status ?? 1
+        if code > 128 { tell(&hudInput, "signal \(code - 128)\n") } else { tell(&hudInput, "exit \(code)\n") }
+        if hudInput >= 0 { close(hudInput) }
+        return cancelled ? Status.cancelled : code
+    }
+
+    /// The command's descendants, from /proc (a cancelled `make` takes its compilers with it).
+    private func descendants(of root: pid_t) -> [pid_t] {
+        var parents: [pid_t: pid_t] = [:]
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), let f = fopen("/proc/\(name)/stat", "r") else { continue }
+            var line = [CChar](repeating: 0, count: 512)
+            if fgets(&line, 512, f) != nil {
+                // "pid (comm) state ppid ...": comm may hold spaces, so read after the last ')'.
+                let text = String(cString: line)
+                if let close = text.lastIndex(of: ")") {
+                    let fields = text[text.index(after: close)...].split(separator: " ")
+                    if fields.count > 1, let ppid = pid_t(fields[1]) { parents[pid] = ppid }
+                }
+            }
+            fclose(f)
+        }
+        var out: [pid_t] = []
+        var frontier: Set<pid_t> = [root]
+        while !frontier.isEmpty {
+            let next = parents.filter { frontier.contains($0.value) }.map(\.key)
+            out += next
+            frontier = Set(next)
+        }
+        return out
+    }
+
+    private func tell(_ fd: inout Int32, _ line: String) {
+        guard fd >= 0 else { return }
+        var bytes = Array(line.utf8)
+        if write(fd, &bytes, bytes.count) < 0 { close(fd); fd = -1 }
+    }
+
+    private func exitStatus(_ ws: Int32) -> Int32 {
+        let sig = ws & 0x7f
+        return sig == 0 ? (ws >> 8) & 0xff : 128 + sig
+    }
+
+    private func now() -> Double { MonotonicClock.seconds() }
+}
+
+/// `--progress-from-output`: a child process that copies the command's stdout and stderr through
+/// unchanged and tells the HUD the last `NN%` it saw. It ignores the signals that end xhud and
+/// exits when the output ends, so the command's last words reach the terminal even if xhud is
+/// killed.
+enum OutputCopier {
+    static func start(from pipes: [(from: Int32, to: Int32)], progressTo hud: Int32) -> pid_t {
+        let pid = fork()
+        guard pid == 0 else { return pid }
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { signal(s, SIG_IGN) }
+        var passthrough = pipes
+        var meter = PercentScanner()
+        var hud = hud
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while !passthrough.isEmpty {
+            var fds = passthrough.map { pollfd(fd: $0.from, events: Int16(POLLIN), revents: 0) }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 { if errno == EINTR { continue }; break }
+            for (i, p) in passthrough.enumerated().reversed() where fds[i].revents != 0 {
+                let n = read(p.from, &buf, buf.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 || !writeAll(p.to, buf, n) {
+                    // End of output, or our reader went away: so does the command's, as if it
+                    // wrote there itself.
+                    close(p.from); passthrough.remove(at: i); continue
+                }
+                if hud >= 0, let pct = meter.scan(buf[0..<n]) {
+                    var line = Array("progress=\(pct)%\n".utf8)
+                    if write(hud, &line, line.count) < 0 { close(hud); hud = -1 }
+                }
+            }
+        }
+        _exit(0)
+    }
+
+    private static func writeAll(_ fd: Int32, _ buf: [UInt8], _ count: Int) -> Bool {
+        var off = 0
+        while off < count {
+            let n = buf.withUnsafeBytes { write(fd, $0.baseAddress! + off, count - off) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            off += n
+        }
+        return true
+    }
+}
+
+/// Finds the last "NN%" (or "NN.N%") in output, across chunk boundaries: make's "[ 42%]",
+/// curl's and rsync's meters (which redraw with \r).
+struct PercentScanner {
+    private var tail: [UInt8] = []
+    private var last: Int? = nil
+
+    /// The new percentage when it changed.
+    mutating func scan(_ chunk: ArraySlice<UInt8>) -> Int? {
+        let bytes = tail + chunk
+        var found: Double? = nil
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%") {
+                var j = i
+                if j > 0 && bytes[j - 1] == UInt8(ascii: " ") { j -= 1 }
+                var k = j
+                while k > 0 && (isDigit(bytes[k - 1]) || bytes[k - 1] == UInt8(ascii: ".")) && j - k < 8 { k -= 1 }
+                if k < j, let v = Double(String(decoding: bytes[k..<j], as: UTF8.self)), v >= 0, v <= 100 { found = v }
+            }
+            i += 1
+        }
+        // Keep a partial number that may end in the next chunk.
+        var start = bytes.count
+        while start > 0 && bytes.count - start < 12 && (isDigit(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") || bytes[start - 1] == UInt8(ascii: " ")) { start -= 1 }
+        tail = Array(bytes[start...])
+        guard let f = found else { return nil }
+        let v = Int(f.rounded(.down))
+        if v == last { return nil }
+        last = v
+        return v
+    }
+
+    private func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+}
+
+/// Signals as bytes on a pipe, for a poll loop (SIGCHLD included), each with whether a process
+/// sent it (`kill`) or the kernel did (a terminal's Ctrl-C, a child's exit).
+final class SignalPipe {
+    let readFD: Int32
+    init(for signals: [Int32]) {
+        var fds: [Int32] = [0, 0]
+        _ = makePipe(&fds, nonBlocking: true)
+        readFD = fds[0]
+        signalWriteFD = fds[1]
+        for s in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = { sig, info, _ in
+                // si_code <= 0: sent by a process (SI_USER, SI_QUEUE, SI_TKILL).
+                let fromProcess: UInt8 = (info?.pointee.si_code ?? 1) <= 0 ? 1 : 0
+                var b: (UInt8, UInt8) = (UInt8(truncatingIfNeeded: sig), fromProcess)
+                _ = write(signalWriteFD, &b, 2)
+            }
+            action.sa_flags = SA_SIGINFO | SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(s, &action, nil)
+        }
+    }
+
+    func drain() -> [(signal: Int32, fromProcess: Bool)] {
+        var out: [(Int32, Bool)] = []
+        var b = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = read(readFD, &b, 64)
+            if n <= 0 { break }
+            for i in stride(from: 0, to: n - 1, by: 2) { out.append((Int32(b[i]), b[i + 1] != 0)) }
+        }
+        return out
+    }
+}
+
+nonisolated(unsafe) private var signalWriteFD: Int32 = -1
