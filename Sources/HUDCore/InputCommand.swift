@@ -113,8 +113,8 @@ public enum InputCommand: Equatable, Sendable {
             }
         case "hide":
             guard let trimmed else { return .hide(delay: 0) }
-            guard let d = number(trimmed, percentAllowed: false)?.value, d >= 0
-            else { return invalid("hide delay must be a non-negative number of seconds") }
+            guard let d = number(trimmed, percentAllowed: false)?.value, Limits.seconds.contains(d)
+            else { return invalid("hide delay must be \(Limits.describe(Limits.seconds)) seconds") }
             return .hide(delay: d)
         case "show": return value == nil ? .show : noValue()
         case "done": return value == nil ? .finish(.done) : noValue()

@@ -131,8 +131,9 @@ final class InputCommandTests: XCTestCase {
         XCTAssertEqual(parse("hide"), .hide(delay: 0))
         XCTAssertEqual(parse("HIDE=1.5"), .hide(delay: 1.5))
         XCTAssertEqual(parse("hide= 0 "), .hide(delay: 0))
-        for bad in ["hide=-1", "hide=inf", "hide=nan", "hide=", "hide=2s", "hide=50%"] {
-            XCTAssertEqual(reason(bad), "hide delay must be a non-negative number of seconds", bad)
+        XCTAssertEqual(parse("hide=86400"), .hide(delay: 86400))
+        for bad in ["hide=-1", "hide=inf", "hide=nan", "hide=", "hide=2s", "hide=50%", "hide=1e308", "hide=86401"] {
+            XCTAssertEqual(reason(bad), "hide delay must be between 0 and 86400 seconds", bad)
         }
         XCTAssertEqual(reason("show=1"), "'show' takes no value")
     }
