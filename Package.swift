@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
+        .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v5]
