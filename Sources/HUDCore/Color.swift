@@ -5,13 +5,18 @@ public struct RGBA: Equatable, Sendable, CustomStringConvertible {
         self.r = r; self.g = g; self.b = b; self.a = a
     }
     public func withAlpha(_ a: Double) -> RGBA { RGBA(r, g, b, a) }
+    /// Every component within 0...1 (NaN is 0).
+    public var clamped: RGBA {
+        let u = Limits.progress
+        return RGBA(u.clamp(r), u.clamp(g), u.clamp(b), u.clamp(a))
+    }
     public static let black = RGBA(0, 0, 0)
     public static let white = RGBA(1, 1, 1)
     public static let clear = RGBA(0, 0, 0, 0)
 
     public var description: String {
         func h(_ v: Double) -> String {
-            let n = Int((v * 255).rounded())
+            let n = Int((Limits.progress.clamp(v) * 255).rounded())
             let s = String(n, radix: 16)
             return n < 16 ? "0" + s : s
         }

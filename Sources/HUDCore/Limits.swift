@@ -73,6 +73,9 @@ extension HUDConfiguration {
         c.offset = Point(x: Limits.offset.clamp(c.offset.x), y: Limits.offset.clamp(c.offset.y))
         c.graceTime = Limits.seconds.clamp(c.graceTime)
         c.minShowTime = Limits.seconds.clamp(c.minShowTime)
+        c.contentColor = c.contentColor?.clamped
+        c.bezelColor = c.bezelColor?.clamped
+        c.alternateColor = c.alternateColor.clamped
         return c
     }
 }

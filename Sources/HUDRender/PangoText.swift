@@ -88,6 +88,10 @@ public final class PangoText: TextMeasurer {
     private func font(_ description: String) -> OpaquePointer {
         if let f = fonts[description] { return f }
         let f = pango_font_description_from_string(description)!
+        // A font description is input too: a size beyond any screen is drawn at the limit.
+        let limit = Int32(Limits.fontPixels) * PANGO_SCALE
+        let size = pango_font_description_get_size(f)
+        if size > limit || size < 0 { pango_font_description_set_absolute_size(f, Double(limit)) }
         fonts[description] = f
         return f
     }
