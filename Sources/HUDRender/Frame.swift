@@ -19,6 +19,9 @@ public struct HUDFrame {
     public var drawsMask: Bool = true
     /// The bezel's rectangle while it animates to `layout.bezel` (a resize), nil otherwise.
     public var bezelOverride: Rect? = nil
+    /// Draws everything but the spinner: the content layer that a backend composites the turning
+    /// spinner sprite over.
+    public var leavesOutSpinner: Bool = false
 
     public init(configuration: HUDConfiguration, layout: HUDLayout) {
         self.configuration = configuration

@@ -7,13 +7,13 @@ import HUDCore
 /// Every indicator, drawn in a rectangle of the layout in the content colour.
 enum Indicators {
     static func draw(_ c: HUDConfiguration, progress: Double, time: Double, in r: Rect, color: RGBA,
-                     images: ImageCache, cr: OpaquePointer) {
+                     images: ImageCache, sprites: SpinnerSprites, scale: Double, cr: OpaquePointer) {
         let p = clamp(progress.isNaN ? 0 : progress, 0, 1)
         cairo_save(cr)
         switch c.mode {
         case .indeterminate:
-            if c.spinner == .ring { ringSpinner(r, time: time, color: color, cr: cr) }
-            else { spokes(r, time: time, color: color, cr: cr) }
+            let sprite = sprites.sprite(style: c.spinner, side: min(r.width, r.height), scale: scale, color: color)
+            SpinnerSprites.draw(sprite, angle: SpinnerSprites.angle(style: c.spinner, time: time), in: r, scale: scale, cr: cr)
         case .determinate: pie(r, progress: p, color: color, cr: cr)
         case .annular: annular(r, progress: p, color: c.alternate ? c.alternateColor : color, track: color, cr: cr)
         case .bar: bar(r, progress: p, color: c.alternate ? c.alternateColor : color, border: color, cr: cr)
@@ -23,59 +23,6 @@ enum Indicators {
         case .text: break
         }
         cairo_restore(cr)
-    }
-
-    /// SVProgressHUD's flat ring: an arc with round caps that fades towards its tail, turning once
-    /// a second while its ends breathe.
-    static func ringSpinner(_ r: Rect, time: Double, color: RGBA, cr: OpaquePointer) {
-        let line = 2.5
-        let radius = min(r.width, r.height) / 2 - line / 2 - 1
-        let cx = r.midX, cy = r.midY
-        let turn = 2 * Double.pi
-        let t = time.truncatingRemainder(dividingBy: 3)
-        // The arc grows and shrinks (0.22 ... 0.72 of a turn) while the whole turns once a second.
-        let breath = (1 - cos(t / 1.5 * Double.pi)) / 2          // 0 -> 1 -> 0 over 3 s
-        let length = 0.22 + 0.5 * (0.5 - 0.5 * cos(t * 2 * Double.pi / 1.5))
-        let head = time * turn + breath * 0.5 * turn - Double.pi / 2
-        let tail = head - length * turn
-        // Faint track so the ring reads as a ring even where the arc is short.
-        cairo_set_line_width(cr, line)
-        setColor(cr, color.withAlpha(color.a * 0.12))
-        cairo_arc(cr, cx, cy, radius, 0, turn)
-        cairo_stroke(cr)
-        let segments = 24
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
-        for i in 0..<segments {
-            let a0 = tail + (head - tail) * Double(i) / Double(segments)
-            let a1 = tail + (head - tail) * Double(i + 1) / Double(segments) + 0.01
-            let k = Double(i + 1) / Double(segments)
-            setColor(cr, color.withAlpha(color.a * k))
-            cairo_arc(cr, cx, cy, radius, a0, a1)
-            cairo_stroke(cr)
-        }
-        // Round cap at the head.
-        setColor(cr, color)
-        cairo_arc(cr, cx + radius * cos(head), cy + radius * sin(head), line / 2, 0, turn)
-        cairo_fill(cr)
-    }
-
-    /// The classic 12-spoke activity indicator: the bright spoke steps round 12 times a second.
-    static func spokes(_ r: Rect, time: Double, color: RGBA, cr: OpaquePointer) {
-        let n = 12
-        let step = Int((time * Double(n)).rounded(.down)) % n
-        let outer = min(r.width, r.height) / 2 - 1.5
-        let inner = outer * 0.5
-        cairo_set_line_width(cr, 3)
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        for i in 0..<n {
-            let angle = Double(i) * 2 * Double.pi / Double(n) - Double.pi / 2
-            let age = (step - i + n) % n                       // 0 is the newest
-            let a = max(0.2, 1 - Double(age) / Double(n))
-            setColor(cr, color.withAlpha(color.a * a))
-            cairo_move_to(cr, r.midX + inner * cos(angle), r.midY + inner * sin(angle))
-            cairo_line_to(cr, r.midX + outer * cos(angle), r.midY + outer * sin(angle))
-            cairo_stroke(cr)
-        }
     }
 
     /// MBProgressHUD's pie: a 2-wide outline and a sector from 12 o'clock, clockwise.

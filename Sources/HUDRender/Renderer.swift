@@ -6,6 +6,7 @@ import HUDCore
 public final class HUDRenderer {
     public let text = PangoText()
     private let images = ImageCache()
+    public let sprites = SpinnerSprites()
 
     public init() {}
 
@@ -88,8 +89,9 @@ public final class HUDRenderer {
     private func drawContent(_ f: HUDFrame, cr: OpaquePointer) {
         let c = f.configuration, l = f.layout
         let ink = c.effectiveContentColor
-        if let r = l.indicator {
-            Indicators.draw(c, progress: f.progress, time: f.time, in: r, color: ink, images: images, cr: cr)
+        if let r = l.indicator, !(f.leavesOutSpinner && c.mode == .indeterminate) {
+            Indicators.draw(c, progress: f.progress, time: f.time, in: r, color: ink, images: images, sprites: sprites,
+                            scale: f.scale, cr: cr)
         }
         setColor(cr, ink)
         if let r = l.value, c.alternate, c.mode == .bar {

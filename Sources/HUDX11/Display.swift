@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CX11
 import HUDCore
 
@@ -23,6 +26,9 @@ public enum X11Error: Error, CustomStringConvertible, Equatable {
 /// X errors are reported here instead of ending the process (Xlib's default handler exits).
 nonisolated(unsafe) var lastXError: UInt8 = 0
 
+/// XHUD_DEBUG_X=1 prints every X error the handler swallows.
+nonisolated(unsafe) let debugXErrors = getenv("XHUD_DEBUG_X") != nil
+
 /// One connection to an X server, its default screen and the atoms xhud uses.
 public final class X11Display {
     public let handle: OpaquePointer
@@ -38,6 +44,9 @@ public final class X11Display {
         root = XRootWindow(d, screen)
         _ = XSetErrorHandler { _, event in
             lastXError = event?.pointee.error_code ?? 1
+            if debugXErrors, let e = event?.pointee {
+                fputs("xhud: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n", stderr)
+            }
             return 0
         }
     }

@@ -23,7 +23,7 @@ public final class HUDLoop {
 
     public init(display: X11Display) {
         self.display = display
-        XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask))
+        XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask | PropertyChangeMask))
     }
 
     deinit { link?.invalidate() }

@@ -30,25 +30,22 @@ public final class X11HUD {
     /// Polled on every display-link tick while shown (MBProgressHUD's NSProgress binding).
     public var progressSource: ProgressSource?
     public var showsProgressDescription = false
-    /// New progress values ease in over 0.2 s; off, the next frame shows them (a key press).
-    public var easesProgress = true
+    /// New progress values ease in over 0.2 s (`--smooth`); off (the default, as MBProgressHUD
+    /// and SVProgressHUD set it), the next frame shows them exactly.
+    public var easesProgress = false
 
     private let renderer = HUDRenderer()
     private var clock: MonotonicClock { loop.clock }
-    private(set) var window: OverlayWindow?
+    private(set) var window: Presenter?
     private var composited: Bool
     private var fixesEventBase: Int32?
-    fileprivate(set) var snapshot: OpaquePointer?
-    private var hudSurface: OpaquePointer?
-    private var outSurface: OpaquePointer?
     private var layout: HUDLayout
     private var progress: Tween
     private var bezelTween: RectTween?
     private var buttonPressed = false
-    private var shapeKey: (Rect, Double)? = nil
     private var link: DisplayLink { loop.displayLink }
-    /// Something other than time changed: the next frame is drawn whole.
-    private var dirty = true { didSet { if dirty { needsFullFrame = true } } }
+    /// Something other than time changed: the content is drawn again (and what changed sent).
+    private var dirty = true
     /// Vertical shift of the bezel (logical pixels) that stacks several HUDs in one region.
     /// The bezel's size now (logical pixels), to stack HUDs.
     public var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
@@ -99,9 +96,6 @@ public final class X11HUD {
         XFlush(display.handle)
     }
 
-    deinit {
-        for s in [snapshot, hudSurface, outSurface] { if let s { cairo_surface_destroy(s) } }
-    }
 
     // MARK: Public calls
 
@@ -209,7 +203,7 @@ public final class X11HUD {
     }
 
     /// Lays the HUD out again. A changed bezel animates to its new size; the window grows to
-    /// hold every step (it never shrinks while shown, so no snapshot has to be retaken).
+    /// hold every step and fits the bezel again once it stops.
     private func relayout(regionMoved: Bool = false) {
         let now = clock.now
         let before = bezelTween?.value(at: now) ?? layout.bezel
@@ -221,44 +215,28 @@ public final class X11HUD {
         if !regionMoved, window != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
             bezelTween = RectTween(from: before, to: layout.bezel, start: now)
         }
-        shapeKey = nil
         guard let window else { return }
         var target = windowRect(for: layout.bezel)
         if let t = bezelTween { target = target.union(windowRect(for: t.from)) }
         if regionMoved || configuration.effectiveMask.paintsBackground {
             guard target != window.rect else { return }
             window.move(to: target, blocker: region.rect)
-            if !composited { retakeSnapshot() }
-            allocateSurfaces()
         } else if !window.rect.contains(target) {
-            let grown = window.rect.union(target).integral
-            if !composited { growSnapshot(from: window.rect, to: grown) }
-            window.move(to: grown, blocker: region.rect)
-            allocateSurfaces()
+            window.move(to: window.rect.union(target).integral, blocker: region.rect)
         }
+        dirty = true
     }
 
     /// Once the bezel has stopped moving, the window (grown to hold every step of the move)
-    /// fits it again, so that stacked HUDs' windows do not overlap. Shrinking needs no new
-    /// pixels from the screen: the snapshot is cropped.
+    /// fits it again, so that stacked HUDs' windows do not overlap.
     private func fitWindowAfterResize() {
         guard let t = bezelTween, !t.isMoving(at: clock.now + link.period) else { return }
         bezelTween = nil
         guard let window, !configuration.effectiveMask.paintsBackground else { return }
         let target = windowRect(for: layout.bezel)
         guard target != window.rect, window.rect.contains(target) else { return }
-        if !composited, let old = snapshot {
-            let cropped = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(saturating: target.width), Int32(saturating: target.height))!
-            let cr = cairo_create(cropped)!
-            cairo_set_source_surface(cr, old, window.rect.x - target.x, window.rect.y - target.y)
-            cairo_paint(cr)
-            cairo_destroy(cr)
-            cairo_surface_destroy(old)
-            snapshot = cropped
-        }
         window.move(to: target, blocker: region.rect)
-        shapeKey = nil
-        allocateSurfaces()
+        dirty = true
     }
 
     /// The window covers the whole region when the mask paints it, else the bezel at its largest.
@@ -286,24 +264,13 @@ public final class X11HUD {
         }
     }
 
-    private func allocateSurfaces() {
-        guard let window else { return }
-        for s in [hudSurface, outSurface] { if let s { cairo_surface_destroy(s) } }
-        let w = Int32(saturating: window.rect.width), h = Int32(saturating: window.rect.height)
-        hudSurface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)
-        outSurface = composited ? nil : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)
-        dirty = true
-    }
-
-    private func drawFrame() {
-        guard let window, window.isMapped || lifecycle.isVisible, let hud = hudSurface else { return }
-        dirty = false
-        let now = clock.now
-        var f = HUDFrame(configuration: configuration, layout: layout)
-        // Drawn for the moment it reaches the screen, one refresh ahead (CVDisplayLink's output
-        // time): the frame drawn as a fade-in maps is already visible.
-        let shownAt = now + link.period
-        f.presentation = lifecycle.presentation(at: shownAt)
+    /// The frame's content at rest (alpha 1, no zoom) for the moment it reaches the screen.
+    private func contentFrame(at shownAt: Double, in window: Presenter) -> HUDFrame {
+        var c = configuration
+        // Without a compositor there is nothing true to shadow onto: the window is clipped to
+        // the bezel.
+        if !window.composited { c.shadow = false }
+        var f = HUDFrame(configuration: c, layout: layout)
         f.time = shownAt
         f.progress = progress.value(at: shownAt)
         if let t = bezelTween {
@@ -313,61 +280,75 @@ public final class X11HUD {
         f.scale = scale
         f.origin = Point(x: (window.rect.x - region.rect.x) / scale, y: (window.rect.y - region.rect.y) / scale)
         f.drawsMask = configuration.effectiveMask.paintsBackground
+        f.leavesOutSpinner = true
+        return f
+    }
 
-        // Only the spinner moves: redraw and send its square alone (a fraction of the pixels).
-        let damage = onlySpinnerMoves(f) ? spinnerDamage(window) : nil
-        renderer.render(f, replacing: hud, clip: damage)
+    /// One frame. The content is drawn on this side only when it changed (and only what changed
+    /// is sent); the spinner's turn, a fade and a zoom are composed on the X server.
+    private func drawFrame() {
+        guard let window, window.isMapped || lifecycle.isVisible else { return }
+        let now = clock.now
+        // Drawn for the moment it reaches the screen, one refresh ahead (CVDisplayLink's output
+        // time): the frame drawn as a fade-in maps is already visible.
+        let shownAt = now + link.period
+        let presentation = lifecycle.presentation(at: shownAt)
+        let f = contentFrame(at: shownAt, in: window)
+        let contentChanged = dirty || progress.isMoving(at: now) || f.bezelOverride != nil
+        if contentChanged {
+            renderer.render(f, replacing: window.canvas.content.surface)
+            window.canvas.content.upload()
+        }
+        dirty = false
 
-        var shown = hud
-        if !composited, let out = outSurface {
-            // No compositor: blend over what was beneath, and show only the pixels the HUD covers.
-            let c = cairo_create(out)!
-            if let d = damage { cairo_rectangle(c, d.x, d.y, d.width, d.height); cairo_clip(c) }
-            if let snapshot { cairo_set_source_surface(c, snapshot, 0, 0) } else { cairo_set_source_rgb(c, 0, 0, 0) }
-            cairo_set_operator(c, CAIRO_OPERATOR_SOURCE)
-            cairo_paint(c)
-            cairo_set_operator(c, CAIRO_OPERATOR_OVER)
-            cairo_set_source_surface(c, hud, 0, 0)
-            cairo_paint(c)
-            cairo_destroy(c)
-            cairo_surface_flush(out)
-            shown = out
-            let key = (f.bezelOverride ?? layout.bezel, f.presentation.scale)
-            if shapeKey == nil || shapeKey!.0 != key.0 || shapeKey!.1 != key.1 {
-                shapeKey = key
-                window.setBoundingShape(configuration.effectiveMask.paintsBackground ? nil : shapeSpans(f, like: hud))
+        var spinner: ServerCanvas.Spinner? = nil
+        if configuration.mode == .indeterminate, let r = layout.indicator {
+            let side = SpinnerSprites.pixelSide(min(r.width, r.height), scale: scale)
+            let ink = configuration.effectiveContentColor
+            let colourKey = UInt(truncatingIfNeeded: Int(ink.r * 255) << 24 | Int(ink.g * 255) << 16 | Int(ink.b * 255) << 8 | Int(ink.a * 255))
+                ^ (configuration.spinner == .ring ? 0 : 1 << 40)
+            window.canvas.setSprite(key: (side, colourKey)) { cr in
+                let sprite = renderer.sprites.sprite(style: configuration.spinner, side: min(r.width, r.height), scale: scale, color: ink)
+                cairo_set_source_surface(cr, sprite, 0, 0)
+                cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+                cairo_paint(cr)
+            }
+            let shift = f.bezelOverride.map { Point(x: $0.midX - layout.bezel.midX, y: $0.midY - layout.bezel.midY) } ?? .zero
+            spinner = .init(centre: Point(x: (r.midX + shift.x - f.origin.x) * scale, y: (r.midY + shift.y - f.origin.y) * scale),
+                            angle: SpinnerSprites.angle(style: configuration.spinner, time: shownAt))
+        }
+
+        let bezel = f.bezelOverride ?? layout.bezel
+        let zoomCentre = Point(x: (bezel.midX - f.origin.x) * scale, y: (bezel.midY - f.origin.y) * scale)
+        // Only the spinner turns: compose its square alone.
+        var area: Rect? = nil
+        if !contentChanged, let s = spinner, lastPresentation == presentation, let r = layout.indicator {
+            let half = (r.width / 2 + 2) * scale
+            area = Rect(x: s.centre.x - half, y: s.centre.y - half, width: 2 * half, height: 2 * half).integral
+        }
+        window.canvas.present(alpha: presentation.alpha, zoom: presentation.scale, zoomCentre: zoomCentre, spinner: spinner,
+                              windowOrigin: Point(x: window.rect.x, y: window.rect.y), area: area)
+        if !window.composited && !configuration.effectiveMask.paintsBackground {
+            window.updateShape(bezel: bezel, zoom: presentation.scale) {
+                var full = contentFrame(at: shownAt, in: window)
+                full.presentation = Presentation(alpha: 1, scale: presentation.scale)
+                return shapeSpans(full, width: Int(window.rect.width), height: Int(window.rect.height))
             }
         }
-        window.present(pixels: cairo_image_surface_get_data(shown)!, width: Int(cairo_image_surface_get_width(shown)),
-                       height: Int(cairo_image_surface_get_height(shown)), stride: Int(cairo_image_surface_get_stride(shown)),
-                       damage: damage)
         framesDrawn += 1
         lastFrame = now
-        needsFullFrame = false
-        lastPresentation = f.presentation
+        lastPresentation = presentation
     }
 
-    /// Set whenever something other than the spinner's phase changed since the last full frame.
-    private var needsFullFrame = true
-    /// Alpha and zoom of the frame on screen: a frame that changes them is drawn whole.
+    /// Alpha and zoom of the frame on screen: only a frame that keeps them may compose the
+    /// spinner's square alone.
     private var lastPresentation: Presentation?
 
-    private func onlySpinnerMoves(_ f: HUDFrame) -> Bool {
-        !needsFullFrame && configuration.mode == .indeterminate && !lifecycle.isAnimating && bezelTween == nil
-            && !buttonPressed && lastPresentation == f.presentation
-    }
-
-    private func spinnerDamage(_ window: OverlayWindow) -> Rect? {
-        guard let r = layout.indicator else { return nil }
-        let x = (region.rect.x - window.rect.x) + r.x * scale, y = (region.rect.y - window.rect.y) + r.y * scale
-        return Rect(x: x - 2 * scale, y: y - 2 * scale, width: (r.width + 4) * scale, height: (r.height + 4) * scale).integral
-    }
-
     /// The spans the bezel covers at full alpha (a fading frame covers the same pixels).
-    private func shapeSpans(_ frame: HUDFrame, like surface: OpaquePointer) -> [XRectangle] {
+    private func shapeSpans(_ frame: HUDFrame, width: Int, height: Int) -> [XRectangle] {
         var f = frame
-        f.presentation.alpha = 1
-        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(surface), cairo_image_surface_get_height(surface))!
+        f.leavesOutSpinner = true
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, width)), Int32(max(1, height)))!
         defer { cairo_surface_destroy(s) }
         let cr = cairo_create(s)!
         renderer.render(f, to: cr)
@@ -381,19 +362,15 @@ public final class X11HUD {
     private func appear() {
         if window == nil {
             let m = configuration.effectiveMask
-            let w = OverlayWindow(display: display, rect: windowRect(), blockInputOver: m.blocksInput ? region.rect : nil,
-                                  clickThrough: !m.blocksInput && configuration.buttonTitle.isEmpty && onClick == nil)
-            window = w
-            allocateSurfaces()
+            window = Presenter(display: display, rect: windowRect(), blockInputOver: m.blocksInput ? region.rect : nil,
+                               clickThrough: !m.blocksInput && configuration.buttonTitle.isEmpty && onClick == nil,
+                               composited: composited, overScreen: m.paintsBackground)
         }
-        if !composited { retakeSnapshot() }
-        shapeKey = nil
         // Draw before mapping too: with a compositor the first frame shown is already complete.
         dirty = true
+        lastPresentation = nil
         drawFrame()
         window?.map()
-        dirty = true
-        drawFrame()
         if onEscape != nil && configuration.effectiveMask.blocksInput { grabEscape(true) }
         XFlush(display.handle)
     }
@@ -403,52 +380,6 @@ public final class X11HUD {
         window?.unmap()
         XFlush(display.handle)
         onHidden?()
-    }
-
-    /// The snapshot for a larger window without unmapping: the new area is read from the screen,
-    /// and where the window already is (the only place the HUD's own pixels can be) the old
-    /// snapshot is kept.
-    private func growSnapshot(from old: Rect, to new: Rect) {
-        let grown = display.snapshot(new)
-        removeSiblings(from: grown, at: new)
-        if let s = snapshot {
-            let cr = cairo_create(grown)!
-            cairo_set_source_surface(cr, s, old.x - new.x, old.y - new.y)
-            cairo_paint(cr)
-            cairo_destroy(cr)
-            cairo_surface_destroy(s)
-        }
-        snapshot = grown
-    }
-
-    /// A screen grab holds this loop's other HUDs too; what lies beneath them is in their own
-    /// snapshots. Without this, a stacked HUD that moves leaves its old image behind in its
-    /// neighbours' backgrounds.
-    private func removeSiblings(from grab: OpaquePointer, at r: Rect) {
-        for h in loop.huds where h !== self {
-            guard let w = h.window, w.isMapped, let beneath = h.snapshot,
-                  w.rect.maxX > r.minX, w.rect.minX < r.maxX, w.rect.maxY > r.minY, w.rect.minY < r.maxY else { continue }
-            let cr = cairo_create(grab)!
-            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-            cairo_set_source_surface(cr, beneath, w.rect.x - r.x, w.rect.y - r.y)
-            cairo_rectangle(cr, w.rect.x - r.x, w.rect.y - r.y, w.rect.width, w.rect.height)
-            cairo_fill(cr)
-            cairo_destroy(cr)
-        }
-    }
-
-    private func retakeSnapshot() {
-        guard let window else { return }
-        let wasMapped = window.isMapped
-        if wasMapped {
-            window.unmap()
-            XSync(display.handle, 0)
-            usleep(40_000)   // let the windows beneath repaint
-        }
-        if let s = snapshot { cairo_surface_destroy(s) }
-        snapshot = display.snapshot(window.rect)
-        if let s = snapshot { removeSiblings(from: s, at: window.rect) }
-        if wasMapped { window.map(); dirty = true }
     }
 
     // MARK: Events
@@ -465,7 +396,7 @@ public final class X11HUD {
     }
 
     func handle(_ ev: inout XEvent) {
-        let ours = [window?.window ?? 0, window?.blocker ?? 0]
+        let ours = [window?.window.window ?? 0, window?.window.blocker ?? 0]
         if let base = fixesEventBase, ev.type == base + XFixesSelectionNotify {
             compositorChanged()
             return
@@ -488,16 +419,23 @@ public final class X11HUD {
             let w = ev.type == UnmapNotify ? ev.xunmap.window : ev.xdestroywindow.window
             if let p = region.window, w == p { onParentGone?() ?? stop(exitCode: 0) }
         case Expose:
-            if ev.xexpose.count == 0 { dirty = true; drawFrame() }
+            // The last frame is on the server: show it again, nothing is drawn or sent.
+            let e = ev.xexpose
+            window?.canvas.repaint(Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)))
+        case PropertyNotify:
+            if ev.xproperty.window == display.root, ev.xproperty.atom == display.atom("_XROOTPMAP_ID"), lifecycle.isVisible {
+                window?.wallpaperChanged()
+                drawFrame()
+            }
         case ButtonPress:
-            if ev.xbutton.window == window?.window, inButton(ev.xbutton) { buttonPressed = true; dirty = true; drawFrame() }
+            if ev.xbutton.window == window?.window.window, inButton(ev.xbutton) { buttonPressed = true; dirty = true; drawFrame() }
         case ButtonRelease:
             if buttonPressed {
                 buttonPressed = false
                 dirty = true
                 drawFrame()
-                if ev.xbutton.window == window?.window, inButton(ev.xbutton) { onButton?() }
-            } else if ev.xbutton.window == window?.window, ev.xbutton.button == 1, lifecycle.isVisible, let onClick {
+                if ev.xbutton.window == window?.window.window, inButton(ev.xbutton) { onButton?() }
+            } else if ev.xbutton.window == window?.window.window, ev.xbutton.button == 1, lifecycle.isVisible, let onClick {
                 onClick()
             }
         case KeyPress:
@@ -524,14 +462,7 @@ public final class X11HUD {
         let now = display.compositorRunning
         guard now != composited else { return }
         composited = now
-        allocateSurfaces()
-        if composited {
-            window?.setBoundingShape(nil)
-            if let s = snapshot { cairo_surface_destroy(s); snapshot = nil }
-        } else {
-            retakeSnapshot()
-        }
-        shapeKey = nil
+        window?.setComposited(now)
         dirty = true
         if lifecycle.isVisible { drawFrame() }
     }

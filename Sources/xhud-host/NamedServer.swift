@@ -178,7 +178,7 @@ final class NamedServer {
             }
             entries[id] = entry
             order.append(id)
-            entry.hud.easesProgress = false   // a key press shows its value in the next frame
+            entry.hud.easesProgress = options.smooth   // else a key press shows its value in the next frame
             // The HUD's closures never hold its entry (the entry holds the HUD): a hidden HUD and
             // everything it drew with are freed when the entry goes.
             let hud = entry.hud

@@ -103,6 +103,8 @@ struct XHUDCommand: ParsableCommand {
     var alternateColor: String?
     @Flag(help: "Interpret label and details as Pango markup (never otherwise).")
     var markup = false
+    @Flag(help: "Ease progress changes over 0.2 s (default: each value is on screen exactly in the next frame).")
+    var smooth = false
 
     @Option(help: "dark | light | custom")
     var style: HUDStyle?

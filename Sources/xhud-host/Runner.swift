@@ -39,6 +39,7 @@ struct Runner {
             return fail("\(error)", Status.usage)
         }
         hud.loop.installSignalHandlers()
+        hud.easesProgress = options.smooth
         let finish = { (code: Int32) in hud.hide(animated: true) { hud.stop(exitCode: code) } }
         var signalled = false
         hud.onSignal = { sig in

@@ -163,7 +163,7 @@ _xhud() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--tint-image --no-tint-image --show-value --no-show-value --alternate --no-alternate --markup --no-shadow --square --wait --click-through --progress-from-output --pulsate --auto-close --auto-kill --no-cancel --version -h --help)
+    local -a non_repeating_flags=(--tint-image --no-tint-image --show-value --no-show-value --alternate --no-alternate --markup --smooth --no-shadow --square --wait --click-through --progress-from-output --pulsate --auto-close --auto-kill --no-cancel --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--mode --label --details --progress --button --image --image-size --spinner --alternate-color --style --bezel-color --content-color --mask --margin --corner-radius --min-size --offset --font --details-font --animation --grace --min-show --hide-after --min-duration --max-duration --window --monitor --geometry --scale --result-time --kill-timeout --id --delay --linger --text --percentage)
     __xhud_offer_flags_options -1

@@ -20,7 +20,7 @@ function __xhud_parse_tokens -S
     set -l unparsed_tokens (__xhud_tokens -pc)
     switch $unparsed_tokens[1]
     case 'xhud'
-        __xhud_parse_subcommand -r 3 'mode=' 'label=' 'details=' 'progress=' 'button=' 'image=' 'image-size=' 'tint-image' 'no-tint-image' 'spinner=' 'show-value' 'no-show-value' 'alternate' 'no-alternate' 'alternate-color=' 'markup' 'style=' 'bezel-color=' 'content-color=' 'mask=' 'no-shadow' 'margin=' 'corner-radius=' 'min-size=' 'square' 'offset=' 'font=' 'details-font=' 'animation=' 'grace=' 'min-show=' 'hide-after=' 'wait' 'min-duration=' 'max-duration=' 'click-through' 'window=' 'monitor=' 'geometry=' 'scale=' 'result-time=' 'kill-timeout=' 'progress-from-output' 'id=' 'delay=' 'linger=' 'text=' 'percentage=' 'pulsate' 'auto-close' 'auto-kill' 'no-cancel' 'version' 'h/help'
+        __xhud_parse_subcommand -r 3 'mode=' 'label=' 'details=' 'progress=' 'button=' 'image=' 'image-size=' 'tint-image' 'no-tint-image' 'spinner=' 'show-value' 'no-show-value' 'alternate' 'no-alternate' 'alternate-color=' 'markup' 'smooth' 'style=' 'bezel-color=' 'content-color=' 'mask=' 'no-shadow' 'margin=' 'corner-radius=' 'min-size=' 'square' 'offset=' 'font=' 'details-font=' 'animation=' 'grace=' 'min-show=' 'hide-after=' 'wait' 'min-duration=' 'max-duration=' 'click-through' 'window=' 'monitor=' 'geometry=' 'scale=' 'result-time=' 'kill-timeout=' 'progress-from-output' 'id=' 'delay=' 'linger=' 'text=' 'percentage=' 'pulsate' 'auto-close' 'auto-kill' 'no-cancel' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __xhud_parse_subcommand -r 1 'version'
@@ -94,6 +94,7 @@ complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhu
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" no-alternate' -l 'no-alternate' -d 'The bar\'s alternate state (e.g. muted), drawn in --alternate-color.'
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" alternate-color' -l 'alternate-color' -d 'Colour of the alternate state (default: a muted red).' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" markup' -l 'markup' -d 'Interpret label and details as Pango markup (never otherwise).'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" smooth' -l 'smooth' -d 'Ease progress changes over 0.2 s (default: each value is on screen exactly in the next frame).'
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" style' -l 'style' -d 'dark | light | custom' -rfka 'dark light custom'
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" bezel-color' -l 'bezel-color' -d 'Bezel colour: #RRGGBB[AA], rgba(r,g,b,a), a name, NAME/ALPHA.' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" content-color' -l 'content-color' -d 'Colour of label, details, button and indicator.' -rfka ''

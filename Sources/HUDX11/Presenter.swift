@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CX11
+import CCairo
+import HUDCore
+
+/// The X11 side of showing one HUD: its window (and input blocker), the server-side canvas the
+/// frames are composed on, what it blends over without a compositor, and its bounding shape.
+/// The HUD's orchestration (`X11HUD`) tells it what to draw and when; this is where pixels and
+/// requests are.
+///
+/// Without a compositor nothing shows through a window, so a HUD blends over something itself.
+/// A bezel blends over the wallpaper (`_XROOTPMAP_ID`), which is always current: a copy of the
+/// screen taken when the HUD appeared goes stale as soon as a window beneath it repaints or
+/// another HUD goes, and showed their old pixels. A mask that covers the whole region (black,
+/// gradient, a colour) dims what is really there, so it blends over a copy of the screen taken
+/// on the server before it maps (input is blocked under it, so that copy stays true). Either
+/// way the pixels never leave the server.
+final class Presenter {
+    let display: X11Display
+    let window: OverlayWindow
+    private(set) var canvas: ServerCanvas
+    private(set) var composited: Bool
+    /// Blend over a copy of the screen rather than the wallpaper (a mask that paints the region).
+    let overScreen: Bool
+    private var shapeKey: (Rect, Double)?
+    private var onWallpaper = false
+    let useSHM: Bool
+
+    init(display: X11Display, rect: Rect, blockInputOver: Rect?, clickThrough: Bool, composited: Bool, overScreen: Bool) {
+        self.display = display
+        self.composited = composited
+        self.overScreen = overScreen
+        useSHM = display.sharedMemoryUsable
+        window = OverlayWindow(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
+        canvas = Presenter.makeCanvas(display, window, useSHM)
+        chooseBackground()
+    }
+
+    private static func makeCanvas(_ display: X11Display, _ window: OverlayWindow, _ useSHM: Bool) -> ServerCanvas {
+        ServerCanvas(display: display, window: window.window, visual: window.visual, depth: window.depth,
+                     width: Int(window.rect.width), height: Int(window.rect.height), useSHM: useSHM)
+    }
+
+    var rect: Rect { window.rect }
+    var isMapped: Bool { window.isMapped }
+
+    /// Moves or resizes the window; a new size gets a new canvas (its content is sent again).
+    func move(to r: Rect, blocker region: Rect) {
+        let old = window.rect
+        window.move(to: r, blocker: region)
+        if window.rect.width != old.width || window.rect.height != old.height {
+            canvas = Presenter.makeCanvas(display, window, useSHM)
+            chooseBackground()
+        } else if !composited && !onWallpaper {
+            chooseBackground()   // a copy of the screen is only true where it was taken
+        }
+        shapeKey = nil
+    }
+
+    func map() { window.map() }
+    func unmap() { window.unmap() }
+    func raise() { window.raise() }
+
+    /// A compositor started or stopped: the background (and the shape) follow.
+    func setComposited(_ on: Bool) {
+        guard on != composited else { return }
+        composited = on
+        if composited { window.setBoundingShape(nil) }
+        shapeKey = nil
+        chooseBackground()
+    }
+
+    /// The wallpaper changed (`_XROOTPMAP_ID` on the root).
+    func wallpaperChanged() { if !composited && !overScreen { chooseBackground() } }
+
+    private func chooseBackground() {
+        onWallpaper = false
+        if composited { return canvas.setBackground(.none, rect: window.rect) }
+        if !overScreen, let wallpaper = display.wallpaperPixmap {
+            onWallpaper = true
+            return canvas.setBackground(.wallpaper(wallpaper), rect: window.rect)
+        }
+        // The screen as it is now: taken with the window unmapped, so that it is not in it.
+        let wasMapped = window.isMapped
+        if wasMapped {
+            window.unmap()
+            XSync(display.handle, 0)
+            usleep(40_000)   // let the windows beneath repaint
+        }
+        canvas.setBackground(.snapshot, rect: window.rect)
+        if wasMapped { window.map() }
+    }
+
+    /// Without a compositor the window shows only the pixels the bezel covers; `spans` is asked
+    /// for only when the bezel's rectangle or zoom changed.
+    func updateShape(bezel: Rect, zoom: Double, spans: () -> [XRectangle]?) {
+        guard !composited else { return }
+        if let k = shapeKey, k.0 == bezel, k.1 == zoom { return }
+        shapeKey = (bezel, zoom)
+        window.setBoundingShape(spans())
+    }
+}
+
+extension X11Display {
+    /// MIT-SHM works only when client and server share memory: a local display whose server
+    /// answers the extension (XHUD_NO_SHM=1 turns it off, to test the remote path locally).
+    var sharedMemoryUsable: Bool {
+        if getenv("XHUD_NO_SHM") != nil { return false }
+        let name = String(cString: XDisplayString(handle))
+        guard name.hasPrefix(":") || name.hasPrefix("unix:") else { return false }
+        return XShmQueryExtension(handle) != 0
+    }
+
+    /// The root's wallpaper pixmap, as set by feh, xsetroot's successors, hsetroot and desktop
+    /// environments (`_XROOTPMAP_ID`, else `_XSETROOT_ID`); nil when there is none.
+    var wallpaperPixmap: Pixmap? {
+        for name in ["_XROOTPMAP_ID", "_XSETROOT_ID"] {
+            var type: Atom = 0, format: Int32 = 0
+            var count: UInt = 0, after: UInt = 0
+            var data: UnsafeMutablePointer<UInt8>? = nil
+            let status = XGetWindowProperty(handle, root, atom(name), 0, 1, 0, XA_PIXMAP, &type, &format, &count, &after, &data)
+            defer { if let data { XFree(data) } }
+            guard status == Success, type == XA_PIXMAP, format == 32, count == 1, let data else { continue }
+            let p = UnsafeRawPointer(data).load(as: UInt.self)
+            if p != 0 { return Pixmap(p) }
+        }
+        return nil
+    }
+}

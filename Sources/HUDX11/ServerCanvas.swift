@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CX11
+import CCairo
+import HUDCore
+
+/// Frames assembled on the X server with XRender. What does not change between frames lives
+/// there: the content (bezel, shadow, text, indicator; uploaded once, then only what changed),
+/// the spinner's sprite (uploaded once), and what the HUD blends over without a compositor (the
+/// wallpaper, or a copy of the screen taken on the server). A frame is a handful of Composite
+/// requests: the spinner turns by a transform, a fade is the alpha of a solid mask, a zoom is a
+/// scale transform. Nothing but changed pixels is ever sent.
+final class ServerCanvas {
+    let display: X11Display
+    let window: Window
+    let width: Int, height: Int
+    let content: UploadedImage
+    private(set) var sprite: UploadedImage?
+    private var spriteKey: (Int, UInt)?
+    private let windowPicture: Picture
+    private let back: (pixmap: Pixmap, picture: Picture)
+    private let layer: (pixmap: Pixmap, picture: Picture)
+    private let contentPicture: Picture
+    private var spritePicture: Picture = 0
+    private var background: Background = .none
+    private var backgroundPicture: Picture = 0
+    private var snapshotPixmap: Pixmap = 0
+
+    /// What is under the HUD's pixels: nothing (a compositor blends the window), the root's
+    /// wallpaper pixmap, or a copy of the screen taken on the server before the window mapped.
+    enum Background: Equatable { case none, wallpaper(Pixmap), snapshot }
+
+    init(display: X11Display, window: Window, visual: UnsafeMutablePointer<Visual>, depth: Int32, width: Int, height: Int, useSHM: Bool) {
+        self.display = display
+        self.window = window
+        self.width = max(1, width)
+        self.height = max(1, height)
+        let d = display.handle
+        let argb = XRenderFindStandardFormat(d, Int32(PictStandardARGB32))
+        windowPicture = XRenderCreatePicture(d, window, XRenderFindVisualFormat(d, visual), 0, nil)
+        let w = UInt32(max(1, width)), h = UInt32(max(1, height)), root = display.root
+        func pixmapPicture(_ depth: Int32, _ format: UnsafeMutablePointer<XRenderPictFormat>?) -> (Pixmap, Picture) {
+            let p = XCreatePixmap(d, root, w, h, UInt32(depth))
+            return (p, XRenderCreatePicture(d, p, format, 0, nil))
+        }
+        back = pixmapPicture(depth, XRenderFindVisualFormat(d, visual))
+        layer = pixmapPicture(32, argb)
+        content = UploadedImage(display: display, width: self.width, height: self.height, useSHM: useSHM)
+        contentPicture = XRenderCreatePicture(d, content.pixmap, argb, 0, nil)
+        for p in [contentPicture, layer.picture] { setFilter(p, "bilinear") }
+    }
+
+    deinit {
+        let d = display.handle
+        for p in [windowPicture, back.picture, layer.picture, contentPicture, spritePicture, backgroundPicture] where p != 0 {
+            XRenderFreePicture(d, p)
+        }
+        XFreePixmap(d, back.pixmap)
+        XFreePixmap(d, layer.pixmap)
+        if snapshotPixmap != 0 { XFreePixmap(d, snapshotPixmap) }
+    }
+
+    private func setFilter(_ p: Picture, _ name: String) {
+        name.withCString { XRenderSetPictureFilter(display.handle, p, $0, nil, 0) }
+    }
+
+    // MARK: What the frame is made of
+
+    /// The spinner's sprite, uploaded when it changes (`key` names it: side and colour).
+    func setSprite(key: (Int, UInt), draw: (OpaquePointer) -> Void) {
+        if let k = spriteKey, k == key { return }
+        spriteKey = key
+        let d = display.handle
+        if spritePicture != 0 { XRenderFreePicture(d, spritePicture) }
+        let s = UploadedImage(display: display, width: key.0, height: key.0, useSHM: false)
+        let cr = cairo_create(s.surface)!
+        draw(cr)
+        cairo_destroy(cr)
+        s.upload()
+        sprite = s
+        spritePicture = XRenderCreatePicture(d, s.pixmap, XRenderFindStandardFormat(d, Int32(PictStandardARGB32)), 0, nil)
+        setFilter(spritePicture, "bilinear")
+    }
+
+    /// Blend over the wallpaper, over a copy of the screen under `rect` (root coordinates, taken
+    /// now, on the server: no pixels travel), or over nothing (a compositor does the blending).
+    func setBackground(_ b: Background, rect: Rect) {
+        let d = display.handle
+        if backgroundPicture != 0 { XRenderFreePicture(d, backgroundPicture); backgroundPicture = 0 }
+        if snapshotPixmap != 0 { XFreePixmap(d, snapshotPixmap); snapshotPixmap = 0 }
+        background = b
+        let rootFormat = XRenderFindVisualFormat(d, XDefaultVisual(d, display.screen))
+        switch b {
+        case .none: break
+        case .wallpaper(let pixmap):
+            var attrs = XRenderPictureAttributes()
+            attrs.repeat = RepeatNormal   // a tiled wallpaper tiles from the root's origin
+            let (pic, ok) = display.checked { XRenderCreatePicture(d, pixmap, rootFormat, UInt(CPRepeat), &attrs) }
+            if ok { backgroundPicture = pic } else { background = .none }
+        case .snapshot:
+            let depth = UInt32(XDefaultDepth(d, display.screen))
+            snapshotPixmap = XCreatePixmap(d, display.root, UInt32(width), UInt32(height), depth)
+            var values = XGCValues()
+            values.subwindow_mode = IncludeInferiors
+            let gc = XCreateGC(d, snapshotPixmap, UInt(GCSubwindowMode), &values)
+            XCopyArea(d, display.root, snapshotPixmap, gc, Int32(saturating: rect.x), Int32(saturating: rect.y),
+                      UInt32(width), UInt32(height), 0, 0)
+            XFreeGC(d, gc)
+            backgroundPicture = XRenderCreatePicture(d, snapshotPixmap, rootFormat, 0, nil)
+        }
+    }
+
+    // MARK: A frame
+
+    struct Spinner {
+        /// Centre of the indicator in window pixels, and the angle it is turned by.
+        var centre: Point
+        var angle: Double
+    }
+
+    /// Composes a frame on the server and shows it: the content (and the turned sprite) with
+    /// `alpha`, scaled by `zoom` about `zoomCentre` (window pixels), over the background; only
+    /// `area` (window pixels) when given.
+    func present(alpha: Double, zoom: Double, zoomCentre: Point, spinner: Spinner?, windowOrigin: Point, area: Rect? = nil) {
+        let d = display.handle
+        let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        let a = (area ?? full).intersection(full).integral
+        guard !a.isEmpty else { return }
+        let x = Int32(a.x), y = Int32(a.y), w = UInt32(a.width), h = UInt32(a.height)
+
+        // The layer: the content, with the spinner turned over it.
+        var source = contentPicture
+        if let spinner, let sprite, spritePicture != 0 {
+            XRenderComposite(d, PictOpSrc, contentPicture, 0, layer.picture, x, y, 0, 0, x, y, w, h)
+            let half = Double(sprite.width) / 2
+            let c = cos(spinner.angle), s = sin(spinner.angle)
+            // Window pixel p -> sprite pixel: turn back about the indicator's centre.
+            let tx = c * -spinner.centre.x + s * -spinner.centre.y + half
+            let ty = -s * -spinner.centre.x + c * -spinner.centre.y + half
+            setTransform(spritePicture, [c, s, tx, -s, c, ty])
+            let r = Rect(x: spinner.centre.x - half * 1.5, y: spinner.centre.y - half * 1.5, width: half * 3, height: half * 3)
+                .integral.intersection(a)
+            if !r.isEmpty {
+                XRenderComposite(d, PictOpOver, spritePicture, 0, layer.picture, Int32(r.x), Int32(r.y), 0, 0,
+                                 Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
+            }
+            source = layer.picture
+        }
+
+        // The background under it (opaque without a compositor), or transparent.
+        if backgroundPicture != 0 {
+            let ox = background == .snapshot ? 0 : Int32(saturating: windowOrigin.x)
+            let oy = background == .snapshot ? 0 : Int32(saturating: windowOrigin.y)
+            XRenderComposite(d, PictOpSrc, backgroundPicture, 0, back.picture, ox + x, oy + y, 0, 0, x, y, w, h)
+        } else {
+            var clear = XRenderColor(red: 0, green: 0, blue: 0, alpha: 0)
+            XRenderFillRectangle(d, PictOpSrc, back.picture, &clear, x, y, w, h)
+        }
+
+        // The layer with its alpha and zoom.
+        var mask: Picture = 0
+        if alpha < 0.999 {
+            var c = XRenderColor(red: 0, green: 0, blue: 0, alpha: UInt16(saturating: (max(0, alpha) * 65535).rounded()))
+            mask = XRenderCreateSolidFill(d, &c)
+        }
+        let zoomed = abs(zoom - 1) > 1e-6
+        if zoomed {
+            let k = 1 / zoom
+            setTransform(source, [k, 0, zoomCentre.x * (1 - k), 0, k, zoomCentre.y * (1 - k)])
+        }
+        XRenderComposite(d, PictOpOver, source, mask, back.picture, x, y, x, y, x, y, w, h)
+        if zoomed { setTransform(source, [1, 0, 0, 0, 1, 0]) }
+        if mask != 0 { XRenderFreePicture(d, mask) }
+
+        XRenderComposite(d, PictOpSrc, back.picture, 0, windowPicture, x, y, 0, 0, x, y, w, h)
+    }
+
+    /// Shows the last frame again (an Expose): no new pixels, one request.
+    func repaint(_ r: Rect) {
+        let a = r.integral
+        XRenderComposite(display.handle, PictOpSrc, back.picture, 0, windowPicture, Int32(saturating: a.x), Int32(saturating: a.y),
+                         0, 0, Int32(saturating: a.x), Int32(saturating: a.y), UInt32(saturating: a.width), UInt32(saturating: a.height))
+    }
+
+    private func setTransform(_ p: Picture, _ m: [Double]) {
+        func fx(_ v: Double) -> XFixed { XFixed(saturating: (v * 65536).rounded()) }
+        var t = XTransform(matrix: ((fx(m[0]), fx(m[1]), fx(m[2])), (fx(m[3]), fx(m[4]), fx(m[5])), (0, 0, fx(1))))
+        XRenderSetPictureTransform(display.handle, p, &t)
+    }
+}

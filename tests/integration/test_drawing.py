@@ -1,0 +1,200 @@
+"""Drawing on the X server: frames composed from what the server already holds, with only changed
+pixels sent, must look exactly like a full redraw: no seams around an update, no square behind the
+spinner, no ghost of another HUD, the same pixels through MIT-SHM, plain requests and a TCP
+display."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+import pytest
+
+from conftest import BACKGROUND, SCREEN_H, SCREEN_W, XHUD_BIN, wait_until
+
+BAR = ["--mode", "bar", "--label", "Copying", "--animation", "none", "--mask", "none"]
+
+
+def region(shot, rect):
+    x0, y0, w, h = rect
+    return [shot.pixel(x, y) for y in range(y0, y0 + h) for x in range(x0, x0 + w)]
+
+
+def max_diff(a, b) -> int:
+    return max(max(abs(p - q) for p, q in zip(u, v)) for u, v in zip(a, b))
+
+
+def fed(x, *args, env=None):
+    """xhud reading stdin from a pipe the test writes to."""
+    p = subprocess.Popen([str(XHUD_BIN), *args], env=env or x.env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    x.procs.append(p)
+    return p
+
+
+def hud_rect(x, timeout=5.0):
+    wins = wait_until(lambda: x.visible_hud_windows(), timeout)
+    assert wins, "no HUD window"
+    w = max(wins, key=lambda w: w.rect[2] * w.rect[3] if w.rect[2] < SCREEN_W else 0)
+    return w.rect
+
+
+def settle(x, rect, timeout=3.0):
+    """A screenshot once two in a row agree on `rect`."""
+    last = None
+    deadline = time.monotonic() + timeout
+    while True:
+        shot = x.screenshot()
+        pixels = region(shot, rect)
+        if pixels == last or time.monotonic() > deadline:
+            return shot, pixels
+        last = pixels
+        time.sleep(0.1)
+
+
+def stop(p):
+    p.terminate()
+    p.wait(timeout=5)
+
+
+def test_a_progress_update_equals_a_full_redraw(x):
+    """A bar at 30 % fed `70`: only the changed pixels are sent, and the frame equals one drawn
+    whole at 70 % (every channel within 2)."""
+    a = fed(x, *BAR, "--progress", "0.3")
+    rect = hud_rect(x)
+    a.stdin.write(b"70\n")
+    a.stdin.flush()
+    time.sleep(0.3)
+    _, updated = settle(x, rect)
+    stop(a)
+    assert wait_until(lambda: not x.visible_hud_windows(), 3)
+    b = fed(x, *BAR, "--progress", "0.7")
+    assert hud_rect(x) == rect
+    _, whole = settle(x, rect)
+    stop(b)
+    assert max_diff(updated, whole) <= 2
+
+
+def test_no_square_behind_the_spinner(x):
+    """The spinner turns on the server over the bezel as drawn: just outside its ring the bezel has
+    the colour it has anywhere else."""
+    hud = x.start_xhud("--label", "Working on it", "--animation", "none", "--mask", "none")
+    box, _ = x.hud_bbox(tolerance=60)
+    assert box, hud.describe()
+    left, top, right, bottom = box
+    cx = (left + right) // 2
+    y = top + 20 + 18   # the indicator's centre row: margin 20, 37 px indicator
+    for _ in range(5):
+        shot = x.screenshot()
+        near = shot.pixel(cx + 21, y)      # inside the old damage square, outside the ring
+        far = shot.pixel(left + 12, y)     # the bezel away from the indicator
+        assert max(abs(p - q) for p, q in zip(near, far)) <= 2, f"near the spinner {near}, elsewhere {far}"
+        time.sleep(0.07)
+
+
+def test_no_ghost_of_a_previous_hud(xplain):
+    """Without a compositor, a HUD that appears over another one (two wrapped commands in a row,
+    a result icon still up) shows its own pixels, never the other's. (With one, the other shows
+    through the translucent bezel, as it really is there.)"""
+    x = xplain
+    ref = x.start_xhud("--label", "Step B", "--mode", "success", "--animation", "none")
+    wx, wy, ww, wh = hud_rect(x)
+    # The bezel's inside (the window also holds the shadow's reach, where the other HUD may
+    # rightly show around this one).
+    rect = (wx + 28, wy + 28, ww - 56, wh - 60)
+    _, alone = settle(x, rect)
+    ref.signal(15)
+    ref.wait(3)
+    assert wait_until(lambda: not x.visible_hud_windows(), 3)
+    first = x.start_xhud("--label", "Step A", "--details", "Exit status 3", "--mode", "error", "--animation", "none")
+    second = x.start_xhud("--label", "Step B", "--mode", "success", "--animation", "none", wait_mapped=False)
+    time.sleep(0.5)
+    _, over = settle(x, rect)
+    first.signal(15)
+    first.wait(3)
+    time.sleep(0.3)
+    _, after = settle(x, rect)
+    second.signal(15)
+    assert max_diff(over, alone) <= 2, "the second HUD shows the first one's pixels"
+    assert max_diff(after, alone) <= 2
+
+
+def test_a_window_mapped_under_the_hud_leaves_no_stale_pixels(xplain):
+    """Without a compositor the bezel blends over the wallpaper, which is always current: a window
+    mapped beneath it changes nothing inside the bezel, and shows around it."""
+    hud = xplain.start_xhud("--mode", "text", "--label", "Over a window", "--animation", "none")
+    box, shot = xplain.hud_bbox(tolerance=60)
+    assert box, hud.describe()
+    left, top, right, bottom = box
+    inside = (left + 12, (top + bottom) // 2)
+    before = shot.pixel(*inside)
+    # The bezel (0.1, 0.1, 0.1) at 0.82 over the wallpaper.
+    expected = tuple(round(0.82 * 25.5 + 0.18 * c) for c in BACKGROUND)
+    assert max(abs(p - q) for p, q in zip(before, expected)) <= 3, (before, expected)
+    xplain.start_xev(geometry=f"{right - left + 200}x{bottom - top + 200}+{left - 100}+{top - 100}")
+    time.sleep(0.5)
+    shot = xplain.screenshot()
+    assert shot.pixel(*inside) == before
+    assert shot.pixel(left - 50, top - 50) != BACKGROUND, "the window beneath is not shown around the bezel"
+
+
+def test_plain_requests_and_shared_memory_draw_the_same(xplain):
+    """The same HUD through MIT-SHM (a local display) and through plain requests (as a remote one
+    gets them) is pixel for pixel the same, updates included."""
+    shots = []
+    for env in (xplain.env, dict(xplain.env, XHUD_NO_SHM="1")):
+        p = fed(xplain, *BAR, "--progress", "0.2", env=env)
+        rect = hud_rect(xplain)
+        p.stdin.write(b"55\nlabel=Half way\n")
+        p.stdin.flush()
+        time.sleep(0.3)
+        shots.append(settle(xplain, rect)[1])
+        stop(p)
+        assert wait_until(lambda: not xplain.visible_hud_windows(), 3)
+    assert max_diff(shots[0], shots[1]) == 0
+
+
+def test_a_tcp_display_works_fully(tmp_path):
+    """DISPLAY=127.0.0.1:N (what ssh -X gives): no shared memory, every frame by plain requests.
+    The HUD shows, updates from stdin and spins."""
+    number = 150 + os.getpid() % 50
+    xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "800x600x24", "-listen", "tcp", "-ac", "-noreset"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        local = dict(os.environ, DISPLAY=f":{number}")
+        assert wait_until(lambda: subprocess.run(["xdpyinfo"], env=local, capture_output=True).returncode == 0, 10)
+        remote = dict(os.environ, DISPLAY=f"127.0.0.1:{number}", XDG_RUNTIME_DIR=str(tmp_path))
+        os.chmod(tmp_path, 0o700)
+
+        def grab():
+            raw = subprocess.run(["import", "-silent", "-window", "root", "-depth", "8", "ppm:-"], env=local,
+                                 capture_output=True, timeout=20).stdout
+            from conftest import parse_ppm
+            return parse_ppm(raw)
+
+        p = subprocess.Popen([str(XHUD_BIN), *BAR, "--progress", "0.1"], env=remote, stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(1.0)
+        before = grab()
+        p.stdin.write(b"90\n")
+        p.stdin.flush()
+        time.sleep(0.5)
+        after = grab()
+        centre = [(x, y) for y in range(240, 360, 2) for x in range(300, 500, 2)]
+        assert any(before.pixel(*c) != after.pixel(*c) for c in centre), "the update did not reach the screen"
+        p.stdin.close()
+        assert p.wait(timeout=5) == 0, p.stderr.read()
+        s = subprocess.Popen([str(XHUD_BIN), "--label", "Spinning", "--mask", "none"], env=remote,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(1.0)
+        a = grab()
+        time.sleep(0.25)
+        b = grab()
+        box = [(x, y) for y in range(250, 320) for x in range(360, 440)]
+        assert any(a.pixel(*c) != b.pixel(*c) for c in box), "the spinner does not turn over TCP"
+        s.terminate()
+        assert s.wait(timeout=5) == 0
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=5)
