@@ -22,8 +22,12 @@ let package = Package(
         .target(name: "HUDCore"),
         // Draws a HUD state into any Cairo surface; knows nothing of X11.
         .target(name: "HUDRender", dependencies: ["HUDCore", "CCairo"]),
-        // The X11 backend: display, visuals, compositor, windows, input, monitors, display link.
-        .target(name: "HUDX11", dependencies: ["HUDCore", "HUDRender", "CX11"]),
+        // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
+        // draw), and the interface a display backend implements (HUDBackend, HUDOutput).
+        .target(name: "HUDEngine", dependencies: ["HUDCore", "HUDRender", "CCairo"]),
+        // The X11 backend: display, visuals, compositor, windows, input, monitors, display link,
+        // frames composed on the X server.
+        .target(name: "HUDX11", dependencies: ["HUDCore", "HUDRender", "HUDEngine", "CX11"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
         .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
         // Named-HUD sockets and their messages: plain Swift and Glibc, so that a client starts lean.

@@ -27,7 +27,7 @@ public enum X11Error: Error, CustomStringConvertible, Equatable {
 nonisolated(unsafe) var lastXError: UInt8 = 0
 
 /// XHUD_DEBUG_X=1 prints every X error the handler swallows.
-nonisolated(unsafe) let debugXErrors = getenv("XHUD_DEBUG_X") != nil
+let debugXErrors = getenv("XHUD_DEBUG_X") != nil
 
 /// One connection to an X server, its default screen and the atoms xhud uses.
 public final class X11Display {

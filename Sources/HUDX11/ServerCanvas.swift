@@ -4,6 +4,7 @@ import Glibc
 import CX11
 import CCairo
 import HUDCore
+import HUDEngine
 
 /// Frames assembled on the X server with XRender. What does not change between frames lives
 /// there: the content (bezel, shadow, text, indicator; uploaded once, then only what changed),
@@ -17,7 +18,7 @@ final class ServerCanvas {
     let width: Int, height: Int
     let content: UploadedImage
     private(set) var sprite: UploadedImage?
-    private var spriteKey: (Int, UInt)?
+    private var spriteKey: SpriteKey?
     private let windowPicture: Picture
     private let back: (pixmap: Pixmap, picture: Picture)
     private let layer: (pixmap: Pixmap, picture: Picture)
@@ -67,13 +68,13 @@ final class ServerCanvas {
 
     // MARK: What the frame is made of
 
-    /// The spinner's sprite, uploaded when it changes (`key` names it: side and colour).
-    func setSprite(key: (Int, UInt), draw: (OpaquePointer) -> Void) {
-        if let k = spriteKey, k == key { return }
+    /// The spinner's sprite, uploaded when it changes (`key` names it: side, style and colour).
+    func setSprite(key: SpriteKey, draw: (OpaquePointer) -> Void) {
+        if spriteKey == key { return }
         spriteKey = key
         let d = display.handle
         if spritePicture != 0 { XRenderFreePicture(d, spritePicture) }
-        let s = UploadedImage(display: display, width: key.0, height: key.0, useSHM: false)
+        let s = UploadedImage(display: display, width: key.side, height: key.side, useSHM: false)
         let cr = cairo_create(s.surface)!
         draw(cr)
         cairo_destroy(cr)

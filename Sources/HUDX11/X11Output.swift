@@ -4,11 +4,12 @@ import Glibc
 import CX11
 import CCairo
 import HUDCore
+import HUDEngine
 
-/// The X11 side of showing one HUD: its window (and input blocker), the server-side canvas the
-/// frames are composed on, what it blends over without a compositor, and its bounding shape.
-/// The HUD's orchestration (`X11HUD`) tells it what to draw and when; this is where pixels and
-/// requests are.
+/// One HUD's output on X11 (`HUDOutput`): its window (and input blocker), the server-side
+/// canvas the frames are composed on, what it blends over without a compositor, its bounding
+/// shape and its Escape grab. The orchestration (`HUDController`) tells it what to draw and
+/// when; this is where pixels and requests are.
 ///
 /// Without a compositor nothing shows through a window, so a HUD blends over something itself.
 /// A bezel blends over the wallpaper (`_XROOTPMAP_ID`), which is always current: a copy of the
@@ -17,7 +18,7 @@ import HUDCore
 /// gradient, a colour) dims what is really there, so it blends over a copy of the screen taken
 /// on the server before it maps (input is blocked under it, so that copy stays true). Either
 /// way the pixels never leave the server.
-final class Presenter {
+final class X11Output: HUDOutput {
     let display: X11Display
     let window: OverlayWindow
     private(set) var canvas: ServerCanvas
@@ -34,9 +35,11 @@ final class Presenter {
         self.overScreen = overScreen
         useSHM = display.sharedMemoryUsable
         window = OverlayWindow(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
-        canvas = Presenter.makeCanvas(display, window, useSHM)
+        canvas = X11Output.makeCanvas(display, window, useSHM)
         chooseBackground()
     }
+
+    deinit { grabEscape(false) }
 
     private static func makeCanvas(_ display: X11Display, _ window: OverlayWindow, _ useSHM: Bool) -> ServerCanvas {
         ServerCanvas(display: display, window: window.window, visual: window.visual, depth: window.depth,
@@ -51,7 +54,7 @@ final class Presenter {
         let old = window.rect
         window.move(to: r, blocker: region)
         if window.rect.width != old.width || window.rect.height != old.height {
-            canvas = Presenter.makeCanvas(display, window, useSHM)
+            canvas = X11Output.makeCanvas(display, window, useSHM)
             chooseBackground()
         } else if !composited && !onWallpaper {
             chooseBackground()   // a copy of the screen is only true where it was taken
@@ -59,9 +62,38 @@ final class Presenter {
         shapeKey = nil
     }
 
-    func map() { window.map() }
-    func unmap() { window.unmap() }
+    func map() { window.map(); XFlush(display.handle) }
+    func unmap() { window.unmap(); XFlush(display.handle) }
     func raise() { window.raise() }
+
+    func drawContent(_ draw: (OpaquePointer) -> Void) {
+        draw(canvas.content.surface)
+        canvas.content.upload()
+    }
+
+    func setSprite(key: SpriteKey, draw: (OpaquePointer) -> Void) { canvas.setSprite(key: key, draw: draw) }
+
+    func present(_ c: Composition) {
+        canvas.present(alpha: c.alpha, zoom: c.zoom, zoomCentre: c.zoomCentre,
+                       spinner: c.spinner.map { ServerCanvas.Spinner(centre: $0.centre, angle: $0.angle) },
+                       windowOrigin: Point(x: window.rect.x, y: window.rect.y), area: c.area)
+    }
+
+    private(set) var escapeGrabbed = false
+    /// A passive grab of Escape on the root: the override-redirect HUD never has the focus. If
+    /// another client holds the grab, X refuses it (reported to our error handler) and Escape
+    /// simply does nothing.
+    func grabEscape(_ on: Bool) {
+        guard on != escapeGrabbed else { return }
+        escapeGrabbed = on
+        let code = Int32(XKeysymToKeycode(display.handle, KeySym(XK_Escape)))
+        if on {
+            XGrabKey(display.handle, code, UInt32(AnyModifier), display.root, 0, GrabModeAsync, GrabModeAsync)
+        } else {
+            XUngrabKey(display.handle, code, UInt32(AnyModifier), display.root)
+        }
+        XFlush(display.handle)
+    }
 
     /// A compositor started or stopped: the background (and the shape) follow.
     func setComposited(_ on: Bool) {
@@ -95,11 +127,14 @@ final class Presenter {
 
     /// Without a compositor the window shows only the pixels the bezel covers; `spans` is asked
     /// for only when the bezel's rectangle or zoom changed.
-    func updateShape(bezel: Rect, zoom: Double, spans: () -> [XRectangle]?) {
+    func setShape(bezel: Rect, zoom: Double, spans: () -> [Rect]) {
         guard !composited else { return }
         if let k = shapeKey, k.0 == bezel, k.1 == zoom { return }
         shapeKey = (bezel, zoom)
-        window.setBoundingShape(spans())
+        window.setBoundingShape(spans().map {
+            XRectangle(x: Int16(saturating: $0.x), y: Int16(saturating: $0.y),
+                       width: UInt16(saturating: $0.width), height: UInt16(saturating: $0.height))
+        })
     }
 }
 

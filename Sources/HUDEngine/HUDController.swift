@@ -1,0 +1,377 @@
+import CCairo
+import HUDCore
+import HUDRender
+
+/// One HUD's orchestration, on no particular display: its lifecycle (grace, min show, delayed
+/// hide, animations), layout and relayout, progress, the stacking shift, and when and what to
+/// draw. A `HUDBackend` gives it a window (`HUDOutput`) and tells it what the user did. Runs on
+/// its backend's thread; nothing here is thread-safe by itself.
+public final class HUDController {
+    public unowned let backend: HUDBackend
+    public let lifecycle: HUDLifecycle
+    public private(set) var configuration: HUDConfiguration
+    /// The parent region, device pixels on the screen.
+    public private(set) var region: Rect
+    public let scale: Double
+
+    public var onButton: (() -> Void)?
+    public var onHidden: (() -> Void)?
+    /// Escape pressed while the HUD blocks input (the key is grabbed only while it does).
+    public var onEscape: (() -> Void)?
+    /// A click on the bezel outside the button; when set, the HUD is not click-through.
+    public var onClick: (() -> Void)?
+    /// Polled on every display-link tick while shown (MBProgressHUD's NSProgress binding).
+    public var progressSource: ProgressSource?
+    public var showsProgressDescription = false
+    /// New progress values ease in over 0.2 s (`--smooth`); off (the default, as MBProgressHUD
+    /// and SVProgressHUD set it), the next frame shows them exactly.
+    public var easesProgress = false
+
+    private let renderer = HUDRenderer()
+    private var clock: HUDClock { backend.clock }
+    public private(set) var output: HUDOutput?
+    private var layout: HUDLayout
+    private var progress: Tween
+    private var bezelTween: RectTween?
+    private var buttonPressed = false
+    /// Something other than time changed: the content is drawn again (and what changed sent).
+    private var dirty = true
+    public private(set) var framesDrawn = 0
+    private var lastFrame = -Double.infinity
+    /// Alpha and zoom of the frame on screen: only a frame that keeps them may compose the
+    /// spinner's square alone.
+    private var lastPresentation: Presentation?
+    private var lastSpinnerAngle: Double?
+
+    /// The bezel's size now (logical pixels), to stack HUDs.
+    public var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
+    public var isVisible: Bool { lifecycle.isVisible }
+    /// Vertical shift of the bezel (logical pixels) that stacks several HUDs in one region.
+    public var stackShift: Double = 0 {
+        didSet { if stackShift != oldValue { relayout(); dirty = true } }
+    }
+
+    public init(backend: HUDBackend, configuration: HUDConfiguration, region: Rect, scale: Double) throws {
+        self.backend = backend
+        let configuration = configuration.clamped
+        self.configuration = configuration
+        self.region = region
+        self.scale = Limits.scale.clamp(scale)
+        lifecycle = HUDLifecycle(clock: backend.clock)
+        lifecycle.graceTime = configuration.graceTime
+        lifecycle.minShowTime = configuration.minShowTime
+        lifecycle.animation = configuration.animation
+        progress = Tween(configuration.progress, duration: configuration.mode.showsProgress ? 0.2 : 0)
+        layout = HUDLayout.compute(configuration, region: .zero, measurer: renderer.text)
+        if let path = configuration.imagePath, configuration.mode == .custom, let error = renderer.validateImage(path) {
+            throw HUDError.badImage(error)
+        }
+        relayout()
+        lifecycle.onAppear = { [unowned self] in self.appear() }
+        lifecycle.onWasHidden = { [unowned self] in self.disappear() }
+    }
+
+    /// Destroys the window (a server drops a HUD once hidden).
+    public func dispose() {
+        output?.grabEscape(false)
+        output = nil
+    }
+
+    // MARK: Calls
+
+    public func show(animated: Bool = true) { lifecycle.show(animated: animated); afterStateChange() }
+    public func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (() -> Void)? = nil) {
+        if delay > 0 { lifecycle.hide(animated: animated, afterDelay: delay, completion: completion) }
+        else { lifecycle.hide(animated: animated, completion: completion) }
+        afterStateChange()
+    }
+
+    /// Hides now, without waiting out min show time or a delayed hide (signals, Escape).
+    public func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
+        lifecycle.dismiss(animated: animated, completion: completion)
+        afterStateChange()
+    }
+
+    /// Changes what the HUD shows while it is up (label, mode, progress, ...).
+    public func update(_ change: (inout HUDConfiguration) -> Void) {
+        var c = configuration
+        change(&c)
+        c = c.clamped
+        guard c != configuration else { return }
+        let old = configuration
+        configuration = c
+        // As MBProgressHUD: timing changes apply to the next show and hide.
+        lifecycle.graceTime = c.graceTime
+        lifecycle.minShowTime = c.minShowTime
+        lifecycle.animation = c.animation
+        progress.duration = c.mode.showsProgress ? 0.2 : 0
+        progress.set(c.progress, at: clock.now, animated: easesProgress && old.mode == c.mode && c.mode.showsProgress)
+        if c.withoutProgress != old.withoutProgress { relayout() }
+        dirty = true
+        afterStateChange()
+    }
+
+    // MARK: What the user and the display did
+
+    /// A pointer button went down at `p` (output pixels).
+    public func pointerPressed(at p: Point) {
+        if inButton(p) { buttonPressed = true; dirty = true; drawFrame() }
+    }
+
+    /// A pointer button came up at `p` (output pixels); `primary` for button 1.
+    public func pointerReleased(at p: Point, primary: Bool) {
+        if buttonPressed {
+            buttonPressed = false
+            dirty = true
+            drawFrame()
+            if inButton(p) { onButton?() }
+        } else if primary, lifecycle.isVisible, let onClick {
+            onClick()
+        }
+    }
+
+    public func escapePressed() { onEscape?() }
+
+    /// The parent region moved or changed size (a followed window).
+    public func regionMoved(to r: Rect) {
+        guard r != region else { return }
+        region = r
+        relayout(regionMoved: true)
+        dirty = true
+        drawFrame()
+    }
+
+    /// A compositor started or stopped, or the wallpaper changed: the content is drawn again.
+    public func displayChanged() {
+        dirty = true
+        if lifecycle.isVisible { drawFrame() }
+    }
+
+    /// Takes the window down at once (the process is ending).
+    public func unmapForExit() { output?.grabEscape(false); output?.unmap() }
+
+    // MARK: Frames
+
+    /// Whether anything on screen moves by itself now.
+    public var moving: Bool {
+        guard lifecycle.isVisible else { return false }
+        let now = clock.now
+        return lifecycle.isAnimating || configuration.mode.isAnimated || progress.isMoving(at: now) || progressSource != nil
+            || bezelTween?.isMoving(at: now) == true
+    }
+
+    /// Whether the display link must tick for this HUD.
+    public var wantsTicks: Bool { lifecycle.isVisible && (moving || dirty) }
+
+    /// At most one frame per refresh: while the display link runs, frames are drawn on its ticks
+    /// only; when it is idle, a change draws at once (a key press shows without waiting for a tick).
+    public func afterStateChange() {
+        lifecycle.update()
+        if dirty && lifecycle.isVisible && !backend.isTicking && clock.now - lastFrame >= backend.framePeriod { drawFrame() }
+        backend.updateTicks()
+    }
+
+    /// A display-link tick.
+    public func tick() {
+        // Another HUD's tick may wake the loop too: never two frames of one HUD in a refresh.
+        guard lifecycle.isVisible, clock.now - lastFrame >= backend.framePeriod * 0.5 else { return }
+        fitWindowAfterResize()
+        if let source = progressSource {
+            let s = source.snapshot()
+            if s.fraction != configuration.progress || (showsProgressDescription && s.description != nil && s.description! != configuration.details) {
+                update { c in
+                    c.progress = s.fraction
+                    if showsProgressDescription, let d = s.description { c.details = d }
+                }
+            }
+        }
+        if dirty || moving { drawFrame() }
+    }
+
+    /// Lays the HUD out again. A changed bezel animates to its new size; the window grows to
+    /// hold every step and fits the bezel again once it stops.
+    private func relayout(regionMoved: Bool = false) {
+        let now = clock.now
+        let before = bezelTween?.value(at: now) ?? layout.bezel
+        let size = Size(width: region.width / scale, height: region.height / scale)
+        var c = configuration
+        c.offset.y += stackShift
+        layout = HUDLayout.compute(c, region: size, measurer: renderer.text)
+        bezelTween = nil
+        if !regionMoved, output != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
+            bezelTween = RectTween(from: before, to: layout.bezel, start: now)
+        }
+        guard let output else { return }
+        var target = windowRect(for: layout.bezel)
+        if let t = bezelTween { target = target.union(windowRect(for: t.from)) }
+        if regionMoved || configuration.effectiveMask.paintsBackground {
+            guard target != output.rect else { return }
+            output.move(to: target, blocker: region)
+        } else if !output.rect.contains(target) {
+            output.move(to: output.rect.union(target).integral, blocker: region)
+        }
+        dirty = true
+    }
+
+    /// Once the bezel has stopped moving, the window (grown to hold every step of the move)
+    /// fits it again, so that stacked HUDs' windows do not overlap.
+    private func fitWindowAfterResize() {
+        guard let t = bezelTween, !t.isMoving(at: clock.now + backend.framePeriod) else { return }
+        bezelTween = nil
+        guard let output, !configuration.effectiveMask.paintsBackground else { return }
+        let target = windowRect(for: layout.bezel)
+        guard target != output.rect, output.rect.contains(target) else { return }
+        output.move(to: target, blocker: region)
+        dirty = true
+    }
+
+    /// The window covers the whole region when the mask paints it, else the bezel at its largest.
+    private func windowRect(for bezel: Rect? = nil) -> Rect {
+        let m = configuration.effectiveMask
+        if m.paintsBackground {
+            // The mask is drawn where it can be seen: a window partly off the screen needs no
+            // pixels for that part.
+            let r = region.intersection(backend.screenRect)
+            return (r.isEmpty ? Rect(x: region.x, y: region.y, width: 1, height: 1) : r).integral
+        }
+        var f = HUDFrame(configuration: configuration, layout: layout)
+        f.bezelOverride = bezel
+        f.presentation.scale = max(1, maxZoom)
+        let e = f.bezelExtent.insetBy(dx: -2, dy: -2)
+        return Rect(x: region.x + e.x * scale, y: region.y + e.y * scale, width: e.width * scale, height: e.height * scale).integral
+    }
+
+    private var maxZoom: Double {
+        switch configuration.animation {
+        case .zoomIn, .zoomOut: return 1.5
+        case .pop: return 1.3
+        default: return 1
+        }
+    }
+
+    /// The frame's content at rest (alpha 1, no zoom) for the moment it reaches the screen.
+    private func contentFrame(at shownAt: Double, in output: HUDOutput) -> HUDFrame {
+        var c = configuration
+        // Without a compositor there is nothing true to shadow onto: the window is clipped to
+        // the bezel.
+        if !output.composited { c.shadow = false }
+        var f = HUDFrame(configuration: c, layout: layout)
+        f.time = shownAt
+        f.progress = progress.value(at: shownAt)
+        if let t = bezelTween {
+            if t.isMoving(at: shownAt) { f.bezelOverride = t.value(at: shownAt) } else { bezelTween = nil }
+        }
+        f.buttonPressed = buttonPressed
+        f.scale = scale
+        f.origin = Point(x: (output.rect.x - region.x) / scale, y: (output.rect.y - region.y) / scale)
+        f.drawsMask = configuration.effectiveMask.paintsBackground
+        f.leavesOutSpinner = true
+        return f
+    }
+
+    /// One frame. The content is drawn on this side only when it changed (and the backend sends
+    /// only what changed); the spinner's turn, a fade and a zoom are composed by the backend.
+    private func drawFrame() {
+        guard let output, output.isMapped || lifecycle.isVisible else { return }
+        let now = clock.now
+        // Drawn for the moment it reaches the screen, one refresh ahead (CVDisplayLink's output
+        // time): the frame drawn as a fade-in maps is already visible.
+        let shownAt = now + backend.framePeriod
+        let presentation = lifecycle.presentation(at: shownAt)
+        let f = contentFrame(at: shownAt, in: output)
+        let contentChanged = dirty || progress.isMoving(at: now) || f.bezelOverride != nil
+        if contentChanged { output.drawContent { renderer.render(f, replacing: $0) } }
+        dirty = false
+
+        let bezel = f.bezelOverride ?? layout.bezel
+        var composition = Composition(alpha: presentation.alpha, zoom: presentation.scale,
+                                      zoomCentre: Point(x: (bezel.midX - f.origin.x) * scale, y: (bezel.midY - f.origin.y) * scale))
+        if configuration.mode == .indeterminate, let r = layout.indicator {
+            let side = min(r.width, r.height)
+            let ink = configuration.effectiveContentColor, style = configuration.spinner
+            output.setSprite(key: SpriteKey(side: SpinnerSprites.pixelSide(side, scale: scale), style: style, color: ink)) { cr in
+                cairo_set_source_surface(cr, renderer.sprites.sprite(style: style, side: side, scale: scale, color: ink), 0, 0)
+                cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+                cairo_paint(cr)
+            }
+            let shift = f.bezelOverride.map { Point(x: $0.midX - layout.bezel.midX, y: $0.midY - layout.bezel.midY) } ?? .zero
+            let centre = Point(x: (r.midX + shift.x - f.origin.x) * scale, y: (r.midY + shift.y - f.origin.y) * scale)
+            let angle = SpinnerSprites.angle(style: style, time: shownAt)
+            composition.spinner = (centre, angle)
+            if !contentChanged, lastPresentation == presentation {
+                // The spokes step twelve times a second: a frame that would show the same step
+                // is not composed at all; otherwise only the spinner's square is.
+                if angle == lastSpinnerAngle { return }
+                let half = (r.width / 2 + 2) * scale
+                composition.area = Rect(x: centre.x - half, y: centre.y - half, width: 2 * half, height: 2 * half).integral
+            }
+            lastSpinnerAngle = angle
+        }
+        output.present(composition)
+        if !output.composited && !configuration.effectiveMask.paintsBackground {
+            output.setShape(bezel: bezel, zoom: presentation.scale) {
+                var full = contentFrame(at: shownAt, in: output)
+                full.presentation = Presentation(alpha: 1, scale: presentation.scale)
+                return coverage(full, width: Int(output.rect.width), height: Int(output.rect.height))
+            }
+        }
+        framesDrawn += 1
+        lastFrame = now
+        lastPresentation = presentation
+    }
+
+    /// The spans the bezel covers at full alpha (a fading frame covers the same pixels).
+    private func coverage(_ frame: HUDFrame, width: Int, height: Int) -> [Rect] {
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, width)), Int32(max(1, height)))!
+        defer { cairo_surface_destroy(s) }
+        let cr = cairo_create(s)!
+        renderer.render(frame, to: cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(s)
+        return CoverageSpans.of(s)
+    }
+
+    private func inButton(_ p: Point) -> Bool {
+        guard let r = layout.button, let output else { return false }
+        return r.contains(Point(x: (output.rect.x - region.x + p.x) / scale, y: (output.rect.y - region.y + p.y) / scale))
+    }
+
+    // MARK: Mapping
+
+    private func appear() {
+        if output == nil {
+            let m = configuration.effectiveMask
+            output = backend.makeOutput(rect: windowRect(), blockInputOver: m.blocksInput ? region : nil,
+                                        clickThrough: !m.blocksInput && configuration.buttonTitle.isEmpty && onClick == nil,
+                                        overScreen: m.paintsBackground)
+        }
+        // Draw before mapping too: with a compositor the first frame shown is already complete.
+        dirty = true
+        lastPresentation = nil
+        drawFrame()
+        output?.map()
+        if onEscape != nil && configuration.effectiveMask.blocksInput { output?.grabEscape(true) }
+    }
+
+    private func disappear() {
+        output?.grabEscape(false)
+        output?.unmap()
+        onHidden?()
+    }
+}
+
+public enum HUDError: Error, CustomStringConvertible {
+    case badImage(String)
+    public var description: String {
+        switch self { case .badImage(let s): return s }
+    }
+}
+
+extension HUDConfiguration {
+    /// The configuration with progress left out: a new progress value needs no new layout.
+    var withoutProgress: HUDConfiguration {
+        var c = self
+        c.progress = 0
+        return c
+    }
+}

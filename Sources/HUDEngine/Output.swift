@@ -1,0 +1,84 @@
+import HUDCore
+
+/// The interface between a HUD's orchestration (`HUDController`) and a display backend, as
+/// dunst's `output.h` is between its drawing and X11 or Wayland: the controller decides what to
+/// draw and when; a backend owns windows, pixels and requests. X11 implements it in HUDX11.
+///
+/// Coordinates are device pixels: `rect`s on the screen, everything else relative to the
+/// output's own top-left corner.
+public protocol HUDBackend: AnyObject {
+    /// The clock every deadline and animation of this backend's HUDs runs on.
+    var clock: HUDClock { get }
+    /// One refresh of the display link.
+    var framePeriod: Double { get }
+    /// Whether the display link is ticking now (frames then wait for its ticks).
+    var isTicking: Bool { get }
+    /// Starts or stops the display link after a HUD's state changed.
+    func updateTicks()
+    /// Whether a compositor blends windows now.
+    var isComposited: Bool { get }
+    /// The screen, to keep a HUD's pixels on it.
+    var screenRect: Rect { get }
+    /// A window for one HUD (not mapped yet). `overScreen`: it paints the whole region (a mask),
+    /// so without a compositor it blends over what is really beneath, not the wallpaper.
+    func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput
+}
+
+/// One HUD's surface on a display.
+public protocol HUDOutput: AnyObject {
+    var rect: Rect { get }
+    var isMapped: Bool { get }
+    /// Whether a compositor blends this window (else it is opaque and clipped to `setShape`).
+    var composited: Bool { get }
+    func move(to rect: Rect, blocker region: Rect)
+    func map()
+    func unmap()
+    /// Draws the content into the output's image with `draw` (a Cairo image surface, ARGB32,
+    /// the output's size) and sends what changed.
+    func drawContent(_ draw: (OpaquePointer) -> Void)
+    /// The spinner's sprite, drawn by `draw` into a Cairo context of `side` x `side` pixels when
+    /// `key` differs from the last one.
+    func setSprite(key: SpriteKey, draw: (OpaquePointer) -> Void)
+    /// Shows a frame: the content (and the sprite turned over it) with an alpha and a zoom.
+    func present(_ composition: Composition)
+    /// Without a compositor, the pixels the window shows; `spans` is asked for only when the
+    /// bezel's rectangle or zoom changed.
+    func setShape(bezel: Rect, zoom: Double, spans: () -> [Rect])
+    /// Escape grabbed while the HUD blocks input.
+    func grabEscape(_ on: Bool)
+}
+
+/// Names a spinner sprite: its style, its side in pixels and its colour.
+public struct SpriteKey: Hashable, Sendable {
+    public var side: Int
+    public var style: SpinnerStyle
+    public var color: [Double]
+    public init(side: Int, style: SpinnerStyle, color: RGBA) {
+        self.side = side
+        self.style = style
+        self.color = [color.r, color.g, color.b, color.a]
+    }
+}
+
+/// How one frame is composed from what the backend holds.
+public struct Composition: Equatable, Sendable {
+    public var alpha: Double
+    public var zoom: Double
+    public var zoomCentre: Point
+    /// The spinner's centre and the angle it is turned by (radians, clockwise), nil without one.
+    public var spinner: (centre: Point, angle: Double)? {
+        get { spinnerCentre.map { ($0, spinnerAngle) } }
+        set { spinnerCentre = newValue?.centre; spinnerAngle = newValue?.angle ?? 0 }
+    }
+    /// Only this part changed (the spinner's square), nil for all of it.
+    public var area: Rect?
+    private var spinnerCentre: Point?
+    private var spinnerAngle: Double = 0
+
+    public init(alpha: Double, zoom: Double, zoomCentre: Point, area: Rect? = nil) {
+        self.alpha = alpha
+        self.zoom = zoom
+        self.zoomCentre = zoomCentre
+        self.area = area
+    }
+}
