@@ -47,6 +47,11 @@ let package = Package(
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).
         .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
 
+        // Examples of the library, built with the package (import XHUD alone).
+        .executableTarget(name: "example-readme", dependencies: ["XHUD"], path: "Examples/ReadmeExample"),
+        .executableTarget(name: "example-sv", dependencies: ["XHUD"], path: "Examples/ShowcaseSV"),
+        .executableTarget(name: "example-progress", dependencies: ["XHUD"], path: "Examples/ProgressDemo"),
+
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),

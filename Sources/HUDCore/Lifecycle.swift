@@ -11,6 +11,10 @@ public final class HUDLifecycle {
     public var graceTime: Double = 0
     public var minShowTime: Double = 0
     public var animation: HUDAnimation = .fade
+    /// The show and hide animations' lengths when set (SVProgressHUD's fade-in and fade-out
+    /// durations); else the animation's own.
+    public var showDuration: Double?
+    public var hideDuration: Double?
 
     /// Called when the HUD becomes visible (the window must be mapped) and when it has been hidden
     /// (after the hide's completions), as MBProgressHUD's `hudWasHidden:`.
@@ -164,7 +168,8 @@ public final class HUDLifecycle {
     }
 
     private func animate(from: Presentation, to: Presentation, at now: Double, animated: Bool) {
-        let d = animated ? animation.duration : 0
+        let own = (phase == .hiding ? hideDuration : showDuration).map { Limits.seconds.clamp($0) }
+        let d = animated ? own ?? animation.duration : 0
         if d > 0 && from != to {
             transition = Transition(from: from, to: to, start: now, duration: d, curve: animation.curve)
         } else {

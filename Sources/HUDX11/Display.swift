@@ -29,6 +29,19 @@ nonisolated(unsafe) var lastXError: UInt8 = 0
 /// XHUD_DEBUG_X=1 prints every X error the handler swallows.
 let debugXErrors = getenv("XHUD_DEBUG_X") != nil
 
+nonisolated(unsafe) private var ownDisplays = Set<UInt>()
+nonisolated(unsafe) private var handlerInstalled = false
+nonisolated(unsafe) private var previousHandler: XErrorHandler?
+private let errorLock = PThreadLock()
+
+/// A pthread mutex as a class (HUDX11 does not load Foundation).
+final class PThreadLock: @unchecked Sendable {
+    private var m = pthread_mutex_t()
+    init() { pthread_mutex_init(&m, nil) }
+    func lock() { pthread_mutex_lock(&m) }
+    func unlock() { pthread_mutex_unlock(&m) }
+}
+
 /// One connection to an X server, its default screen and the atoms xhud uses.
 public final class X11Display {
     public let handle: OpaquePointer
@@ -42,7 +55,30 @@ public final class X11Display {
         handle = d
         screen = XDefaultScreen(d)
         root = XRootWindow(d, screen)
-        _ = XSetErrorHandler { _, event in
+        X11Display.installErrorHandler(for: d)
+    }
+
+    deinit {
+        X11Display.forgetErrors(of: handle)
+        XCloseDisplay(handle)
+    }
+
+    /// Xlib has one error handler per process. Ours records errors on xhud's own connections
+    /// (instead of Xlib's default, which exits) and hands every other connection's errors to the
+    /// handler that was there before: an application with its own Xlib connection keeps its own.
+    private static func installErrorHandler(for d: OpaquePointer) {
+        errorLock.lock()
+        defer { errorLock.unlock() }
+        ownDisplays.insert(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))))
+        guard !handlerInstalled else { return }
+        handlerInstalled = true
+        previousHandler = XSetErrorHandler { display, event in
+            let key = display.map { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) } ?? 0
+            errorLock.lock()
+            let ours = ownDisplays.contains(key)
+            let previous = previousHandler
+            errorLock.unlock()
+            if !ours, let previous { return previous(display, event) }
             lastXError = event?.pointee.error_code ?? 1
             if debugXErrors, let e = event?.pointee {
                 fputs("xhud: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n", stderr)
@@ -51,7 +87,11 @@ public final class X11Display {
         }
     }
 
-    deinit { XCloseDisplay(handle) }
+    private static func forgetErrors(of d: OpaquePointer) {
+        errorLock.lock()
+        ownDisplays.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))))
+        errorLock.unlock()
+    }
 
     public var fd: Int32 { XConnectionNumber(handle) }
     public var screenSize: (width: Int, height: Int) {

@@ -23,6 +23,7 @@ public final class HUDLoop {
 
     public init(display: X11Display) {
         self.display = display
+        pthread_mutex_init(&postedLock, nil)
         XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask | PropertyChangeMask))
     }
 
@@ -53,6 +54,28 @@ public final class HUDLoop {
         return nextTimerID
     }
     public func cancelTimer(_ id: Int) { timers.removeAll { $0.id == id } }
+
+    // MARK: Work from other threads
+
+    private var postedLock = pthread_mutex_t()
+    private var posted: [() -> Void] = []
+
+    /// Runs `work` on the loop's thread soon (the only way in from another thread: the loop's
+    /// state, X and Cairo are touched on that thread alone). Safe from any thread.
+    public func post(_ work: @escaping () -> Void) {
+        pthread_mutex_lock(&postedLock)
+        posted.append(work)
+        pthread_mutex_unlock(&postedLock)
+        wake.wake()
+    }
+
+    private func runPosted() {
+        pthread_mutex_lock(&postedLock)
+        let work = posted
+        posted.removeAll()
+        pthread_mutex_unlock(&postedLock)
+        for w in work { w() }
+    }
 
     /// Ends `run` with an exit code.
     public func stop(exitCode code: Int32 = 0) { exitCode = code; quit = true }
@@ -85,6 +108,7 @@ public final class HUDLoop {
             if n < 0 && errno != EINTR { break }
             if fds[1].revents != 0 {
                 wake.drain()
+                runPosted()
                 if receivedSignal != 0 {
                     let sig = receivedSignal
                     receivedSignal = 0

@@ -2,7 +2,7 @@ import CX11
 import HUDCore
 
 /// What the HUD covers, as MBProgressHUD covers its superview.
-public enum ParentSpec: Equatable {
+public enum ParentSpec: Hashable, Sendable {
     case monitor(String)          // pointer | focused | primary | NAME | INDEX
     case window(String)           // ID | active | pointer | root
     case geometry(String)         // WxH+X+Y

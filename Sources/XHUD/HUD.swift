@@ -1,50 +1,353 @@
 import Foundation
-@_exported import HUDCore
+import HUDCore
 import HUDX11
 
-/// An MBProgressHUD-style HUD for Swift programs: configure, show, update from any change of
-/// properties, hide (with delay and completion), and run its event loop.
+/// An MBProgressHUD for X11: a HUD over a parent region (a monitor, a window, a rectangle),
+/// shown and hidden with MBProgressHUD's rules (grace time, minimum show time, delayed hide).
 ///
-///     let hud = try HUD(parent: .monitor("pointer")) { $0.mode = .annular; $0.label = "Loading" }
-///     hud.progressObject = progress            // polled once per frame by the display link
-///     hud.show()
-///     exit(hud.run())                          // returns when the HUD has been hidden
-public final class HUD {
-    public let host: X11HUD
+///     let hud = try HUD.show(over: .monitor("pointer"), animated: true)
+///     hud.mode = .annular
+///     hud.label = "Loading"
+///     hud.progress = 0.4                          // from any thread
+///     hud.hide(animated: true, afterDelay: 1)
+///
+/// Every property and method may be used from any thread, concurrently. A change takes effect in
+/// the next frame; `graceTime` and `minShowTime` apply to the next show and hide, as in
+/// MBProgressHUD. The HUD draws on the library's own thread; callbacks (`completion`,
+/// `onButton`, `onHidden`) run on `HUD.callbackQueue`.
+public final class HUD: @unchecked Sendable {
+    /// Where callbacks run: the main queue by default, as UIKit's. A command-line program whose
+    /// main thread never returns to the main queue (no `dispatchMain()`, `RunLoop.main` or top-level
+    /// `await`) sets another queue, e.g. `DispatchQueue.global()`.
+    nonisolated(unsafe) public static var callbackQueue: DispatchQueue = .main
 
-    public init(display: String? = nil, parent: ParentSpec = .default, scale: Double? = nil,
-                configure: (inout HUDConfiguration) -> Void = { _ in }) throws {
-        var c = HUDConfiguration()
-        configure(&c)
-        host = try X11HUD(display: X11Display(name: display), configuration: c, parent: parent, scale: scale)
-        host.onHidden = { [unowned self] in if self.stopsWhenHidden { self.host.stop(exitCode: 0) } }
+    /// The parent region the HUD covers.
+    public let parent: ParentSpec
+    let runtime: Runtime
+    private let lock = NSLock()
+    private var state = State()
+    /// Owned by the loop's thread.
+    private var host: X11HUD?
+
+    struct State {
+        var config = HUDConfiguration()
+        var removeFromParentOnHide = true
+        var progressObject: Progress?
+        var showsProgressDescription = false
+        var scale: Double?
+        /// MBProgressHUD's `finished`: set by hide, cleared by show.
+        var finished = true
+        /// Counts shows: a delayed hide marks the HUD finished only if no show came since.
+        var showCount = 0
+        var everShown = false
+        var applyPosted = false
+        var completion: (@Sendable () -> Void)?
+        var onButton: (@Sendable () -> Void)?
+        var onHidden: (@Sendable (HUD) -> Void)?
+        var hideWaiters: [CheckedContinuation<Void, Never>] = []
+        var fadeDurations: (Double, Double)?
+        var onAppear: (@Sendable (String) -> Void)?
+        var onTouch: (@Sendable (String) -> Void)?
     }
 
-    /// When true (the default), `run()` returns once the HUD has been hidden.
-    public var stopsWhenHidden = true
+    // MARK: Creating and finding HUDs
 
-    public var configuration: HUDConfiguration { host.configuration }
-    public var mode: HUDMode { get { configuration.mode } set { host.update { $0.mode = newValue } } }
-    public var label: String { get { configuration.label } set { host.update { $0.label = newValue } } }
-    public var details: String { get { configuration.details } set { host.update { $0.details = newValue } } }
-    public var progress: Double { get { configuration.progress } set { host.update { $0.progress = newValue } } }
-
-    /// Foundation's `Progress`: fractionCompleted drives the indicator; with
-    /// `showsProgressDescription`, localizedDescription becomes the details label.
-    public var progressObject: Progress? {
-        didSet { host.progressSource = progressObject.map { FoundationProgressSource($0) } }
+    /// A HUD over `parent` on `display` (nil: `$DISPLAY`), not shown yet. Throws
+    /// `HUDError.noDisplay` without an X display and `HUDError.badParent` for an unknown
+    /// monitor or window.
+    public init(over parent: ParentSpec = .monitor("pointer"), display: String? = nil) throws {
+        self.parent = parent
+        runtime = try Runtime.forDisplay(display)
+        let d = runtime.display
+        do { _ = try runtime.sync { try d.resolve(parent) } } catch {
+            throw HUDError.badParent("\(error)")
+        }
     }
+
+    /// Creates a HUD over `parent` and shows it: MBProgressHUD's `showHUDAddedTo:animated:`.
+    @discardableResult
+    public static func show(over parent: ParentSpec = .monitor("pointer"), animated: Bool = true, display: String? = nil) throws -> HUD {
+        let hud = try HUD(over: parent, display: display)
+        hud.show(animated: animated)
+        return hud
+    }
+
+    /// The top-most HUD over `parent` that is not being hidden: MBProgressHUD's `HUDForView:`.
+    public static func hud(over parent: ParentSpec) -> HUD? {
+        Registry.top(over: parent)
+    }
+
+    /// Hides the top-most HUD over `parent`; false when there was none: `hideHUDForView:animated:`.
+    @discardableResult
+    public static func hide(over parent: ParentSpec, animated: Bool = true) -> Bool {
+        guard let hud = hud(over: parent) else { return false }
+        hud.hide(animated: animated)
+        return true
+    }
+
+    // MARK: Configuration (any thread, takes effect in the next frame)
+
+    public var mode: HUDMode { get { read { $0.config.mode } } set { change { $0.config.mode = newValue } } }
+    /// The one-line label, ellipsized when too long.
+    public var label: String { get { read { $0.config.label } } set { change { $0.config.label = newValue } } }
+    /// The multi-line details label.
+    public var details: String { get { read { $0.config.details } } set { change { $0.config.details = newValue } } }
+    /// Progress 0...1 for `.determinate`, `.annular` and `.bar`; out of range or NaN is clamped.
+    public var progress: Double {
+        get { read { $0.config.progress } }
+        set { change { $0.config.progress = newValue.isNaN ? 0 : Swift.min(1, Swift.max(0, newValue)) } }
+    }
+    /// The button's title; the button shows when it has one (and cancels with `onButton`).
+    public var button: String { get { read { $0.config.buttonTitle } } set { change { $0.config.buttonTitle = newValue } } }
+    /// Seconds to wait before showing; a HUD hidden before then never appears. Applies to the next show.
+    public var graceTime: Double { get { read { $0.config.graceTime } } set { change { $0.config.graceTime = newValue } } }
+    /// Once shown, the HUD stays at least this long. Applies to the next hide.
+    public var minShowTime: Double { get { read { $0.config.minShowTime } } set { change { $0.config.minShowTime = newValue } } }
+    public var animation: HUDAnimation { get { read { $0.config.animation } } set { change { $0.config.animation = newValue } } }
+    /// What covers the parent region (default: `.clear` for spinners and progress, `.none` for icons and text).
+    public var mask: HUDMask? { get { read { $0.config.mask } } set { change { $0.config.mask = newValue } } }
+    public var style: HUDStyle { get { read { $0.config.style } } set { change { $0.config.style = newValue } } }
+    /// Colour of the label, details, button and indicator (nil: the style's).
+    public var contentColor: HUDColor? { get { read { $0.config.contentColor } } set { change { $0.config.contentColor = newValue } } }
+    /// Colour of the bezel (nil: the style's).
+    public var bezelColor: HUDColor? { get { read { $0.config.bezelColor } } set { change { $0.config.bezelColor = newValue } } }
+    public var spinner: SpinnerStyle { get { read { $0.config.spinner } } set { change { $0.config.spinner = newValue } } }
+    /// The bezel's offset from the centre of the parent; far beyond an edge pins it there.
+    public var offset: (x: Double, y: Double) {
+        get { read { ($0.config.offset.x, $0.config.offset.y) } }
+        set { change { $0.config.offset = Point(x: newValue.x, y: newValue.y) } }
+    }
+    public var margin: Double { get { read { $0.config.margin } } set { change { $0.config.margin = newValue } } }
+    /// The smallest size of the bezel.
+    public var minSize: (width: Double, height: Double) {
+        get { read { ($0.config.minSize.width, $0.config.minSize.height) } }
+        set { change { $0.config.minSize = Size(width: newValue.width, height: newValue.height) } }
+    }
+    /// A square bezel when it fits.
+    public var isSquare: Bool { get { read { $0.config.square } } set { change { $0.config.square = newValue } } }
+    public var cornerRadius: Double { get { read { $0.config.cornerRadius } } set { change { $0.config.cornerRadius = newValue } } }
+    /// A PNG for `.custom` (MBProgressHUD's customView).
+    public var customImage: String? { get { read { $0.config.imagePath } } set { change { $0.config.imagePath = newValue } } }
+    /// The HUD's scale (nil: Xft.dpi / 96). Applies to the next show of a hidden HUD.
+    public var scale: Double? { get { read { $0.scale } } set { change { $0.scale = newValue } } }
+    /// Hidden HUDs give their window back (MBProgressHUD's `removeFromSuperViewOnHide`); showing
+    /// one again makes a new window. On by default.
+    public var removeFromParentOnHide: Bool {
+        get { read { $0.removeFromParentOnHide } } set { change { $0.removeFromParentOnHide = newValue } }
+    }
+    /// The whole configuration at once.
+    public var configuration: HUDConfiguration { get { read { $0.config } } set { change { $0.config = newValue } } }
+
+    /// Foundation's `Progress`, polled once a frame by the display link while shown; its
+    /// `fractionCompleted` drives the indicator (MBProgressHUD's `progressObject`).
+    public var progressObject: Progress? { get { read { $0.progressObject } } set { change { $0.progressObject = newValue } } }
+    /// With a progress object, its `localizedDescription` becomes the details label.
     public var showsProgressDescription: Bool {
-        get { host.showsProgressDescription } set { host.showsProgressDescription = newValue }
+        get { read { $0.showsProgressDescription } } set { change { $0.showsProgressDescription = newValue } }
     }
 
-    public func show(animated: Bool = true) { host.show(animated: animated) }
-    public func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (() -> Void)? = nil) {
-        host.hide(animated: animated, afterDelay: delay, completion: completion)
+    // MARK: Callbacks (on HUD.callbackQueue)
+
+    /// Runs once the HUD has been hidden (MBProgressHUD's `completionBlock`).
+    public var completion: (@Sendable () -> Void)? { get { read { $0.completion } } set { change(apply: false) { $0.completion = newValue } } }
+    /// The button was clicked (or Escape pressed while the HUD blocks input).
+    public var onButton: (@Sendable () -> Void)? { get { read { $0.onButton } } set { change(apply: false) { $0.onButton = newValue } } }
+    /// The HUD was hidden, after `completion` (MBProgressHUD's delegate `hudWasHidden:`).
+    public var onHidden: (@Sendable (HUD) -> Void)? { get { read { $0.onHidden } } set { change(apply: false) { $0.onHidden = newValue } } }
+
+    /// SVProgressHUD's fade-in and fade-out durations (the shared HUD's).
+    var fadeDurations: (Double, Double)? { get { read { $0.fadeDurations } } set { change { $0.fadeDurations = newValue } } }
+    /// The show animation has ended (SVProgressHUD's did-appear), with the label.
+    var onAppear: (@Sendable (String) -> Void)? { get { read { $0.onAppear } } set { change(apply: false) { $0.onAppear = newValue } } }
+    /// A click on the HUD while it blocks input (SVProgressHUD's touch event), with the label.
+    var onTouch: (@Sendable (String) -> Void)? { get { read { $0.onTouch } } set { change { $0.onTouch = newValue } } }
+
+    // MARK: Showing and hiding
+
+    /// Shows the HUD (after `graceTime`): `showAnimated:`.
+    public func show(animated: Bool = true) {
+        change(apply: false) { $0.finished = false; $0.everShown = true; $0.showCount += 1 }
+        Registry.add(self)
+        runtime.post { [self] in
+            guard let host = makeHost() else { return }
+            apply(to: host)
+            let wasVisible = host.isVisible
+            host.show(animated: animated)
+            if !wasVisible, let onAppear = read({ $0.onAppear }) {
+                let s = read { $0 }
+                let after = s.config.graceTime + (animated ? s.fadeDurations?.0 ?? s.config.animation.duration : 0)
+                runtime.loop.addTimer(after: after) { [weak self] in
+                    guard let self, let host = self.host, host.isVisible else { return }
+                    let label = host.configuration.label
+                    HUD.callbackQueue.async { onAppear(label) }
+                }
+            }
+        }
     }
 
-    /// Runs the event loop on this thread until the HUD is hidden (or `host.stop`).
-    public func run() -> Int32 { host.run() }
+    /// Hides the HUD, after `delay` seconds (a show before then cancels it); waits out
+    /// `minShowTime`: `hideAnimated:afterDelay:`.
+    public func hide(animated: Bool = true, afterDelay delay: Double = 0) {
+        let delay = Limits.seconds.clamp(delay)
+        let show = read { $0.showCount }
+        if delay == 0 { change(apply: false) { $0.finished = true } }
+        runtime.post { [self] in
+            guard let host else { return wasHidden() }
+            host.hide(animated: animated, afterDelay: delay)
+            if delay > 0 {
+                // MBProgressHUD's `finished` is set when the delayed hide starts, not when asked.
+                runtime.loop.addTimer(after: delay) { [weak self] in
+                    self?.change(apply: false) { if $0.showCount == show { $0.finished = true } }
+                }
+            }
+        }
+    }
+
+    /// Hides the HUD (waiting out `minShowTime`) and returns once it is hidden; throws
+    /// `HUDError.notShown` for a HUD that was never shown. (`hide(animated:afterDelay:)` is the
+    /// one that returns at once.)
+    public func hide(animated: Bool = true) async throws {
+        guard read({ $0.everShown }) else { throw HUDError.notShown }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            change(apply: false) { $0.hideWaiters.append(c) }
+            hide(animated: animated, afterDelay: 0)
+        }
+    }
+
+    /// Shows a HUD over `parent` while `work` runs, and hides it when the work returns or
+    /// throws (what `showHUDAddedTo:` around a block of work does by hand).
+    public static func show<T>(over parent: ParentSpec = .monitor("pointer"), animated: Bool = true, display: String? = nil,
+                               configure: (HUD) -> Void = { _ in }, while work: () async throws -> T) async throws -> T {
+        let hud = try HUD(over: parent, display: display)
+        configure(hud)
+        hud.show(animated: animated)
+        do {
+            let value = try await work()
+            try await hud.hide(animated: animated)
+            return value
+        } catch {
+            try? await hud.hide(animated: animated)
+            throw error
+        }
+    }
+
+    /// Whether the HUD is shown or being shown (not finished).
+    public var isVisible: Bool { read { !$0.finished } }
+
+    deinit {
+        let host = self.host
+        runtime.loop.post { host?.dispose() }
+    }
+
+    // MARK: Internals
+
+    private func read<T>(_ body: (State) -> T) -> T {
+        lock.lock(); defer { lock.unlock() }
+        return body(state)
+    }
+
+    /// Changes the state under the lock; the loop's thread applies it in one go (one pending
+    /// application at a time, so a thousand setters cost one frame).
+    private func change(apply: Bool = true, _ body: (inout State) -> Void) {
+        lock.lock()
+        body(&state)
+        let post = apply && !state.applyPosted
+        if post { state.applyPosted = true }
+        lock.unlock()
+        if post {
+            runtime.post { [self] in
+                lock.lock(); state.applyPosted = false; lock.unlock()
+                if let host { self.apply(to: host) }
+            }
+        }
+    }
+
+    /// On the loop's thread.
+    private func makeHost() -> X11HUD? {
+        if let host { return host }
+        let s = read { $0 }
+        do {
+            let h = try X11HUD(loop: runtime.loop, configuration: s.config, parent: parent, scale: s.scale)
+            h.onHidden = { [weak self] in self?.wasHidden() }
+            h.onButton = { [weak self] in self?.buttonPressed() }
+            h.onEscape = { [weak self] in self?.buttonPressed() }
+            h.onParentGone = { [weak self] in self?.host?.dismiss(animated: false) }
+            host = h
+            return h
+        } catch {
+            // The parent went away since the HUD was made, or its image cannot be read.
+            wasHidden()
+            return nil
+        }
+    }
+
+    /// On the loop's thread: the state onto the HUD that draws it.
+    private func apply(to host: X11HUD) {
+        let s = read { $0 }
+        host.update { $0 = s.config }
+        host.showsProgressDescription = s.showsProgressDescription
+        host.lifecycle.showDuration = s.fadeDurations?.0
+        host.lifecycle.hideDuration = s.fadeDurations?.1
+        if let onTouch = s.onTouch, s.config.effectiveMask.blocksInput {
+            host.onClick = { [weak host] in
+                let label = host?.configuration.label ?? ""
+                HUD.callbackQueue.async { onTouch(label) }
+            }
+        } else {
+            host.onClick = nil
+        }
+        if let p = s.progressObject {
+            if (host.progressSource as? FoundationProgressSource)?.progress !== p { host.progressSource = FoundationProgressSource(p) }
+        } else {
+            host.progressSource = nil
+        }
+    }
+
+    private func buttonPressed() {
+        let action = read { $0.onButton }
+        if let action { HUD.callbackQueue.async { action() } }
+    }
+
+    /// On the loop's thread: the one place a hide ends (completion, then `onHidden`).
+    private func wasHidden() {
+        lock.lock()
+        let completion = state.completion, onHidden = state.onHidden, waiters = state.hideWaiters
+        state.hideWaiters = []
+        let release = state.removeFromParentOnHide
+        lock.unlock()
+        if release, let h = host { h.dispose(); host = nil }
+        Registry.remove(self)
+        HUD.callbackQueue.async { [self] in
+            completion?()
+            onHidden?(self)
+            for w in waiters { w.resume() }
+        }
+    }
+}
+
+/// The HUDs shown over each parent, in the order they were shown; a shown HUD is kept alive here
+/// until it is hidden (a HUD that nobody holds still hides, and its completion still runs).
+enum Registry {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var shown: [HUD] = []
+
+    static func add(_ hud: HUD) {
+        lock.lock(); defer { lock.unlock() }
+        shown.removeAll { $0 === hud }
+        shown.append(hud)
+    }
+
+    static func remove(_ hud: HUD) {
+        lock.lock(); defer { lock.unlock() }
+        shown.removeAll { $0 === hud }
+    }
+
+    static func top(over parent: ParentSpec) -> HUD? {
+        lock.lock()
+        let list = shown
+        lock.unlock()
+        return list.last { $0.parent == parent && $0.isVisible }
+    }
 }
 
 /// Reads a Foundation `Progress` (thread-safe to read) for the display link.

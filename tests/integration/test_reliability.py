@@ -192,9 +192,10 @@ def test_escape_gives_input_back_from_a_plain_hud(xplain):
 
 
 def test_sigint_from_a_process_reaches_the_wrapped_command(xplain):
-    p = subprocess.Popen([str(XHUD_BIN), "--", "sh", "-c", "trap 'echo got INT; exit 7' INT; sleep 20 >/dev/null 2>&1 & wait"],
+    p = subprocess.Popen([str(XHUD_BIN), "--", "sh", "-c",
+                          "trap 'echo got INT; exit 7' INT; echo ready; sleep 20 >/dev/null 2>&1 & wait"],
                          env=xplain.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    time.sleep(0.5)
+    assert p.stdout.readline() == b"ready\n"   # the command runs: xhud forwards signals by now
     p.send_signal(signal.SIGINT)
     out, _ = p.communicate(timeout=5)
     assert p.returncode == 7 and out == b"got INT\n", (p.returncode, out)

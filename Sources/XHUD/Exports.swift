@@ -1,0 +1,26 @@
+import HUDCore
+import HUDX11
+
+// What an app needs from the modules beneath, under the names MBProgressHUD and SVProgressHUD
+// users know; nothing else of them is public through `import XHUD`.
+
+/// What the indicator shows: `.indeterminate` (a spinner), `.determinate` (a pie), `.annular`
+/// (a ring), `.bar`, the `.success`, `.error`, `.info` and `.warning` icons, `.custom` (an
+/// image) or `.text` alone.
+public typealias HUDMode = HUDCore.HUDMode
+/// `.dark`, `.light` or `.custom` (with `bezelColor` and `contentColor`).
+public typealias HUDStyle = HUDCore.HUDStyle
+/// How a HUD shows and hides: `.fade` (MBProgressHUD's default), `.zoom`, `.zoomIn`,
+/// `.zoomOut`, `.pop` (SVProgressHUD's) or `.none`.
+public typealias HUDAnimation = HUDCore.HUDAnimation
+/// What covers the parent region: `.none` (input passes through), `.clear` (blocks input),
+/// `.black`, `.gradient` or `.color(_:)` (they dim it and block input).
+public typealias HUDMask = HUDCore.HUDMask
+/// The spinner: `.ring` (SVProgressHUD's) or `.spokes` (the classic activity indicator).
+public typealias SpinnerStyle = HUDCore.SpinnerStyle
+/// A colour with straight alpha, components 0...1: `HUDColor(1, 1, 1, 0.7)`.
+public typealias HUDColor = HUDCore.RGBA
+/// What a HUD covers, as MBProgressHUD covers its view: `.monitor("pointer" | "focused" |
+/// "primary" | NAME | INDEX)`, `.window("active" | "pointer" | "root" | ID)` (followed when it
+/// moves; the HUD goes with it) or `.geometry("WxH+X+Y")`.
+public typealias ParentSpec = HUDX11.ParentSpec
