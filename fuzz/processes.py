@@ -214,6 +214,15 @@ def random_line(rng: random.Random) -> bytes:
     return key + val + b"\n"
 
 
+def save(data: bytes) -> Path:
+    """Keeps a failing input for reproduction, in .build/fuzz/."""
+    out = REPO / ".build" / "fuzz"
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"stdin-{abs(hash(data)):x}.input"
+    path.write_bytes(data)
+    return path
+
+
 def run_stdin(env: dict, seconds: float, rng: random.Random) -> tuple[int, list[str]]:
     problems, tried, deadline = [], 0, time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -225,10 +234,11 @@ def run_stdin(env: dict, seconds: float, rng: random.Random) -> tuple[int, list[
             _, err = p.communicate(lines, timeout=8)
         except subprocess.TimeoutExpired:
             p.kill()
-            problems.append(f"still running 8 s after its input ended: {lines[:300]!r}")
+            saved = save(lines)
+            problems.append(f"still running 8 s after its input ended (input in {saved}): {lines[:300]!r}")
             continue
         if p.returncode not in (0, 1):
-            problems.append(f"exit {p.returncode}: {lines[:300]!r}: {err[-300:]!r}")
+            problems.append(f"exit {p.returncode} (input in {save(lines)}): {lines[:300]!r}: {err[-300:]!r}")
         elif RAW_CONTROL.search(err):
             problems.append(f"raw control character on stderr: {err[-200:]!r}")
     return tried, problems

@@ -24,3 +24,5 @@ public typealias HUDColor = HUDCore.RGBA
 /// "primary" | NAME | INDEX)`, `.window("active" | "pointer" | "root" | ID)` (followed when it
 /// moves; the HUD goes with it) or `.geometry("WxH+X+Y")`.
 public typealias ParentSpec = HUDX11.ParentSpec
+/// Everything a HUD shows and how it times itself, as one value (`HUD.configuration`).
+public typealias HUDConfiguration = HUDCore.HUDConfiguration

@@ -1,6 +1,7 @@
 import Foundation
 import HUDCore
 import HUDX11
+import HUDRender
 
 /// An MBProgressHUD for X11: a HUD over a parent region (a monitor, a window, a rectangle),
 /// shown and hidden with MBProgressHUD's rules (grace time, minimum show time, delayed hide).
@@ -126,8 +127,16 @@ public final class HUD: @unchecked Sendable {
     /// A square bezel when it fits.
     public var isSquare: Bool { get { read { $0.config.square } } set { change { $0.config.square = newValue } } }
     public var cornerRadius: Double { get { read { $0.config.cornerRadius } } set { change { $0.config.cornerRadius = newValue } } }
-    /// A PNG for `.custom` (MBProgressHUD's customView).
+    /// A PNG for `.custom` (MBProgressHUD's customView). An image that cannot be read shows
+    /// nothing; ``setCustomImage(_:)`` says why instead.
     public var customImage: String? { get { read { $0.config.imagePath } } set { change { $0.config.imagePath = newValue } } }
+
+    /// Sets a PNG for `.custom` and the mode, after checking that it can be shown; throws
+    /// `HUDError.badImage` saying why not (missing, not a regular file, not a PNG, too large).
+    public func setCustomImage(_ path: String) throws {
+        if let problem = ImageFile.problem(at: path) { throw HUDError.badImage(problem) }
+        change { $0.config.imagePath = path; $0.config.mode = .custom }
+    }
     /// The HUD's scale (nil: Xft.dpi / 96). Applies to the next show of a hidden HUD.
     public var scale: Double? { get { read { $0.scale } } set { change { $0.scale = newValue } } }
     /// Hidden HUDs give their window back (MBProgressHUD's `removeFromSuperViewOnHide`); showing
@@ -240,6 +249,9 @@ public final class HUD: @unchecked Sendable {
     }
 
     // MARK: Internals
+
+    /// The HUD that draws this one; the library's thread only.
+    var hostForTests: X11HUD? { host }
 
     private func read<T>(_ body: (State) -> T) -> T {
         lock.lock(); defer { lock.unlock() }

@@ -8,7 +8,8 @@ public func fuzzStdin(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var all = lines.append(UnsafeRawBufferPointer(start: data, count: size))
     if let last = lines.finish() { all.append(last) }
     for l in all {
-        precondition(l.line.utf8.count <= 256 + 3, "a line longer than the limit")
+        // Each invalid byte becomes U+FFFD (3 bytes): the text is at most three times the limit.
+        precondition(l.line.utf8.count <= 3 * 256, "a line longer than the limit allows")
         precondition(!l.line.utf8.contains(0), "a NUL reached the text")
         _ = l.line.escapingControlCharacters
         switch InputCommand.parse(l.line) {
