@@ -88,6 +88,7 @@ public final class HUD: @unchecked Sendable {
 
     // MARK: Configuration (any thread, takes effect in the next frame)
 
+    /// What the indicator shows (default `.indeterminate`, the spinner).
     public var mode: HUDMode { get { read { $0.config.mode } } set { change { $0.config.mode = newValue } } }
     /// The one-line label, ellipsized when too long.
     public var label: String { get { read { $0.config.label } } set { change { $0.config.label = newValue } } }
@@ -104,20 +105,24 @@ public final class HUD: @unchecked Sendable {
     public var graceTime: Double { get { read { $0.config.graceTime } } set { change { $0.config.graceTime = newValue } } }
     /// Once shown, the HUD stays at least this long. Applies to the next hide.
     public var minShowTime: Double { get { read { $0.config.minShowTime } } set { change { $0.config.minShowTime = newValue } } }
+    /// How the HUD shows and hides (default `.fade`, MBProgressHUD's).
     public var animation: HUDAnimation { get { read { $0.config.animation } } set { change { $0.config.animation = newValue } } }
     /// What covers the parent region (default: `.clear` for spinners and progress, `.none` for icons and text).
     public var mask: HUDMask? { get { read { $0.config.mask } } set { change { $0.config.mask = newValue } } }
+    /// Dark (default) or light bezel and content, or `.custom` with the two colours.
     public var style: HUDStyle { get { read { $0.config.style } } set { change { $0.config.style = newValue } } }
     /// Colour of the label, details, button and indicator (nil: the style's).
     public var contentColor: HUDColor? { get { read { $0.config.contentColor } } set { change { $0.config.contentColor = newValue } } }
     /// Colour of the bezel (nil: the style's).
     public var bezelColor: HUDColor? { get { read { $0.config.bezelColor } } set { change { $0.config.bezelColor = newValue } } }
+    /// The spinner of `.indeterminate`: SVProgressHUD's ring (default) or the classic spokes.
     public var spinner: SpinnerStyle { get { read { $0.config.spinner } } set { change { $0.config.spinner = newValue } } }
     /// The bezel's offset from the centre of the parent; far beyond an edge pins it there.
     public var offset: (x: Double, y: Double) {
         get { read { ($0.config.offset.x, $0.config.offset.y) } }
         set { change { $0.config.offset = Point(x: newValue.x, y: newValue.y) } }
     }
+    /// Space around the content and from the parent's edges (default 20).
     public var margin: Double { get { read { $0.config.margin } } set { change { $0.config.margin = newValue } } }
     /// The smallest size of the bezel.
     public var minSize: (width: Double, height: Double) {
@@ -126,6 +131,7 @@ public final class HUD: @unchecked Sendable {
     }
     /// A square bezel when it fits.
     public var isSquare: Bool { get { read { $0.config.square } } set { change { $0.config.square = newValue } } }
+    /// The bezel's corner radius (default 10).
     public var cornerRadius: Double { get { read { $0.config.cornerRadius } } set { change { $0.config.cornerRadius = newValue } } }
     /// A PNG for `.custom` (MBProgressHUD's customView). An image that cannot be read shows
     /// nothing; ``setCustomImage(_:)`` says why instead.

@@ -14,30 +14,48 @@ import HUDX11
 /// one, `popActivity` removes one and dismisses at zero, `dismiss` resets the count), and posts
 /// SVProgressHUD's notifications on `HUD.callbackQueue` with the status in `userInfo`.
 public enum ProgressHUD {
+    /// Posted when the HUD starts to appear (after the grace time), with the status.
     public static let willAppearNotification = Notification.Name("ProgressHUDWillAppear")
+    /// Posted when the show animation has ended.
     public static let didAppearNotification = Notification.Name("ProgressHUDDidAppear")
+    /// Posted when the HUD starts to hide.
     public static let willDisappearNotification = Notification.Name("ProgressHUDWillDisappear")
+    /// Posted once the HUD is hidden.
     public static let didDisappearNotification = Notification.Name("ProgressHUDDidDisappear")
+    /// Posted on a click on the HUD while it blocks input (a mask other than `.none`).
     public static let didReceiveTouchEventNotification = Notification.Name("ProgressHUDDidReceiveTouchEvent")
     /// The key of the status text in the notifications' `userInfo`.
     public static let statusUserInfoKey = "ProgressHUDStatusUserInfoKey"
 
     // MARK: Settings (SVProgressHUD's setDefault...)
 
+    /// Dark or light (SVProgressHUD's `setDefaultStyle:`).
     public static func setDefaultStyle(_ style: HUDStyle) { settings { $0.config.style = style } }
+    /// What covers the screen: `.none` (default: input passes through), `.clear`, `.black`, `.gradient`.
     public static func setDefaultMaskType(_ mask: HUDMask) { settings { $0.config.mask = mask } }
     /// `.ring` (SVProgressHUD's flat animation) or `.spokes` (its native one).
     public static func setDefaultAnimationType(_ spinner: SpinnerStyle) { settings { $0.config.spinner = spinner } }
+    /// Where the shared HUD shows (default: the monitor under the pointer).
     public static func setDefaultParent(_ parent: ParentSpec) { settings { $0.parent = parent } }
+    /// Moves the HUD from the centre of its parent.
     public static func setOffsetFromCenter(x: Double, y: Double) { settings { $0.config.offset = Point(x: x, y: y) } }
+    /// Back to the centre.
     public static func resetOffsetFromCenter() { settings { $0.config.offset = .zero } }
+    /// Seconds before a HUD appears; one dismissed before then never does.
     public static func setGraceTimeInterval(_ seconds: Double) { settings { $0.config.graceTime = seconds } }
+    /// The shortest time a success, error, info or image HUD stays (default 5 s).
     public static func setMinimumDismissTimeInterval(_ seconds: Double) { settings { $0.minimumDismiss = seconds } }
+    /// The longest time it stays (default: no limit).
     public static func setMaximumDismissTimeInterval(_ seconds: Double) { settings { $0.maximumDismiss = seconds } }
+    /// The show animation's length (default 0.15 s).
     public static func setFadeInAnimationDuration(_ seconds: Double) { settings { $0.fadeIn = seconds } }
+    /// The hide animation's length (default 0.15 s).
     public static func setFadeOutAnimationDuration(_ seconds: Double) { settings { $0.fadeOut = seconds } }
+    /// Colour of the status and indicator.
     public static func setForegroundColor(_ color: HUDColor) { settings { $0.config.contentColor = color } }
+    /// Colour of the bezel.
     public static func setBackgroundColor(_ color: HUDColor) { settings { $0.config.bezelColor = color } }
+    /// The bezel's corner radius (default 14, SVProgressHUD's).
     public static func setCornerRadius(_ radius: Double) { settings { $0.config.cornerRadius = radius } }
     /// The X display (nil: `$DISPLAY`); applies to the next HUD.
     public static func setDisplay(_ name: String?) { settings { $0.display = name } }
@@ -62,9 +80,13 @@ public enum ProgressHUD {
         State.shared.withHUD { hud, _ in hud.label = status ?? "" }
     }
 
+    /// The success icon with a status; hides itself after ``displayDuration(for:)``.
     public static func showSuccess(status: String? = nil) { showResult(.success, status: status) }
+    /// The error icon with a status; hides itself after ``displayDuration(for:)``.
     public static func showError(status: String? = nil) { showResult(.error, status: status) }
+    /// The info icon with a status; hides itself after ``displayDuration(for:)``.
     public static func showInfo(status: String? = nil) { showResult(.info, status: status) }
+    /// The warning icon with a status; hides itself after ``displayDuration(for:)``.
     public static func showWarning(status: String? = nil) { showResult(.warning, status: status) }
 
     /// A PNG image with a status, for SVProgressHUD's display duration.
@@ -91,6 +113,7 @@ public enum ProgressHUD {
     /// Dismisses now (and resets the activity count).
     public static func dismiss() { dismiss(withDelay: 0, completion: nil) }
 
+    /// Dismisses now; `completion` runs once hidden.
     public static func dismiss(completion: (@Sendable () -> Void)?) { dismiss(withDelay: 0, completion: completion) }
 
     /// Dismisses after `delay` seconds; `completion` runs on `HUD.callbackQueue` once hidden.

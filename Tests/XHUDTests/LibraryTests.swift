@@ -94,7 +94,7 @@ final class LibraryTests: XCTestCase {
     /// Eight threads set progress, label, details and mode for a while, two more show and hide:
     /// no crash, no deadlock, and the last values set are what is drawn.
     func testEveryPropertyFromManyThreadsAtOnce() throws {
-        let seconds = Double(ProcessInfo.processInfo.environment["XHUD_STRESS_SECONDS"] ?? "") ?? 3
+        let seconds = Double(ProcessInfo.processInfo.environment["XHUD_STRESS_SECONDS"] ?? "") ?? 10
         let hud = try HUD.show(over: .monitor("pointer"), animated: false, display: display)
         let end = Date().addingTimeInterval(seconds)
         let group = DispatchGroup()
