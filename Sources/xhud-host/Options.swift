@@ -31,10 +31,12 @@ struct XHUDCommand: ParsableCommand {
           show  hide  hide=SECONDS  done (exit 0)  cancel (exit 1)
           success[=TEXT]  error[=TEXT]  info[=TEXT]  warning[=TEXT]
                            show the icon, hide after a while, exit 0
-        Other lines are ignored with a warning. End of input hides the HUD.
+        Other lines are ignored with a warning (without one after zenity's
+        --progress). End of input hides the HUD.
         zenity --progress scripts work with the name changed: --progress (with
         no value), --text, --percentage, --pulsate, --auto-close, --auto-kill,
-        --no-cancel, --title.
+        --no-cancel, --cancel-label, --attach and --timeout (exit 5) are
+        honoured; zenity's other options are accepted and ignored.
 
         WRAPPING A COMMAND
         The command's stdin, stdout, stderr and exit status pass through
@@ -66,6 +68,7 @@ struct XHUDCommand: ParsableCommand {
           2      usage error: unknown flag, bad number, unknown colour,
                  unreadable image, unknown window or monitor
           3      no X display: DISPLAY unset or the connection was refused
+          5      zenity's --timeout ran out
           N      wrapping: the command's status (128+N: killed by signal N)
           128+N  ended by signal N other than SIGINT/SIGTERM
         """,
@@ -182,6 +185,22 @@ struct XHUDCommand: ParsableCommand {
     @Option(help: .hidden) var width: Int?
     @Option(help: .hidden) var height: Int?
     @Flag(help: .hidden) var timeRemaining = false
+    // zenity's general options, so that its scripts run with the name changed: honoured where
+    // they mean something here (the cancel label, the parent window, the timeout), else ignored.
+    @Option(help: .hidden) var cancelLabel: String?
+    @Option(help: .hidden) var okLabel: String?
+    @Option(help: .hidden) var windowIcon: String?
+    @Option(help: .hidden) var attach: String?
+    @Option(help: .hidden) var timeout: Double?
+    @Option(help: .hidden) var extraButton: [String] = []
+    @Option(help: .hidden) var iconName: String?
+    @Option(help: .hidden) var display: String?
+    @Option(help: .hidden) var `class`: String?
+    @Option(help: .hidden) var name: String?
+    @Flag(help: .hidden) var modal = false
+    @Flag(help: .hidden) var noMarkup = false
+    @Flag(help: .hidden) var ellipsize = false
+    @Flag(help: .hidden) var noWrap = false
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run while the HUD shows (after --).", valueName: "command"))
     var command: [String] = []
@@ -204,6 +223,7 @@ struct XHUDCommand: ParsableCommand {
         if let g = geometry, parseGeometry(g) == nil {
             throw ValidationError("--geometry must be WxH+X+Y in whole pixels (sizes 1 to 32767, positions -32768 to 32767), got '\(g)'")
         }
+        if let t = timeout { try Self.check("--timeout", t, Limits.seconds, unit: " seconds") }
         if [window, monitor, geometry].compactMap({ $0 }).count > 1 {
             throw ValidationError("give only one of --window, --monitor and --geometry")
         }
@@ -260,7 +280,7 @@ struct XHUDCommand: ParsableCommand {
         if let p = percentage { c.progress = p / 100 }
         if let p = progress { c.progress = p }
         if let b = button { c.buttonTitle = b }
-        else if zenityProgress && !noCancel && base.buttonTitle.isEmpty { c.buttonTitle = "Cancel" }
+        else if zenityProgress && !noCancel && base.buttonTitle.isEmpty { c.buttonTitle = cancelLabel ?? "Cancel" }
         if noCancel { c.buttonTitle = "" }
         if let i = image { c.imagePath = i }
         if let s = imageSize { c.imageSize = s }
@@ -306,6 +326,7 @@ struct XHUDCommand: ParsableCommand {
     /// The parent region named by the flags; nil when none was given.
     var explicitParent: ParentSpec? {
         if let w = window { return .window(w) }
+        if let w = attach { return .window(w) }   // zenity --attach=WINDOW
         if let g = geometry { return .geometry(g) }
         if let m = monitor { return .monitor(m) }
         return nil

@@ -68,6 +68,9 @@ struct Runner {
             hud.show(animated: true)
             if let after = options.hideAfter {
                 hud.hide(animated: true, afterDelay: after) { hud.stop(exitCode: Status.done) }
+            } else if let t = options.timeout {
+                // zenity --timeout: closes the dialog and exits 5.
+                hud.hide(animated: true, afterDelay: t) { hud.stop(exitCode: Status.timedOut) }
             }
         }
         return hud.run()
@@ -111,7 +114,9 @@ struct StdinProgress {
                 hud.show(animated: true)
                 let c = hud.configuration
                 hud.hide(animated: true, afterDelay: options.notificationDuration(for: c)) { hud.stop(exitCode: Status.done) }
-            case .invalid(let l, let reason): if valid && !truncated { warn("\(reason): ignored '\(l.prefix(80))'") }
+            case .invalid(let l, let reason):
+                // zenity ignores lines it does not understand, without a word; so does its mode here.
+                if valid && !truncated && !options.zenityProgress { warn("\(reason): ignored '\(l.prefix(80))'") }
             }
         }
         hud.addReader(fd: 0) {

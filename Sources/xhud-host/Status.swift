@@ -10,6 +10,8 @@ enum Status {
     static let cancelled: Int32 = 1
     static let usage: Int32 = 2
     static let noDisplay: Int32 = 3
+    /// zenity's `--timeout` ran out.
+    static let timedOut: Int32 = 5
 }
 
 /// Prints one line on stderr; text from input in it is escaped (no raw control characters).
