@@ -13,6 +13,7 @@
 #
 # Installs:
 #   /usr/bin/xhud                                   the front door
+#   /usr/bin/xhud-volume, /usr/bin/xhud-brightness  the scripts the keybinding examples call
 #   /usr/lib/xhud/xhud-host                         the command (found via ../lib/xhud)
 #   /usr/share/man/man1/xhud.1.gz
 #   /usr/share/bash-completion/completions/xhud
@@ -22,6 +23,16 @@
 #   /usr/share/lintian/overrides/xhud
 set -euo pipefail
 umask 022
+
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+    # The comment block at the top is the help.
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
+    exit 0
+fi
+if [ $# -gt 0 ]; then
+    echo "build.sh: no arguments are taken (see --help); settings come from the environment" >&2
+    exit 2
+fi
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -89,8 +100,12 @@ sed '1{/^#!/d}' "$packaging/completions/xhud.bash" > "$root/usr/share/bash-compl
 chmod 644 "$root/usr/share/bash-completion/completions/xhud"
 install -m 644 "$packaging/completions/_xhud" "$root/usr/share/zsh/vendor-completions/_xhud"
 install -m 644 "$packaging/completions/xhud.fish" "$root/usr/share/fish/vendor_completions.d/xhud.fish"
-# Examples are documentation: not executable (as dh_fixperms leaves them); copy them to run them.
-for f in xhud-volume xhud-brightness i3-config sxhkdrc openbox-rc.xml awesome-rc.lua; do
+# The scripts every keybinding example calls are commands on the PATH; the configurations are
+# documentation.
+for f in xhud-volume xhud-brightness; do
+    install -m 755 "$packaging/examples/$f" "$root/usr/bin/$f"
+done
+for f in i3-config sxhkdrc openbox-rc.xml awesome-rc.lua; do
     install -m 644 "$packaging/examples/$f" "$doc/examples/$f"
 done
 install -m 644 "$here/copyright" "$doc/copyright"

@@ -148,6 +148,18 @@ def test_build_sh_is_valid_bash():
     assert r.returncode == 0, r.stderr
 
 
+def test_build_sh_help_prints_help_and_builds_nothing():
+    r = run(["bash", str(PACKAGING / "deb" / "build.sh"), "--help"])
+    assert r.returncode == 0 and "Builds a Debian package" in r.stdout and "NO_BUILD" in r.stdout, r.stdout + r.stderr
+    r = run(["bash", str(PACKAGING / "deb" / "build.sh"), "--frobnicate"])
+    assert r.returncode == 2 and "see --help" in r.stderr
+
+
+def test_licence_is_mit_in_the_tree_and_the_package():
+    assert "MIT License" in (REPO / "LICENSE").read_text()
+    assert "License: MIT" in (PACKAGING / "deb" / "copyright").read_text()
+
+
 def fake_bin(directory: Path, name: str, body: str) -> None:
     path = directory / name
     path.write_text("#!/bin/sh\n" + body)
