@@ -15,6 +15,10 @@ final class NamedServer {
     let loop: HUDLoop
     let listener: Int32
     private var entries: [String: Entry] = [:]
+    /// What a hidden named HUD looked like, for as long as the server lingers: the next
+    /// `xhud --id vol --progress 0.9` brings back the volume bar with its label. The last 64.
+    private var remembered: [String: (config: HUDConfiguration, parent: ParentSpec)] = [:]
+    private var rememberedOrder: [String] = []
     private var order: [String] = []          // the stacking order: the order names appeared
     private var lingerTimer: Int?
     private var linger: Double = 10
@@ -24,6 +28,8 @@ final class NamedServer {
         let hud: X11HUD
         let parent: ParentSpec
         var activity = 0
+        /// Kept for the next invocation of the name once hidden (not a notification's).
+        var remembered = false
         init(hud: X11HUD, parent: ParentSpec) { self.hud = hud; self.parent = parent }
     }
 
@@ -152,10 +158,14 @@ final class NamedServer {
             existing = nil
         }
         var config: HUDConfiguration
+        let recalled = existing == nil ? remembered[id].flatMap { r in
+            options.explicitParent == nil || options.explicitParent == r.parent ? r : nil
+        } : nil
+        let parent = options.explicitParent ?? recalled?.parent ?? options.parentSpec
         do {
             var base = HUDConfiguration()
             base.mask = HUDMask.none   // an OSD never blocks input unless --mask says so
-            config = try options.hudConfiguration(base: existing?.hud.configuration ?? base)
+            config = try options.hudConfiguration(base: existing?.hud.configuration ?? recalled?.config ?? base)
         } catch {
             return usageError("\(error)")
         }
@@ -171,8 +181,9 @@ final class NamedServer {
             e.hud.update { $0 = config }
         } else {
             do {
-                let hud = try X11HUD(loop: loop, configuration: config, parent: options.parentSpec, scale: options.scale)
-                entry = Entry(hud: hud, parent: options.parentSpec)
+                let hud = try X11HUD(loop: loop, configuration: config, parent: parent, scale: options.scale)
+                entry = Entry(hud: hud, parent: parent)
+                entry.remembered = !options.isNotification
             } catch {
                 return usageError("\(error)")
             }
@@ -202,6 +213,12 @@ final class NamedServer {
 
     private func hidden(_ id: String) {
         guard let e = entries[id], !e.hud.isVisible else { return }
+        if e.remembered {
+            remembered[id] = (e.hud.configuration, e.parent)
+            rememberedOrder.removeAll { $0 == id }
+            rememberedOrder.append(id)
+            if rememberedOrder.count > 64 { remembered[rememberedOrder.removeFirst()] = nil }
+        }
         e.hud.dispose()
         remove(id)
     }

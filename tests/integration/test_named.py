@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import XHUD_BIN, wait_until
-from test_scripts import TAG, alive, bar_fill, bright, kill_tagged, tagged_hosts, visible
+from test_scripts import TAG, alive, bar_fill, bright, bright_bands, kill_tagged, tagged_hosts, visible
 
 LINGER = ["--linger", "0.5"]   # servers go away on their own soon after their last HUD
 
@@ -530,3 +530,18 @@ def test_label_is_literal_without_markup(nx):
     assert literal > 3 * marked, (f"'<b>x</b>' without --markup is {literal} px wide, with --markup {marked} px: "
                                   "the tags were not shown as text")
     assert win.width > win2.width
+
+
+def test_a_named_hud_keeps_its_configuration_after_it_hides(nx):
+    """While the server lingers, `xhud --id vol --progress 0.9` after a hide brings back the
+    volume bar with its label, not a bare spinner."""
+    ok(nx, "--id", "vol", "--mode", "bar", "--progress", "0.3", "--label", "Volume", "--hide-after", "0.2",
+       "--animation", "none", "--linger", "30")
+    assert hidden(nx, 3), "the HUD did not hide"
+    ok(nx, "--id", "vol", "--progress", "0.9", "--hide-after", "30")
+    win = one_window(nx)
+    shot = nx.screenshot()
+    fill, track, _ = bar_fill(shot, win.rect)
+    assert track > 50 and fill > 0.8 * track, f"no 90 % bar: fill {fill} of {track}"
+    bands = bright_bands(shot, win.rect)
+    assert len(bands) >= 2, f"no label under the bar: {bands}"
