@@ -5,7 +5,7 @@ packages=(
   libcairo2-dev libpango1.0-dev libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev
   xvfb xdotool imagemagick xcompmgr x11-utils x11-xserver-utils x11-apps
   fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
-  groff-base man-db shellcheck dash gnuplot-nox
+  groff-base man-db shellcheck dash gnuplot-nox hsetroot
 
 )
 missing=()

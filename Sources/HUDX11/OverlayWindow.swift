@@ -2,8 +2,7 @@ import CX11
 import HUDCore
 
 /// The HUD's override-redirect window with a 32-bit ARGB visual, and the input-only window that
-/// blocks input over the parent region. Frames arrive as finished BGRA pixels (one XPutImage, so
-/// no frame is ever seen half drawn).
+/// blocks input over the parent region. What it shows is composed on the server (ServerCanvas).
 public final class OverlayWindow {
     public let display: X11Display
     public private(set) var window: Window = 0
@@ -12,7 +11,6 @@ public final class OverlayWindow {
     public private(set) var isMapped = false
     let visual: UnsafeMutablePointer<Visual>
     let depth: Int32
-    private var gc: GC?
 
     public init(display: X11Display, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool) {
         self.display = display
@@ -36,7 +34,6 @@ public final class OverlayWindow {
         window = XCreateWindow(d, display.root, Int32(saturating: r.x), Int32(saturating: r.y), UInt32(saturating: max(1, r.width)), UInt32(saturating: max(1, r.height)), 0,
                                depth, UInt32(InputOutput), visual,
                                UInt(CWOverrideRedirect | CWColormap | CWBorderPixel | CWBackPixmap | CWEventMask), &attrs)
-        gc = XCreateGC(d, window, 0, nil)
         setProperties(window)
         if clickThrough { setInputShape(empty: true) }
 
@@ -52,7 +49,6 @@ public final class OverlayWindow {
 
     deinit {
         let d = display.handle
-        if let gc { XFreeGC(d, gc) }
         if blocker != 0 { XDestroyWindow(d, blocker) }
         XDestroyWindow(d, window)
         XFlush(d)
@@ -136,17 +132,5 @@ public final class OverlayWindow {
         spans.withUnsafeMutableBufferPointer { p in
             XShapeCombineRectangles(d, window, ShapeBounding, 0, 0, p.baseAddress, Int32(p.count), ShapeSet, YXBanded)
         }
-    }
-
-    /// Copies a frame of BGRA pixels (Cairo's ARGB32 on little-endian) into the window.
-    public func present(pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, damage: Rect? = nil) {
-        let d = display.handle
-        guard let image = XCreateImage(d, visual, UInt32(depth), ZPixmap, 0,
-                                       UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: CChar.self),
-                                       UInt32(width), UInt32(height), 32, Int32(stride)) else { return }
-        let area = (damage ?? Rect(x: 0, y: 0, width: Double(width), height: Double(height))).integral
-        XPutImage(d, window, gc, image, Int32(saturating: area.x), Int32(saturating: area.y), Int32(saturating: area.x), Int32(saturating: area.y), UInt32(saturating: area.width), UInt32(saturating: area.height))
-        image.pointee.data = nil     // the pixels belong to the caller
-        _ = image.pointee.f.destroy_image(image)
     }
 }
