@@ -35,6 +35,27 @@ public struct HUDLayout: Equatable, Sendable {
     public var valueRequest: TextRequest?
 }
 
+extension HUDLayout {
+    /// The layout with the bezel and every item starting on a whole device pixel: a 77 px bezel
+    /// centred in an even region, or a 37 px ring centred in an even bezel, would otherwise sit
+    /// on half pixels and draw its edges and 2 px strokes soft. Moves nothing by more than half a
+    /// device pixel.
+    public func snapped(toScale scale: Double) -> HUDLayout {
+        func snap(_ r: Rect?) -> Rect? {
+            guard let r, scale > 0, r.x.isFinite, r.y.isFinite else { return r }
+            return Rect(x: (r.x * scale).rounded() / scale, y: (r.y * scale).rounded() / scale, width: r.width, height: r.height)
+        }
+        var l = self
+        l.bezel = snap(bezel)!
+        l.indicator = snap(indicator)
+        l.label = snap(label)
+        l.details = snap(details)
+        l.button = snap(button)
+        l.value = snap(value)
+        return l
+    }
+}
+
 public enum LayoutMetrics {
     public static let roundIndicator = 37.0          // spinner, pie, ring, icons
     public static let barSize = Size(width: 120, height: 20)

@@ -196,7 +196,7 @@ public final class HUDController {
         let size = Size(width: region.width / scale, height: region.height / scale)
         var c = configuration
         c.offset.y += stackShift
-        layout = HUDLayout.compute(c, region: size, measurer: renderer.text)
+        layout = HUDLayout.compute(c, region: size, measurer: renderer.text).snapped(toScale: scale)
         bezelTween = nil
         if !regionMoved, output != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
             bezelTween = RectTween(from: before, to: layout.bezel, start: now)
