@@ -150,7 +150,13 @@ public final class HUDLifecycle {
         showStarted = now
         phase = .showing
         animate(from: from, to: .shown, at: now, animated: animated)
-        if appearing { onAppear?() }
+        if appearing {
+            // The min show time counts from when the HUD is on screen: the window maps in
+            // `onAppear`, after its first frame is composed, which takes a few milliseconds.
+            let before = clock.now
+            onAppear?()
+            showStarted = now + max(0, clock.now - before)
+        }
     }
 
     private func hideNow(animated: Bool, at now: Double) {

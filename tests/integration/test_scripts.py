@@ -413,7 +413,13 @@ def button_centre(x, rect):
     bands = bright_bands(x.screenshot(), rect)
     assert bands, f"nothing bright in the HUD window {rect}"
     x0, y0, w, h = rect
+    # A crisp 1 px outline is a band of its own: the button is the last bands that lie within a
+    # few pixels of each other (outline, title, outline).
     top, bottom = bands[-1]
+    for t, b in reversed(bands[:-1]):
+        if top - b > 8:
+            break
+        top = t
     assert len(bands) >= 2 and bottom - top >= 10, f"no button found: bright bands {bands}"
     return x0 + w // 2, (top + bottom) // 2
 
