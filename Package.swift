@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // C libraries, found with pkg-config. Only HUDRender and HUDX11 import them.
@@ -32,6 +33,9 @@ let package = Package(
         .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
         // Named-HUD sockets and their messages: plain Swift and Glibc, so that a client starts lean.
         .target(name: "HUDSocket"),
+        // The desktop's settings: the configuration file and themes (TOML, read with TOMLKit),
+        // XDG locations, icon themes. Used by the command and its server.
+        .target(name: "HUDSettings", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         // `xhud`: the lean front door. It sends a named HUD's update to its server and runs
         // xhud-host for everything else.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
@@ -41,7 +45,7 @@ let package = Package(
         // uses the backend directly; of Foundation only FoundationEssentials (no ICU) comes in,
         // with swift-argument-parser.
         .executableTarget(name: "xhud-host", dependencies: [
-            "HUDX11", "HUDRender", "HUDCore", "HUDSocket",
+            "HUDX11", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).
@@ -54,6 +58,7 @@ let package = Package(
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
+        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo"], exclude: ["Golden"]),

@@ -17,6 +17,8 @@ public struct HUDConfiguration: Equatable, Sendable {
     /// nil = the mode's default: `clear` for spinner and progress, `none` for notifications.
     public var mask: HUDMask? = nil
     public var shadow: Bool = true
+    /// Blur radius of what shows through the bezel (0: none), as iOS's material.
+    public var blur: Double = 0
 
     public var margin: Double = 20
     public var spacing: Double = 4
@@ -25,6 +27,9 @@ public struct HUDConfiguration: Equatable, Sendable {
     public var square: Bool = false
     /// Offset of the bezel from the centre of the parent region; beyond an edge pins it `margin` from it.
     public var offset: Point = .zero
+    /// Label and details wrap or ellipsize at this width at most (SVProgressHUD caps its status
+    /// at 200 x 300), never at the screen's edge.
+    public var maxTextWidth: Double = 300
 
     public var labelFont: String = "Sans Bold 16px"
     public var detailsFont: String = "Sans Bold 12px"

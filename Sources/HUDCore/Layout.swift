@@ -24,6 +24,8 @@ public struct HUDLayout: Equatable, Sendable {
     public var region: Size
     public var bezel: Rect
     public var indicator: Rect?
+    /// An image above a bar (an OSD's icon over its level), when the bar has one.
+    public var image: Rect?
     public var label: Rect?
     public var details: Rect?
     public var button: Rect?
@@ -48,6 +50,7 @@ extension HUDLayout {
         var l = self
         l.bezel = snap(bezel)!
         l.indicator = snap(indicator)
+        l.image = snap(image)
         l.label = snap(label)
         l.details = snap(details)
         l.button = snap(button)
@@ -74,10 +77,16 @@ extension HUDLayout {
         let maxBezel = Size(width: max(0, region.width - 2 * m), height: max(0, region.height - 2 * m))
         let maxContentWidth = max(0, maxBezel.width - 2 * m)
         let maxContentHeight = max(0, maxBezel.height - 2 * m)
+        // Text wraps at a readable width (SVProgressHUD: 200 x 300), not at the screen's edge.
+        let maxTextWidth = min(maxContentWidth, max(0, c.maxTextWidth))
 
         // Items top to bottom: (size, kind).
-        enum Item { case indicator, label, details, button }
+        enum Item { case image, indicator, label, details, button }
         var items: [(Item, Size)] = []
+        if c.mode == .bar, c.imagePath != nil {
+            let side = min(c.imageSize, maxContentWidth)
+            items.append((.image, Size(width: side, height: side)))
+        }
 
         var valueRequest: TextRequest? = nil
         var valueSize = Size.zero
@@ -101,9 +110,9 @@ extension HUDLayout {
 
         var labelRequest: TextRequest? = nil
         if !c.label.isEmpty {
-            let req = TextRequest(text: c.label, font: c.labelFont, markup: c.markup, maxWidth: maxContentWidth, singleLine: true)
+            let req = TextRequest(text: c.label, font: c.labelFont, markup: c.markup, maxWidth: maxTextWidth, singleLine: true)
             labelRequest = req
-            items.append((.label, clampWidth(measurer.measure(req), maxContentWidth)))
+            items.append((.label, clampWidth(measurer.measure(req), maxTextWidth)))
         }
 
         var buttonRequest: TextRequest? = nil
@@ -122,9 +131,9 @@ extension HUDLayout {
             let used = items.reduce(0) { $0 + $1.1.height } + (buttonSize.height)
             let count = items.count + (buttonRequest == nil ? 0 : 1)
             let left = max(0, maxContentHeight - used - Double(count) * c.spacing)
-            let req = TextRequest(text: c.details, font: c.detailsFont, markup: c.markup, maxWidth: maxContentWidth, maxHeight: left, singleLine: false)
+            let req = TextRequest(text: c.details, font: c.detailsFont, markup: c.markup, maxWidth: maxTextWidth, maxHeight: left, singleLine: false)
             detailsRequest = req
-            var size = clampWidth(measurer.measure(req), maxContentWidth)
+            var size = clampWidth(measurer.measure(req), maxTextWidth)
             size.height = min(size.height, left)
             items.append((.details, size))
         }
@@ -172,6 +181,7 @@ extension HUDLayout {
                 } else {
                     layout.indicator = r
                 }
+            case .image: layout.image = r
             case .label: layout.label = r
             case .details: layout.details = r
             case .button: layout.button = r

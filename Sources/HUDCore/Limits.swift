@@ -17,6 +17,10 @@ public enum Limits {
     /// larger values are clamped to this, not refused.
     public static let offset: ClosedRange<Double> = -1_000_000...1_000_000
     public static let scale: ClosedRange<Double> = 0.5...8
+    /// Blur radius, logical pixels (0: none).
+    public static let blur: ClosedRange<Double> = 0...64
+    /// The widest label and details, logical pixels.
+    public static let textWidth: ClosedRange<Double> = 40...4_096
     public static let progress: ClosedRange<Double> = 0...1
     public static let percentage: ClosedRange<Double> = 0...100
     /// X11 coordinates are 16-bit: a parent region lies within them.
@@ -69,6 +73,8 @@ extension HUDConfiguration {
         c.spacing = Limits.margin.clamp(c.spacing)
         c.cornerRadius = Limits.cornerRadius.clamp(c.cornerRadius)
         c.imageSize = Limits.imageSize.clamp(c.imageSize)
+        c.blur = Limits.blur.clamp(c.blur)
+        c.maxTextWidth = Limits.textWidth.clamp(c.maxTextWidth)
         c.minSize = Size(width: Limits.minSide.clamp(c.minSize.width), height: Limits.minSide.clamp(c.minSize.height))
         c.offset = Point(x: Limits.offset.clamp(c.offset.x), y: Limits.offset.clamp(c.offset.y))
         c.graceTime = Limits.seconds.clamp(c.graceTime)

@@ -19,6 +19,9 @@ public enum ImageFile {
     public static func problem(at path: String) -> String? {
         switch read(path) {
         case .failure(let why): return why.description
+        case .success(let bytes) where isSVG(bytes):
+            if case .failure(let why) = SVGImage.parse(bytes) { return "cannot use image '\(path)': \(why.description)" }
+            return nil
         case .success: return nil
         }
     }
@@ -47,9 +50,10 @@ public enum ImageFile {
             got += n
         }
         bytes.removeSubrange(got...)
+        if isSVG(bytes) { return .success(bytes) }   // librsvg bounds what it renders to the box
         // PNG: the 8-byte signature, then IHDR with width and height (big-endian).
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 24, Array(bytes[0..<8]) == signature else { return fail("not a PNG file") }
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature else { return fail("neither a PNG nor an SVG file") }
         func be32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
         let w = be32(16), h = be32(20)
         guard w > 0, h > 0 else { return fail("not a PNG file") }
@@ -57,6 +61,18 @@ public enum ImageFile {
             return fail("\(w)x\(h) pixels is more than a HUD image may have (\(maxPixels / 1_000_000) megapixels, e.g. 2048x2048)")
         }
         return .success(bytes)
+    }
+
+    /// An SVG document: `<svg` within its first kilobytes (after an XML declaration, comments,
+    /// a doctype), or gzip-compressed (.svgz).
+    static func isSVG(_ bytes: [UInt8]) -> Bool {
+        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B { return true }
+        let head = bytes.prefix(4096)
+        guard let first = head.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }), first == UInt8(ascii: "<") else { return false }
+        let needle = Array("<svg".utf8)
+        guard head.count >= needle.count else { return false }
+        for i in head.indices.dropLast(needle.count - 1) where Array(head[i..<(i + needle.count)]) == needle { return true }
+        return false
     }
 
     /// Decodes bounded PNG bytes and scales them down to `maxKeptSide`.
@@ -91,35 +107,63 @@ public enum ImageFile {
     }
 }
 
-/// Custom indicator images, loaded once per path (bounded by `ImageFile`).
+/// Custom indicator images, loaded once per path (bounded by `ImageFile`): PNGs decoded once,
+/// SVGs rendered at the size they are drawn.
 final class ImageCache {
-    struct Entry { var surface: OpaquePointer?; var error: String? }
+    enum Image { case bitmap(OpaquePointer), vector(SVGImage) }
+    struct Entry { var image: Image?; var error: String? }
     private var entries: [String: Entry] = [:]
 
-    deinit { for e in entries.values { if let s = e.surface { cairo_surface_destroy(s) } } }
+    deinit { removeAll() }
+
+    private func removeAll() {
+        for e in entries.values { if case .bitmap(let s)? = e.image { cairo_surface_destroy(s) } }
+        entries.removeAll()
+    }
 
     func load(_ path: String) -> Entry {
         if let e = entries[path] { return e }
-        var entry = Entry(surface: nil, error: nil)
+        var entry = Entry(image: nil, error: nil)
         switch ImageFile.read(path) {
         case .failure(let why): entry.error = why.description
+        case .success(let bytes) where ImageFile.isSVG(bytes):
+            switch SVGImage.parse(bytes) {
+            case .success(let svg): entry.image = .vector(svg)
+            case .failure(let why): entry.error = "cannot use image '\(path)': \(why.description)"
+            }
         case .success(let bytes):
-            if let s = ImageFile.decode(bytes) { entry.surface = s } else { entry.error = "cannot use image '\(path)': not a valid PNG file" }
+            if let s = ImageFile.decode(bytes) { entry.image = .bitmap(s) } else { entry.error = "cannot use image '\(path)': not a valid PNG file" }
         }
-        if entries.count >= 16 {   // a HUD whose image changes on every update keeps a few
-            for e in entries.values { if let s = e.surface { cairo_surface_destroy(s) } }
-            entries.removeAll()
-        }
+        if entries.count >= 16 { removeAll() }   // a HUD whose image changes on every update keeps a few
         entries[path] = entry
         return entry
     }
 
     /// Fits the image in the rectangle keeping its aspect ratio; a tint keeps only its alpha.
     func draw(_ path: String, in r: Rect, tint: RGBA?, cr: OpaquePointer) {
-        guard let s = load(path).surface else { return }
-        let w = Double(cairo_image_surface_get_width(s)), h = Double(cairo_image_surface_get_height(s))
-        guard w > 0, h > 0 else { return }
-        let k = min(r.width / w, r.height / h)
+        let s: OpaquePointer, w: Double, h: Double, k: Double
+        switch load(path).image {
+        case nil: return
+        case .bitmap(let b)?:
+            s = b
+            w = Double(cairo_image_surface_get_width(b)); h = Double(cairo_image_surface_get_height(b))
+            guard w > 0, h > 0 else { return }
+            k = min(r.width / w, r.height / h)
+        case .vector(let svg)?:
+            // Rendered at the box's size in device pixels, then drawn 1:1: crisp at any scale.
+            var dw = r.width, dh = r.height
+            cairo_user_to_device_distance(cr, &dw, &dh)
+            let device = max(1, abs(dw)) / max(1, r.width)
+            var bw = abs(dw), bh = abs(dh)
+            if let size = svg.intrinsicSize {
+                let fit = min(bw / size.width, bh / size.height)
+                bw = size.width * fit; bh = size.height * fit
+            }
+            guard let rendered = svg.surface(width: Int(bw.rounded()), height: Int(bh.rounded())) else { return }
+            s = rendered
+            w = Double(cairo_image_surface_get_width(rendered)); h = Double(cairo_image_surface_get_height(rendered))
+            k = 1 / device
+        }
         cairo_save(cr)
         cairo_translate(cr, r.midX - w * k / 2, r.midY - h * k / 2)
         cairo_scale(cr, k, k)

@@ -93,6 +93,9 @@ public final class HUDRenderer {
             Indicators.draw(c, progress: f.progress, time: f.time, in: r, color: ink, images: images, sprites: sprites,
                             scale: f.scale, cr: cr)
         }
+        if let r = l.image, let path = c.imagePath {
+            images.draw(path, in: r, tint: c.tintImage ? ink : nil, cr: cr)
+        }
         setColor(cr, ink)
         if let r = l.value, c.alternate, c.mode == .bar {
             Icons.muted(in: r, color: c.alternateColor, cr: cr)

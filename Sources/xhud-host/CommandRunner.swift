@@ -23,7 +23,7 @@ struct CommandRunner {
         var hudInput = self.hudInput, hudOutput = self.hudOutput
         let events = SignalPipe(for: [SIGCHLD, SIGINT, SIGTERM, SIGHUP])
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        let scan = options.progressFromOutput
+        let scan = options.progressFromOutput ?? false
         if scan { _ = makePipe(&outPipe); _ = makePipe(&errPipe) }
 
         var actions = posix_spawn_file_actions_t()

@@ -6,6 +6,7 @@ import HUDCore
 import HUDSocket
 import HUDX11
 import HUDRender
+import HUDSettings
 
 /// A display's named-HUD server: one process, one X connection and one display link for every
 /// named HUD, so that they can stack. It answers invocations on its socket and exits `--linger`
@@ -23,6 +24,9 @@ final class NamedServer {
     private var lingerTimer: Int?
     private var linger: Double = 10
     private var connections: [Int32: (bytes: [UInt8], timer: Int)] = [:]
+    /// The configuration files, read again when they change (`--config` files each on their own).
+    private var settings: [String: SettingsCache] = [:]
+    private var settingsGeneration = 0
 
     final class Entry {
         let hud: X11HUD
@@ -123,12 +127,29 @@ final class NamedServer {
     /// Parses an invocation exactly as the command line would be, then applies it. A request
     /// that does not parse changes nothing.
     func handle(_ request: Wire.Request) -> Wire.Reply {
-        let options: XHUDCommand
+        let invocation: ConfiguredInvocation
+        var cache: SettingsCache?
         do {
-            options = try XHUDCommand.parse(translatingZenityFlags(request.arguments))
+            invocation = try ConfiguredInvocation.make(arguments: translatingZenityFlags(request.arguments), cwd: request.cwd) { path in
+                let c = self.settings[path ?? ""] ?? SettingsCache(path: path)
+                self.settings[path ?? ""] = c
+                cache = c
+                return c.current()
+            }
         } catch {
             return usageError("\(oneLine(XHUDCommand.message(for: error)))")
         }
+        // An edited file applies to the next HUD: what hidden HUDs looked like is forgotten.
+        let generation = settings.values.reduce(0) { $0 + $1.generation }
+        if generation != settingsGeneration { settingsGeneration = generation; remembered = [:]; rememberedOrder = [] }
+        let warnings = (cache?.unseen(invocation.warnings) ?? []).map { "xhud: \($0.escapingControlCharacters)\n" }.joined()
+        var reply = respond(invocation, cwd: request.cwd)
+        reply.error = warnings + reply.error
+        return reply
+    }
+
+    private func respond(_ invocation: ConfiguredInvocation, cwd: String) -> Wire.Reply {
+        let options = invocation.options
         if let l = options.linger { linger = l }
         switch options.verb {
         case "list":
@@ -145,11 +166,12 @@ final class NamedServer {
             if e.activity == 0 { e.hud.hide(animated: true, afterDelay: options.delay ?? 0) }
             return Wire.Reply(status: 0)
         default:
-            return show(options, cwd: request.cwd)
+            return show(invocation, cwd: cwd)
         }
     }
 
-    private func show(_ options: XHUDCommand, cwd: String) -> Wire.Reply {
+    private func show(_ invocation: ConfiguredInvocation, cwd: String) -> Wire.Reply {
+        let options = invocation.options
         guard let id = options.id else { return usageError("--id NAME is missing") }
         var existing = entries[id]
         if let e = existing, let p = options.explicitParent, p != e.parent {
@@ -163,9 +185,15 @@ final class NamedServer {
         } : nil
         let parent = options.explicitParent ?? recalled?.parent ?? options.parentSpec
         do {
-            var base = HUDConfiguration()
-            base.mask = HUDMask.none   // an OSD never blocks input unless --mask says so
-            config = try options.hudConfiguration(base: existing?.hud.configuration ?? recalled?.config ?? base)
+            // A HUD that exists or is remembered changes only what the command line names; a new
+            // one starts from the configuration file.
+            if let base = existing?.hud.configuration ?? recalled?.config {
+                config = try invocation.userOptions.hudConfiguration(base: base)
+            } else {
+                var base = HUDConfiguration()
+                base.mask = HUDMask.none   // an OSD never blocks input unless --mask says so
+                config = try options.hudConfiguration(base: base)
+            }
         } catch {
             return usageError("\(error)")
         }
@@ -189,13 +217,13 @@ final class NamedServer {
             }
             entries[id] = entry
             order.append(id)
-            entry.hud.easesProgress = options.smooth   // else a key press shows its value in the next frame
+            entry.hud.easesProgress = options.smooth ?? false   // else a key press shows its value in the next frame
             // The HUD's closures never hold its entry (the entry holds the HUD): a hidden HUD and
             // everything it drew with are freed when the entry goes.
             let hud = entry.hud
             hud.onHidden = { [unowned self] in self.hidden(id) }
             hud.onParentGone = { [unowned self, unowned hud] in hud.dispose(); self.remove(id) }
-            hud.onClick = options.isNotification && !options.clickThrough && config.mode != .text
+            hud.onClick = options.isNotification && options.clickThrough != true && config.mode != .text
                 ? { [unowned hud] in hud.hide(animated: true) } : nil
             // A named HUD that blocks input (`--mask clear`) gives it back on Escape.
             hud.onEscape = { [unowned hud] in hud.dismiss() }

@@ -90,7 +90,8 @@ struct XHUDCommand: ParsableCommand {
     var progress: Double?
     @Option(help: "A button with this title; clicking it cancels (exit 1).")
     var button: String?
-    @Option(help: "PNG image for --mode custom.", completion: .file(extensions: ["png"]))
+    @Option(help: "Image for --mode custom: a PNG or SVG file, or an icon name from the icon theme (dialog-information).",
+            completion: .file(extensions: ["png", "svg", "svgz"]))
     var image: String?
     @Option(help: "Size in pixels of the box the image is fitted into (default 37).")
     var imageSize: Double?
@@ -104,10 +105,10 @@ struct XHUDCommand: ParsableCommand {
     var alternate: Bool?
     @Option(help: "Colour of the alternate state (default: a muted red).")
     var alternateColor: String?
-    @Flag(help: "Interpret label and details as Pango markup (never otherwise).")
-    var markup = false
-    @Flag(help: "Ease progress changes over 0.2 s (default: each value is on screen exactly in the next frame).")
-    var smooth = false
+    @Flag(inversion: .prefixedNo, help: "Interpret label and details as Pango markup (never otherwise).")
+    var markup: Bool?
+    @Flag(inversion: .prefixedNo, help: "Ease progress changes over 0.2 s (default: each value is on screen exactly in the next frame).")
+    var smooth: Bool?
 
     @Option(help: "dark | light | custom")
     var style: HUDStyle?
@@ -117,22 +118,37 @@ struct XHUDCommand: ParsableCommand {
     var contentColor: String?
     @Option(help: "none (click-through) | clear (blocks input) | black | gradient | COLOR. Default: clear for spinner and progress, none for notifications.")
     var mask: String?
-    @Flag(help: "No drop shadow under the bezel.")
-    var noShadow = false
+    @Flag(inversion: .prefixedNo, help: "A drop shadow under the bezel (default on).")
+    var shadow: Bool?
+    @Option(help: "Blur radius of what shows through the bezel, in pixels (default 0: none).")
+    var blur: Double?
     @Option(help: "Margin around the content and from the region's edges (default 20).")
     var margin: Double?
+    @Option(help: "Space between the indicator, label, details and button (default 4).")
+    var spacing: Double?
     @Option(help: "Corner radius of the bezel (default 10).")
     var cornerRadius: Double?
     @Option(help: "Minimum bezel size, WxH.")
     var minSize: String?
-    @Flag(help: "Make the bezel square when it fits.")
-    var square = false
+    @Flag(inversion: .prefixedNo, help: "Make the bezel square when it fits.")
+    var square: Bool?
     @Option(help: "Offset of the bezel from the centre, X,Y; a huge value pins it to that edge.")
     var offset: String?
     @Option(help: "Font of the label (Pango description, e.g. 'Sans Bold 16px').")
     var font: String?
     @Option(help: "Font of the details label.")
     var detailsFont: String?
+    @Option(help: "Widest the label and details may be before they wrap or are ellipsized (default 300).")
+    var maxTextWidth: Double?
+
+    @Option(help: "A theme: sv-dark, sv-light, mb-classic, osd, or a theme file (see --print-config).")
+    var theme: String?
+    @Option(help: "Read this configuration file instead of $XDG_CONFIG_HOME/xhud/config.toml.", completion: .file(extensions: ["toml"]))
+    var config: String?
+    @Flag(help: "Print the effective configuration, and where each value comes from, then exit.")
+    var printConfig = false
+    @Option(help: "Icon theme for --image NAME (default: GTK's gtk-icon-theme-name, then hicolor).")
+    var iconTheme: String?
 
     @Option(help: "fade | zoom | zoom-in | zoom-out | pop | none")
     var animation: HUDAnimation?
@@ -148,8 +164,8 @@ struct XHUDCommand: ParsableCommand {
     var minDuration: Double = 5
     @Option(help: "Notifications: longest display time.")
     var maxDuration: Double?
-    @Flag(help: "Let clicks pass through a notification instead of dismissing it.")
-    var clickThrough = false
+    @Flag(inversion: .prefixedNo, help: "Let clicks pass through a notification instead of dismissing it.")
+    var clickThrough: Bool?
 
     @Option(help: "Parent window: ID | active | pointer | root. The HUD follows it and ends with it.")
     var window: String?
@@ -164,8 +180,8 @@ struct XHUDCommand: ParsableCommand {
     var resultTime: Double = 1
     @Option(help: "Wrapping: seconds between SIGTERM and SIGKILL when cancelled.")
     var killTimeout: Double = 5
-    @Flag(help: "Wrapping: read progress from the command's output (the last NN% on a line); the output still passes through untouched.")
-    var progressFromOutput = false
+    @Flag(inversion: .prefixedNo, help: "Wrapping: read progress from the command's output (the last NN% on a line); the output still passes through untouched.")
+    var progressFromOutput: Bool?
 
     @Option(help: "Named HUD: show or update the HUD with this name on this display.")
     var id: String?
@@ -198,7 +214,6 @@ struct XHUDCommand: ParsableCommand {
     @Option(help: .hidden) var `class`: String?
     @Option(help: .hidden) var name: String?
     @Flag(help: .hidden) var modal = false
-    @Flag(help: .hidden) var noMarkup = false
     @Flag(help: .hidden) var ellipsize = false
     @Flag(help: .hidden) var noWrap = false
 
@@ -218,7 +233,8 @@ struct XHUDCommand: ParsableCommand {
         let others: [(String, Double?, ClosedRange<Double>)] = [("--progress", progress, Limits.progress),
             ("--percentage", percentage, Limits.percentage), ("--margin", margin, Limits.margin),
             ("--corner-radius", cornerRadius, Limits.cornerRadius), ("--image-size", imageSize, Limits.imageSize),
-            ("--scale", scale, Limits.scale)]
+            ("--scale", scale, Limits.scale), ("--spacing", spacing, Limits.margin), ("--blur", blur, Limits.blur),
+            ("--max-text-width", maxTextWidth, Limits.textWidth)]
         for case let (name, v?, range) in others { try Self.check(name, v, range, unit: "") }
         if let g = geometry, parseGeometry(g) == nil {
             throw ValidationError("--geometry must be WxH+X+Y in whole pixels (sizes 1 to 32767, positions -32768 to 32767), got '\(g)'")
@@ -288,12 +304,15 @@ struct XHUDCommand: ParsableCommand {
         if let s = spinner { c.spinner = s }
         if let v = showValue { c.showValue = v }
         if let a = alternate { c.alternate = a }
-        if markup { c.markup = true }
+        if let m = markup { c.markup = m }
         if let s = style { c.style = s }
-        if noShadow { c.shadow = false }
+        if let s = shadow { c.shadow = s }
+        if let b = blur { c.blur = b }
         if let m = margin { c.margin = m }
+        if let s = spacing { c.spacing = s }
+        if let w = maxTextWidth { c.maxTextWidth = w }
         if let r = cornerRadius { c.cornerRadius = r }
-        if square { c.square = true }
+        if let s = square { c.square = s }
         if let a = animation { c.animation = a }
         if let g = grace { c.graceTime = g }
         if let m = minShow { c.minShowTime = m }
@@ -338,9 +357,8 @@ struct XHUDCommand: ParsableCommand {
         hideAfter ?? displayDuration(for: c.label + c.details, minimum: minDuration, maximum: maxDuration ?? .infinity)
     }
 
-    mutating func run() throws {
-        throw ExitCode(Runner(options: self).run())
-    }
+    /// Only --help and --version come here (main.swift runs everything else with its configuration).
+    mutating func run() throws {}
 }
 
 /// zenity's `--progress` is a bare flag, ours takes a value: a `--progress` followed by nothing
@@ -357,7 +375,7 @@ func translatingZenityFlags(_ args: [String]) -> [String] {
     while i < args.count {
         let a = args[i]
         if a == "--" { out += args[i...]; break }
-        let next = i + 1 < args.count ? args[i + 1] : nil
+        let next: String? = i + 1 < args.count ? args[i + 1] : nil
         if a == "--progress", next == nil || (next!.hasPrefix("-") && !isNegativeNumber(next!)) {
             out.append("--progress-dialog")
         } else if a.hasPrefix("--"), !a.contains("="), let n = next, isNegativeNumber(n) {

@@ -8,12 +8,14 @@ import HUDRender
 /// Decides what an invocation is (named HUD, wrapped command, notification, a HUD fed on stdin)
 /// and runs it.
 struct Runner {
-    let options: XHUDCommand
+    let invocation: ConfiguredInvocation
+    var options: XHUDCommand { invocation.options }
 
     func run() -> Int32 {
         if options.id != nil || options.verb.map(XHUDCommand.namedVerbs.contains) == true {
-            return NamedInvocation(options: options).run()
+            return NamedInvocation(options: options).run()   // the server reports the configuration's warnings
         }
+        for w in invocation.warnings { fputs("xhud: \(w.escapingControlCharacters)\n", stderr) }
         let config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return fail("\(error)", Status.usage) }
         if let path = config.imagePath, let problem = ImageFile.problem(at: path) { return fail(problem, Status.usage) }
@@ -39,7 +41,7 @@ struct Runner {
             return fail("\(error)", Status.usage)
         }
         hud.loop.installSignalHandlers()
-        hud.easesProgress = options.smooth
+        hud.easesProgress = options.smooth ?? false
         let finish = { (code: Int32) in hud.hide(animated: true) { hud.stop(exitCode: code) } }
         var signalled = false
         hud.onSignal = { sig in
@@ -60,7 +62,7 @@ struct Runner {
         hud.onEscape = cancel
         hud.onParentGone = { hud.stop(exitCode: Status.done) }
         if options.isNotification {
-            if !options.clickThrough && config.mode != .text { hud.onClick = { finish(Status.done) } }
+            if options.clickThrough != true && config.mode != .text { hud.onClick = { finish(Status.done) } }
             hud.show(animated: true)
             hud.hide(animated: true, afterDelay: options.notificationDuration(for: config)) { hud.stop(exitCode: Status.done) }
         } else {

@@ -48,7 +48,7 @@ struct WrappedHUD {
               let hud = try? X11HUD(display: display, configuration: configuration, parent: options.parentSpec, scale: options.scale)
         else { return Status.noDisplay }
         hud.loop.installSignalHandlers()
-        hud.easesProgress = options.smooth
+        hud.easesProgress = options.smooth ?? false
         var ended = false
         let end = { hud.hide(animated: true) { hud.stop(exitCode: 0) } }
         hud.onSignal = { _ in hud.dismiss(animated: true) { hud.stop(exitCode: 0) } }

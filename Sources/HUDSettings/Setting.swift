@@ -1,0 +1,83 @@
+/// One value from a configuration file or a theme, and where it came from.
+public struct Setting: Equatable, Sendable {
+    public let key: String
+    public let value: SettingValue
+    public let source: SettingSource
+
+    public init(key: String, value: SettingValue, source: SettingSource) {
+        self.key = key
+        self.value = value
+        self.source = source
+    }
+}
+
+public enum SettingValue: Equatable, Sendable, CustomStringConvertible {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case list([SettingValue])
+
+    /// As TOML writes it (`--print-config` prints a file that can be read back).
+    public var description: String {
+        switch self {
+        case .string(let s): return "\"" + s.tomlEscaped + "\""
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        case .bool(let b): return b ? "true" : "false"
+        case .list(let l): return "[" + l.map(\.description).joined(separator: ", ") + "]"
+        }
+    }
+
+    /// The text an option takes: numbers without a needless ".0", lists joined with `separator`.
+    public func optionText(separator: String) -> String {
+        switch self {
+        case .string(let s): return s
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        case .bool(let b): return b ? "true" : "false"
+        case .list(let l): return l.map { $0.optionText(separator: separator) }.joined(separator: separator)
+        }
+    }
+}
+
+/// A file and line (a theme's name too), or the command line, or xhud's own default.
+public struct SettingSource: Equatable, Sendable, CustomStringConvertible {
+    public var file: String?
+    public var line: Int?
+    public var theme: String?
+
+    public init(file: String? = nil, line: Int? = nil, theme: String? = nil) {
+        self.file = file
+        self.line = line
+        self.theme = theme
+    }
+
+    public static let commandLine = SettingSource()
+
+    public var description: String {
+        guard let file else { return "command line" }
+        let place = line.map { "\(file):\($0)" } ?? file
+        return theme.map { "theme \($0) (\(place))" } ?? place
+    }
+}
+
+extension String {
+    var tomlEscaped: String {
+        var out = ""
+        for u in unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if u.value < 0x20 || u.value == 0x7F {
+                    let hex = String(u.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out
+    }
+}

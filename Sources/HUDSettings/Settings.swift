@@ -1,0 +1,138 @@
+/// Every configuration file that applies, and the defaults they give one invocation.
+///
+/// Precedence, lowest first: xhud's built-in defaults; the theme in effect (the last one named:
+/// the command line's, else a section's, else the top level's); each file's top level (the
+/// system's under the user's); the sections that match the invocation (`[wrap]`,
+/// `[notification]`, then `[id.NAME]`); the command line.
+public struct Settings: Equatable, Sendable {
+    public let files: [SettingsFile]
+    /// Warnings about the files (each once per version of the files).
+    public var warnings: [String] { files.flatMap(\.warnings) }
+
+    public init(files: [SettingsFile]) { self.files = files }
+
+    /// `path` alone (`--config`), else the XDG configuration files.
+    public static func load(path: String? = nil) -> Settings {
+        let paths = path.map { [$0] } ?? Locations.configFiles
+        var files: [SettingsFile] = []
+        for p in paths {
+            if let f = SettingsFile.load(path: p) { files.append(f) }
+            else if path != nil { files.append(SettingsFile(path: p, text: "", allowsSections: false)); files[files.count - 1].warnings.append("\(p): no such file") }
+        }
+        return Settings(files: files)
+    }
+
+    /// What the invocation is, for choosing sections.
+    public struct Kind: Equatable, Sendable {
+        public var wrapsCommand = false
+        public var isNotification = false
+        public var id: String?
+        public init(wrapsCommand: Bool = false, isNotification: Bool = false, id: String? = nil) {
+            self.wrapsCommand = wrapsCommand
+            self.isNotification = isNotification
+            self.id = id
+        }
+        var sections: [String] {
+            (wrapsCommand ? ["wrap"] : []) + (isNotification ? ["notification"] : []) + (id.map { ["id." + $0] } ?? [])
+        }
+    }
+
+    public struct Resolution: Equatable, Sendable {
+        /// The winning setting of each key, in `SettingKeys.all` order.
+        public var settings: [Setting] = []
+        public var theme: Theme?
+        public var warnings: [String] = []
+    }
+
+    /// The settings for an invocation of `kind`; `commandLineTheme` is `--theme`.
+    public func resolve(_ kind: Kind, commandLineTheme: String? = nil) -> Resolution {
+        var layers: [[Setting]] = []
+        for f in files { layers.append(f.top) }
+        for section in kind.sections { for f in files { if let s = f.sections[section] { layers.append(s) } } }
+        var winners: [String: Setting] = [:]
+        for layer in layers { for s in layer { winners[s.key] = s } }
+        var out = Resolution()
+        let themeName: String?
+        if let t = commandLineTheme { themeName = t }
+        else if case .string(let t)? = winners["theme"]?.value { themeName = t }
+        else { themeName = nil }
+        if let name = themeName, !name.isEmpty, name != "default" {
+            switch Theme.load(name) {
+            case .success(let theme):
+                out.theme = theme
+                out.warnings += theme.file.warnings
+                for s in theme.file.top where winners[s.key] == nil { winners[s.key] = s }
+            case .failure(let e):
+                out.warnings.append("\(e); using the built-in look")
+            }
+        }
+        out.settings = SettingKeys.all.compactMap { winners[$0.name] }
+        return out
+    }
+}
+
+/// A theme: a file of the same keys as the configuration (no sections), found by name in the
+/// user's `xhud/themes`, the system's, then xhud's data; or a path.
+public struct Theme: Equatable, Sendable {
+    public let name: String
+    public let file: SettingsFile
+
+    public static var searchPath: [String] {
+        (Locations.configHome.map { [$0 + "/xhud/themes"] } ?? []) + Locations.configDirs.map { $0 + "/xhud/themes" }
+            + (Locations.dataDirectory.map { [$0 + "/themes"] } ?? [])
+    }
+
+    public static func load(_ name: String) -> Result<Theme, SettingError> {
+        let candidates = name.contains("/") ? [name] : searchPath.map { $0 + "/" + name + ".toml" }
+        for path in candidates {
+            guard let file = SettingsFile.load(path: path, allowsSections: false, theme: name) else { continue }
+            if file.top.isEmpty && !file.warnings.isEmpty {
+                return .failure(SettingError(file.warnings.joined(separator: "; ")))
+            }
+            return .success(Theme(name: name, file: file))
+        }
+        return .failure(SettingError("no theme '\(name)' (looked in \(searchPath.joined(separator: ", ")); installed: \(available.joined(separator: ", ")))"))
+    }
+
+    /// The names of the themes found on the search path.
+    public static var available: [String] {
+        var names: [String] = []
+        for dir in searchPath {
+            for n in Directory.entries(dir) where n.hasSuffix(".toml") {
+                let name = String(n.dropLast(5))
+                if !names.contains(name) { names.append(name) }
+            }
+        }
+        return names.sorted()
+    }
+}
+
+/// Caches `Settings.load` for a long-running server: the files are read again only when one of
+/// them changed (a stat each request, no read), and each warning is given once per version.
+public final class SettingsCache {
+    private var stamps: [[Int]] = []
+    private var cached: Settings?
+    private var given: Set<String> = []
+    private let path: String?
+    /// Bumped whenever the files changed since the last `current()`.
+    public private(set) var generation = 0
+
+    public init(path: String? = nil) { self.path = path }
+
+    public func current() -> Settings {
+        let paths = path.map { [$0] } ?? Locations.configFiles
+        let now = paths.map(FileText.stamp)
+        if let c = cached, now == stamps { return c }
+        let s = Settings.load(path: path)
+        if cached != nil { generation += 1 }
+        cached = s
+        stamps = now
+        given = []
+        return s
+    }
+
+    /// The warnings not given yet for this version of the files.
+    public func unseen(_ warnings: [String]) -> [String] {
+        warnings.filter { given.insert($0).inserted }
+    }
+}
