@@ -404,6 +404,10 @@ class XSession:
         for var in ("WAYLAND_DISPLAY", "XAUTHORITY"):
             env.pop(var, None)
         env["DISPLAY"] = self.display
+        # Hermetic: no configuration file of the machine's user applies to a test.
+        env["XDG_CONFIG_HOME"] = str(self.tmp / "config")
+        env["XDG_CONFIG_DIRS"] = str(self.tmp / "etc-xdg")
+        env.pop("XHUD_CONFIG", None)
         self.env = env
         ok = wait_until(lambda: subprocess.run(["xdpyinfo"], env=env, capture_output=True, timeout=5).returncode == 0, 10, 0.05)
         if not ok:

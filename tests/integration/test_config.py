@@ -1,0 +1,214 @@
+"""The configuration file, themes, SVG images and icon names, on a real X server: what the file
+says shows on screen, the command line wins over it, a bad file costs only what is bad (with
+file, line and key), and a running server reads the file again when it changes."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import XHUD_BIN, wait_until
+from test_named import LINGER, hidden, nx, ok, one_window  # noqa: F401 (nx is a fixture)
+from test_scripts import bar_fill, bright_bands
+
+RED_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">
+<circle cx="32" cy="32" r="32" fill="#ff0000"/></svg>
+"""
+
+
+def write_config(x, text: str) -> Path:
+    path = Path(x.env["XDG_CONFIG_HOME"]) / "xhud" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def xhud(x, *args, timeout=10, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(XHUD_BIN), *args], env=env or x.env, capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def bezel_edge_pixel(x, win):
+    """A pixel just inside the bezel's left edge, halfway down (no text, no corner)."""
+    return x.screenshot().pixel(win.x + 4, win.y + win.height // 2)
+
+
+def near(p, q, tol=12) -> bool:
+    return max(abs(a - b) for a, b in zip(p, q)) <= tol
+
+
+def count(shot, rect, pred) -> int:
+    x0, y0, w, h = rect
+    return sum(1 for yy in range(y0, y0 + h) for xx in range(x0, x0 + w) if pred(shot.pixel(xx, yy)))
+
+
+def is_red(p) -> bool:
+    return p[0] > 200 and p[1] < 60 and p[2] < 60
+
+
+# ---------------------------------------------------------------------------------------------
+# The file
+
+
+def test_a_keybinding_needs_only_the_name_and_value(nx):
+    """[id.volume] gives the named HUD its mode, label and look: `xhud --id volume --progress 0.9`
+    shows a labelled bar in the file's colour."""
+    write_config(nx, """
+[id.volume]
+mode = "bar"
+label = "Volume"
+bezel-color = "#802020ff"
+shadow = false
+animation = "none"
+""")
+    ok(nx, "--id", "volume", "--progress", "0.9", "--hide-after", "30", *LINGER)
+    win = one_window(nx)
+    shot = nx.screenshot()
+    fill, track, _ = bar_fill(shot, win.rect)
+    assert track > 50 and fill > 0.8 * track, f"no 90 % bar: fill {fill} of {track}"
+    assert len(bright_bands(shot, win.rect)) >= 2, "no label under the bar"
+    assert near(bezel_edge_pixel(nx, win), (0x80, 0x20, 0x20)), "the bezel is not the file's colour"
+
+
+def test_the_command_line_wins_and_a_bad_file_costs_only_what_is_bad(xplain):
+    path = write_config(xplain, """bezel-color = "#ff0000ff"
+colour = "blue"
+margin = "wide"
+shadow = false
+animation = "none"
+""")
+    hud = xplain.start_xhud("--mode", "text", "--label", "Hello")
+    win = xplain.visible_hud_windows()[0]
+    time.sleep(0.2)
+    assert near(bezel_edge_pixel(xplain, win), (255, 0, 0)), "the file's bezel colour was not applied"
+    hud.signal(15)
+    assert hud.wait(5) == 0
+    err = hud.stderr
+    assert f"{path}:2: unknown key 'colour'" in err, err
+    assert f"{path}:3: 'margin' must be a number" in err, err
+    assert err.count("xhud:") == 2, f"each problem once: {err!r}"
+
+    hud = xplain.start_xhud("--mode", "text", "--label", "Hello", "--bezel-color", "#00ff00ff")
+    win = xplain.visible_hud_windows()[0]
+    time.sleep(0.2)
+    assert near(bezel_edge_pixel(xplain, win), (0, 255, 0)), "the command line did not win over the file"
+
+
+def test_a_file_that_does_not_parse_names_its_line_and_the_hud_shows(xplain):
+    path = write_config(xplain, 'label = "x"\nmargin = = 3\n')
+    res = xhud(xplain, "--mode", "text", "--label", "Still here", "--hide-after", "0.3")
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.startswith(f"xhud: {path}:2:") and "ignored" in res.stderr, res.stderr
+
+
+def test_print_config_names_every_source(xplain):
+    path = write_config(xplain, 'theme = "sv-light"\ncorner-radius = 7\n[notification]\nmin-duration = 2\n')
+    out = xhud(xplain, "--print-config", "--margin", "9").stdout
+    lines = {l.split("=")[0].strip(): l for l in out.splitlines() if "=" in l and not l.startswith("#")}
+    assert "command line" in lines["margin"] and "= 9" in lines["margin"]
+    assert f"{path}:2" in lines["corner-radius"] and "= 7" in lines["corner-radius"]
+    assert "theme sv-light" in lines["style"] and '"light"' in lines["style"]
+    assert "built-in" in lines["kill-timeout"]
+    assert "= 5" in lines["min-duration"], "a [notification] key applies to notifications only"
+    notif = xhud(xplain, "--print-config", "success", "Saved").stdout
+    assert any(l.startswith("min-duration = 2") for l in notif.splitlines()), notif
+
+
+def test_the_server_reads_the_file_again_when_it_changes(nx):
+    write_config(nx, '[id.osd]\nmode = "text"\nlabel = "A"\nbezel-color = "#ff0000ff"\nshadow = false\nanimation = "none"\n')
+    ok(nx, "--id", "osd", "--hide-after", "0.3", "--linger", "30")
+    win = one_window(nx)
+    assert near(bezel_edge_pixel(nx, win), (255, 0, 0))
+    assert hidden(nx, 3)
+    time.sleep(0.05)
+    write_config(nx, '[id.osd]\nmode = "text"\nlabel = "A"\nbezel-color = "#0000ffff"\nshadow = false\nanimation = "none"\n')
+    ok(nx, "--id", "osd", "--hide-after", "30")
+    win = one_window(nx)
+    assert near(bezel_edge_pixel(nx, win), (0, 0, 255)), "the server kept the old file"
+
+
+# ---------------------------------------------------------------------------------------------
+# Themes
+
+
+def test_themes_draw_their_look(xplain):
+    looks = {}
+    for theme in ["sv-dark", "sv-light", "mb-classic", "osd"]:
+        hud = xplain.start_xhud("--theme", theme, "--label", "Theme", "--animation", "none", "--no-shadow", "--blur", "0")
+        win = xplain.visible_hud_windows()[0]
+        time.sleep(0.25)
+        looks[theme] = (win.width, win.height, bezel_edge_pixel(xplain, win))
+        hud.signal(15)
+        hud.wait(5)
+        assert hud.stderr == "", f"{theme}: {hud.stderr}"
+    lum = {t: sum(p) / 3 for t, (_, _, p) in looks.items()}
+    assert lum["sv-light"] > 180 and lum["sv-dark"] < 90 and lum["mb-classic"] < 90, looks
+    w, h, _ = looks["osd"]
+    assert w == h and w >= 200, f"the OSD theme is a large square: {looks['osd']}"
+    assert looks["sv-dark"][0] >= 100 and looks["sv-dark"][1] >= 100, "SVProgressHUD's 100x100 minimum"
+
+
+def test_a_missing_theme_falls_back_with_a_warning(xplain):
+    res = xhud(xplain, "--theme", "no-such-theme", "--mode", "text", "--label", "x", "--hide-after", "0.2")
+    assert res.returncode == 0
+    assert "no theme 'no-such-theme'" in res.stderr and "built-in look" in res.stderr, res.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Images
+
+
+def test_an_svg_is_drawn_at_the_device_size(xplain, tmp_path):
+    svg = tmp_path / "dot.svg"
+    svg.write_text(RED_SVG)
+    areas = {}
+    for scale in ["1", "2"]:
+        hud = xplain.start_xhud("--mode", "custom", "--image", str(svg), "--image-size", "40", "--scale", scale,
+                                "--animation", "none", "--no-shadow")
+        win = xplain.visible_hud_windows()[0]
+        time.sleep(0.25)
+        shot = xplain.screenshot()
+        areas[scale] = count(shot, win.rect, is_red)
+        hud.signal(15)
+        hud.wait(5)
+    # A 40 px disc: pi * 20^2 = 1257 px at scale 1, four times that at scale 2 (not upscaled).
+    assert 1100 < areas["1"] < 1400, areas
+    assert 3.6 < areas["2"] / areas["1"] < 4.4, areas
+
+
+def test_an_invalid_svg_is_a_usage_error(xplain, tmp_path):
+    bad = tmp_path / "bad.svg"
+    bad.write_text("<svg xmlns='http://www.w3.org/2000/svg'><circle")
+    res = xhud(xplain, "--mode", "custom", "--image", str(bad))
+    assert res.returncode == 2 and "bad.svg" in res.stderr, res.stderr
+
+
+def icon_theme(x, tmp_path) -> dict:
+    """A private icon theme chosen the way GTK users choose one (gtk-3.0/settings.ini)."""
+    data = tmp_path / "data"
+    theme = data / "icons" / "XhudTest"
+    (theme / "scalable" / "status").mkdir(parents=True)
+    (theme / "index.theme").write_text("[Icon Theme]\nName=XhudTest\nInherits=hicolor\nDirectories=scalable/status\n\n"
+                                       "[scalable/status]\nSize=48\nMinSize=8\nMaxSize=512\nType=Scalable\n")
+    (theme / "scalable" / "status" / "xhud-test-dot.svg").write_text(RED_SVG)
+    gtk = Path(x.env["XDG_CONFIG_HOME"]) / "gtk-3.0"
+    gtk.mkdir(parents=True, exist_ok=True)
+    (gtk / "settings.ini").write_text("[Settings]\ngtk-icon-theme-name=XhudTest\n")
+    return dict(x.env, XDG_DATA_DIRS=f"{data}:/usr/share", XDG_DATA_HOME=str(tmp_path / "nothing"))
+
+
+def test_an_icon_name_comes_from_the_users_icon_theme(xplain, tmp_path):
+    xplain.env = icon_theme(xplain, tmp_path)
+    hud = xplain.start_xhud("--mode", "custom", "--image", "xhud-test-dot", "--animation", "none", "--no-shadow")
+    win = xplain.visible_hud_windows()[0]
+    time.sleep(0.25)
+    assert count(xplain.screenshot(), win.rect, is_red) > 600, "the theme's icon was not drawn"
+    cfg = xhud(xplain, "--print-config", "--image", "xhud-test-dot").stdout
+    assert "XhudTest/scalable/status/xhud-test-dot.svg" in cfg, cfg
+
+
+def test_a_missing_icon_warns_and_the_hud_shows_without_it(xplain):
+    res = xhud(xplain, "--mode", "custom", "--image", "no-such-icon-name", "--label", "x", "--hide-after", "0.2")
+    assert res.returncode == 0, res.stderr
+    assert "no icon 'no-such-icon-name'" in res.stderr, res.stderr
