@@ -163,9 +163,9 @@ _xhud() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--tint-image --no-tint-image --show-value --no-show-value --alternate --no-alternate --markup --smooth --no-shadow --square --wait --click-through --progress-from-output --pulsate --auto-close --auto-kill --no-cancel --version -h --help)
+    local -a non_repeating_flags=(--tint-image --no-tint-image --show-value --no-show-value --alternate --no-alternate --markup --no-markup --smooth --no-smooth --shadow --no-shadow --square --no-square --print-config --wait --click-through --no-click-through --progress-from-output --no-progress-from-output --pulsate --auto-close --auto-kill --no-cancel --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--mode --label --details --progress --button --image --image-size --spinner --alternate-color --style --bezel-color --content-color --mask --margin --corner-radius --min-size --offset --font --details-font --animation --grace --min-show --hide-after --min-duration --max-duration --window --monitor --geometry --scale --result-time --kill-timeout --id --delay --linger --text --percentage)
+    local -a non_repeating_options=(--mode --label --details --progress --button --image --image-size --spinner --alternate-color --style --bezel-color --content-color --mask --blur --margin --spacing --corner-radius --min-size --offset --font --details-font --max-text-width --theme --config --icon-theme --animation --grace --min-show --hide-after --min-duration --max-duration --window --monitor --geometry --scale --result-time --kill-timeout --id --delay --linger --text --percentage)
     __xhud_offer_flags_options -1
 
     # Offer option value completions
@@ -187,7 +187,7 @@ _xhud() {
         return
         ;;
     '--image')
-        __xhud_add_completions -o plusdirs -fX '!*.@(png)'
+        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
         return
         ;;
     '--image-size')
@@ -213,7 +213,13 @@ _xhud() {
     '--mask')
         return
         ;;
+    '--blur')
+        return
+        ;;
     '--margin')
+        return
+        ;;
+    '--spacing')
         return
         ;;
     '--corner-radius')
@@ -229,6 +235,19 @@ _xhud() {
         return
         ;;
     '--details-font')
+        return
+        ;;
+    '--max-text-width')
+        return
+        ;;
+    '--theme')
+        return
+        ;;
+    '--config')
+        __xhud_add_completions -o plusdirs -fX '!*.@(toml)'
+        return
+        ;;
+    '--icon-theme')
         return
         ;;
     '--animation')

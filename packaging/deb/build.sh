@@ -15,6 +15,7 @@
 #   /usr/bin/xhud                                   the front door
 #   /usr/bin/xhud-volume, /usr/bin/xhud-brightness  the scripts the keybinding examples call
 #   /usr/lib/xhud/xhud-host                         the command (found via ../lib/xhud)
+#   /usr/share/xhud/{themes/*.toml,config.example.toml}   Resources/: themes, example configuration
 #   /usr/share/man/man1/xhud.1.gz
 #   /usr/share/bash-completion/completions/xhud
 #   /usr/share/zsh/vendor-completions/_xhud
@@ -109,6 +110,10 @@ for f in i3-config sxhkdrc openbox-rc.xml awesome-rc.lua; do
     install -m 644 "$packaging/examples/$f" "$doc/examples/$f"
 done
 install -m 644 "$here/copyright" "$doc/copyright"
+# Data, not code: the themes and the example configuration (found through ../share/xhud).
+install -d "$root/usr/share/xhud/themes"
+install -m 644 "$top"/Resources/themes/*.toml "$root/usr/share/xhud/themes/"
+install -m 644 "$top/Resources/config.example.toml" "$root/usr/share/xhud/config.example.toml"
 install -d "$root/usr/share/lintian/overrides"
 install -m 644 "$here/lintian-overrides" "$root/usr/share/lintian/overrides/xhud"
 
@@ -155,7 +160,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
-Recommends: xcompmgr | picom
+Recommends: librsvg2-2, adwaita-icon-theme | hicolor-icon-theme, xcompmgr | picom
 Suggests: pulseaudio-utils | pipewire-pulse, brightnessctl
 Section: x11
 Priority: optional
