@@ -81,7 +81,16 @@ public final class HUDController {
 
     public func show(animated: Bool = true) { lifecycle.show(animated: animated); afterStateChange() }
     public func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (() -> Void)? = nil) {
-        if delay > 0 { lifecycle.hide(animated: animated, afterDelay: delay, completion: completion) }
+        // What was set last is seen before the HUD goes: a bar fed 100 just before its input
+        // ends shows full (its easing done, then two frames at full alpha), not 98 % fading.
+        let now = clock.now
+        var settle = 0.0
+        if lifecycle.isVisible && configuration.mode.showsProgress {
+            if progress.isMoving(at: now) { settle = progress.start + progress.duration - now }
+            if dirty || progress.isMoving(at: now) || now - lastFrame < backend.framePeriod { settle += 2 * backend.framePeriod }
+        }
+        let wait = max(delay, settle)
+        if wait > 0 { lifecycle.hide(animated: animated, afterDelay: wait, completion: completion) }
         else { lifecycle.hide(animated: animated, completion: completion) }
         afterStateChange()
     }
@@ -235,6 +244,7 @@ public final class HUDController {
             return (r.isEmpty ? Rect(x: region.x, y: region.y, width: 1, height: 1) : r).integral
         }
         var f = HUDFrame(configuration: configuration, layout: layout)
+        f.configuration.shadow = false   // the window is the bezel's shape (see contentFrame)
         f.bezelOverride = bezel
         f.presentation.scale = max(1, maxZoom)
         let e = f.bezelExtent.insetBy(dx: -2, dy: -2)
@@ -252,9 +262,10 @@ public final class HUDController {
     /// The frame's content at rest (alpha 1, no zoom) for the moment it reaches the screen.
     private func contentFrame(at shownAt: Double, in output: HUDOutput) -> HUDFrame {
         var c = configuration
-        // Without a compositor there is nothing true to shadow onto: the window is clipped to
-        // the bezel.
-        if !output.composited { c.shadow = false }
+        // The window is clipped to the rounded bezel (a shadowing compositor shadows that, and
+        // without a compositor there is nothing true to shadow onto); only a mask that paints
+        // the region, under a compositor, leaves room for a shadow of our own.
+        if !(output.composited && c.effectiveMask.paintsBackground) { c.shadow = false }
         var f = HUDFrame(configuration: c, layout: layout)
         f.time = shownAt
         f.progress = progress.value(at: shownAt)
@@ -280,7 +291,10 @@ public final class HUDController {
         let presentation = lifecycle.presentation(at: shownAt)
         let f = contentFrame(at: shownAt, in: output)
         let contentChanged = dirty || progress.isMoving(at: now) || f.bezelOverride != nil
-        if contentChanged { output.drawContent { renderer.render(f, replacing: $0) } }
+        if contentChanged {
+            output.setLook(blur: configuration.blur * scale, shadow: configuration.shadow)
+            output.drawContent { renderer.render(f, replacing: $0) }
+        }
         dirty = false
 
         let bezel = f.bezelOverride ?? layout.bezel
@@ -307,14 +321,16 @@ public final class HUDController {
             }
             lastSpinnerAngle = angle
         }
-        output.present(composition)
-        if !output.composited && !configuration.effectiveMask.paintsBackground {
-            output.setShape(bezel: bezel, zoom: presentation.scale) {
-                var full = contentFrame(at: shownAt, in: output)
-                full.presentation = Presentation(alpha: 1, scale: presentation.scale)
-                return coverage(full, width: Int(output.rect.width), height: Int(output.rect.height))
-            }
+        // The bezel's shape: what the window shows (a compositor then shadows and blurs the
+        // rounded bezel, not a box), and where the blur goes.
+        output.setShape(bezel: bezel, zoom: presentation.scale) {
+            var full = contentFrame(at: shownAt, in: output)
+            full.presentation = Presentation(alpha: 1, scale: presentation.scale)
+            full.drawsMask = false
+            full.configuration.shadow = false
+            return coverage(full, width: Int(output.rect.width), height: Int(output.rect.height))
         }
+        output.present(composition)
         framesDrawn += 1
         lastFrame = now
         lastPresentation = presentation

@@ -41,9 +41,13 @@ public protocol HUDOutput: AnyObject {
     func setSprite(key: SpriteKey, draw: (OpaquePointer) -> Void)
     /// Shows a frame: the content (and the sprite turned over it) with an alpha and a zoom.
     func present(_ composition: Composition)
-    /// Without a compositor, the pixels the window shows; `spans` is asked for only when the
-    /// bezel's rectangle or zoom changed.
+    /// The bezel's shape: the pixels the window shows (unless a mask paints the whole region),
+    /// and where a blur goes; `spans` is asked for only when the bezel's rectangle or zoom changed.
     func setShape(bezel: Rect, zoom: Double, spans: () -> [Rect])
+    /// Blur what shows through the bezel by `blur` device pixels (0: none); `shadow`: whether a
+    /// compositor should shadow the bezel. Without a compositor the backend blurs; with one it
+    /// asks the compositor (hints on the window). Cheap when nothing changed.
+    func setLook(blur: Double, shadow: Bool)
     /// Escape grabbed while the HUD blocks input.
     func grabEscape(_ on: Bool)
 }

@@ -43,13 +43,14 @@ enum Indicators {
         cairo_fill(cr)
     }
 
-    /// MBProgressHUD's annular ring: a faint full track and a butt-capped progress arc.
+    /// MBProgressHUD's annular ring: a full track at alpha 0.1 and a butt-capped progress arc,
+    /// both 2 wide (its numbers).
     static func annular(_ r: Rect, progress: Double, color: RGBA, track: RGBA, cr: OpaquePointer) {
-        let line = 2.5
+        let line = 2.0
         let cx = r.midX, cy = r.midY
         let radius = (min(r.width, r.height) - line) / 2
         cairo_set_line_width(cr, line)
-        setColor(cr, track.withAlpha(track.a * 0.15))
+        setColor(cr, track.withAlpha(0.1))
         cairo_arc(cr, cx, cy, radius, 0, 2 * Double.pi)
         cairo_stroke(cr)
         guard progress > 0 else { return }

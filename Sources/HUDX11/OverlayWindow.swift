@@ -122,6 +122,30 @@ public final class OverlayWindow {
         }
     }
 
+    /// Asks a compositor to blur behind these spans (window coordinates; KWin's and others'
+    /// `_KDE_NET_WM_BLUR_BEHIND_REGION`: x, y, width, height each), or not at all (nil).
+    public func setBlurBehind(_ spans: [XRectangle]?) {
+        let d = display.handle
+        let name = display.atom("_KDE_NET_WM_BLUR_BEHIND_REGION")
+        guard let spans else { XDeleteProperty(d, window, name); return }
+        var values = spans.flatMap { [UInt(Int(truncatingIfNeeded: $0.x)), UInt(Int(truncatingIfNeeded: $0.y)), UInt($0.width), UInt($0.height)] }
+        let count = Int32(values.count)
+        values.withUnsafeMutableBytes { p in
+            XChangeProperty(d, window, name, XA_CARDINAL, 32, PropModeReplace,
+                            p.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
+        }
+    }
+
+    /// Whether a compositor should shadow the window (`_COMPTON_SHADOW`, read by compton and
+    /// picom; 0 turns its shadow off for this window).
+    public func setShadowHint(_ on: Bool) {
+        var value: UInt = on ? 1 : 0
+        withUnsafeBytes(of: &value) { p in
+            XChangeProperty(display.handle, window, display.atom("_COMPTON_SHADOW"), XA_CARDINAL, 32, PropModeReplace,
+                            p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+        }
+    }
+
     /// Clips what is shown to horizontal spans (window coordinates); nil shows the whole window.
     public func setBoundingShape(_ spans: [XRectangle]?) {
         let d = display.handle

@@ -56,6 +56,7 @@ final class X11Output: HUDOutput {
         if window.rect.width != old.width || window.rect.height != old.height {
             canvas = X11Output.makeCanvas(display, window, useSHM)
             chooseBackground()
+            look = nil
         } else if !composited && !onWallpaper {
             chooseBackground()   // a copy of the screen is only true where it was taken
         }
@@ -99,7 +100,6 @@ final class X11Output: HUDOutput {
     func setComposited(_ on: Bool) {
         guard on != composited else { return }
         composited = on
-        if composited { window.setBoundingShape(nil) }
         shapeKey = nil
         chooseBackground()
     }
@@ -125,16 +125,32 @@ final class X11Output: HUDOutput {
         if wasMapped { window.map() }
     }
 
-    /// Without a compositor the window shows only the pixels the bezel covers; `spans` is asked
-    /// for only when the bezel's rectangle or zoom changed.
+    /// The window shows only the pixels the rounded bezel covers, with or without a compositor:
+    /// a shadowing compositor then shadows the bezel, and a blurring one blurs behind it, not
+    /// behind a box. A mask that paints the region keeps the whole window. `spans` is asked for
+    /// only when the bezel's rectangle or zoom changed.
     func setShape(bezel: Rect, zoom: Double, spans: () -> [Rect]) {
-        guard !composited else { return }
         if let k = shapeKey, k.0 == bezel, k.1 == zoom { return }
         shapeKey = (bezel, zoom)
-        window.setBoundingShape(spans().map {
+        let s = spans()
+        let rects = s.map {
             XRectangle(x: Int16(saturating: $0.x), y: Int16(saturating: $0.y),
                        width: UInt16(saturating: $0.width), height: UInt16(saturating: $0.height))
-        })
+        }
+        if !overScreen { window.setBoundingShape(rects) }
+        canvas.setBlur(radius: composited ? 0 : blurRadius, spans: s)
+        window.setBlurBehind(composited && blurRadius > 0 ? rects : nil)
+    }
+
+    private var blurRadius = 0.0
+    private var look: (blur: Double, shadow: Bool)?
+
+    func setLook(blur: Double, shadow: Bool) {
+        if let l = look, l.blur == blur, l.shadow == shadow { return }
+        look = (blur, shadow)
+        blurRadius = blur
+        window.setShadowHint(shadow)
+        shapeKey = nil   // the blur's region is set with the shape
     }
 }
 

@@ -59,6 +59,30 @@ final class NamedServer {
         }
     }
 
+    /// `xhud server`: serves in the foreground (for autostart and systemd) until SIGTERM or
+    /// SIGINT, whether or not HUDs show; exit 0 when another server already serves the display.
+    static func runForeground(paths: ServerPaths) -> Int32 {
+        guard let lock = ServerLock(path: paths.lock) else {
+            fputs("xhud: a server already serves \(paths.socket)\n", stderr)
+            return Status.done
+        }
+        unlink(paths.socket)
+        let listener: Int32
+        do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
+        let display: X11Display
+        do { display = try X11Display() } catch {
+            unlink(paths.socket)
+            return fail("\(error)", Status.noDisplay)
+        }
+        let server = NamedServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
+        server.lingersForever = true
+        _ = lock   // held until this process exits
+        return server.loop.run()
+    }
+
+    /// A server started by `xhud server` stays when its last HUD is hidden.
+    private var lingersForever = false
+
     private init(paths: ServerPaths, loop: HUDLoop, listener: Int32) {
         self.paths = paths
         self.loop = loop
@@ -287,6 +311,7 @@ final class NamedServer {
     }
 
     private func scheduleExit() {
+        if lingersForever { return }
         if let t = lingerTimer { loop.cancelTimer(t) }
         lingerTimer = loop.addTimer(after: linger) { [unowned self] in
             if self.entries.isEmpty { self.exit() }

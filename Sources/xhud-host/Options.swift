@@ -19,6 +19,7 @@ struct XHUDCommand: ParsableCommand {
         xhud success|error|info|warning TEXT  a notification that hides itself
         xhud --id NAME [options]              show or update the named HUD NAME
         xhud hide|push|pop --id NAME          named HUDs; xhud list: the names shown
+        xhud server                           the display's HUD server, in the foreground
         """,
         discussion: """
         PROGRESS ON STDIN (when stdin is a pipe or a FIFO; one command a line)
@@ -60,7 +61,16 @@ struct XHUDCommand: ParsableCommand {
         change. It hides --hide-after (1.5 s) after the last update. push and
         pop count activities: the HUD stays while the count is above zero.
         Several names stack top to bottom in the order they appeared, centred
-        as a group.
+        as a group. `xhud server` runs the display's server in the foreground
+        (for autostart: it stays when no HUD shows); otherwise the first
+        invocation starts one, which exits --linger seconds after its last HUD.
+
+        CONFIGURATION
+        $XDG_CONFIG_HOME/xhud/config.toml (then $XDG_CONFIG_DIRS) sets the
+        default of any option by its long name; [notification], [wrap] and
+        [id.NAME] sections apply to those HUDs. --theme NAME loads a file of the
+        same keys (sv-dark, sv-light, mb-classic, osd). --print-config shows the
+        effective value of every key and where it comes from.
 
         EXIT STATUS
           0      done: the HUD was shown and hidden, or its input ended
@@ -74,8 +84,8 @@ struct XHUDCommand: ParsableCommand {
         """,
         version: "0.1.0")
 
-    @Argument(help: ArgumentHelp("success | error | info | warning (then TEXT), or hide | list | push | pop."),
-              completion: .list(["success", "error", "info", "warning", "hide", "list", "push", "pop"]))
+    @Argument(help: ArgumentHelp("success | error | info | warning (then TEXT), hide | list | push | pop, or server."),
+              completion: .list(["success", "error", "info", "warning", "hide", "list", "push", "pop", "server"]))
     var verb: String?
     @Argument(help: ArgumentHelp("The notification's text (quote it when it has spaces).", valueName: "text"))
     var message: String?
@@ -222,6 +232,7 @@ struct XHUDCommand: ParsableCommand {
 
     static let notificationVerbs: [String: HUDMode] = ["success": .success, "error": .error, "info": .info, "warning": .warning]
     static let namedVerbs: Set<String> = ["hide", "list", "push", "pop"]
+    static let otherVerbs: Set<String> = ["server"]
 
     func validate() throws {
         // Every number is checked here, once, against the ranges in `Limits`: past this point
@@ -244,9 +255,10 @@ struct XHUDCommand: ParsableCommand {
             throw ValidationError("give only one of --window, --monitor and --geometry")
         }
         if let v = verb {
-            if Self.notificationVerbs[v] == nil && !Self.namedVerbs.contains(v) {
-                throw ValidationError("unknown verb '\(v)' (expected success, error, info, warning, hide, list, push or pop)")
+            if Self.notificationVerbs[v] == nil && !Self.namedVerbs.contains(v) && !Self.otherVerbs.contains(v) {
+                throw ValidationError("unknown verb '\(v)' (expected success, error, info, warning, hide, list, push, pop or server)")
             }
+            if v == "server" && message != nil { throw ValidationError("'server' takes no text") }
             if Self.namedVerbs.contains(v) {
                 if message != nil { throw ValidationError("'\(v)' takes no text") }
                 if v != "list" && id == nil { throw ValidationError("'\(v)' needs --id NAME") }

@@ -4,6 +4,7 @@ import Glibc
 import HUDCore
 import HUDX11
 import HUDRender
+import HUDSocket
 
 /// Decides what an invocation is (named HUD, wrapped command, notification, a HUD fed on stdin)
 /// and runs it.
@@ -12,6 +13,14 @@ struct Runner {
     var options: XHUDCommand { invocation.options }
 
     func run() -> Int32 {
+        if options.verb == "server" {
+            guard let paths = ServerPaths.current() else {
+                return fail("cannot open display '': is an X server running and DISPLAY set?", Status.noDisplay)
+            }
+            do { try paths.preparePrivateDirectory() } catch { return fail("\(error)", Status.usage) }
+            for w in invocation.warnings { fputs("xhud: \(w.escapingControlCharacters)\n", stderr) }
+            return NamedServer.runForeground(paths: paths)
+        }
         if options.id != nil || options.verb.map(XHUDCommand.namedVerbs.contains) == true {
             return NamedInvocation(options: options).run()   // the server reports the configuration's warnings
         }

@@ -307,7 +307,7 @@ _xhud() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __xhud_add_completions -W 'success'$'\n''error'$'\n''info'$'\n''warning'$'\n''hide'$'\n''list'$'\n''push'$'\n''pop'
+        __xhud_add_completions -W 'success'$'\n''error'$'\n''info'$'\n''warning'$'\n''hide'$'\n''list'$'\n''push'$'\n''pop'$'\n''server'
         return
         ;;
     esac

@@ -77,7 +77,7 @@ function __xhud_custom_completion
 end
 
 complete -c 'xhud' -f
-complete -c 'xhud' -n '__xhud_should_offer_completions_for_positional "xhud" -eq 1' -fka 'success error info warning hide list push pop'
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_positional "xhud" -eq 1' -fka 'success error info warning hide list push pop server'
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" mode' -l 'mode' -d 'indeterminate | determinate (pie) | annular (ring) | bar | success | error | info | warning | custom (--image) | text' -rfka 'indeterminate determinate annular bar success error info warning custom text'
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" label' -l 'label' -d 'The single-line label (ellipsized when too long).' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" details' -l 'details' -d 'The multi-line details label.' -rfka ''

@@ -16,6 +16,7 @@
 #   /usr/bin/xhud-volume, /usr/bin/xhud-brightness  the scripts the keybinding examples call
 #   /usr/lib/xhud/xhud-host                         the command (found via ../lib/xhud)
 #   /usr/share/xhud/{themes/*.toml,config.example.toml}   Resources/: themes, example configuration
+#   /etc/xdg/autostart/xhud.desktop, /usr/lib/systemd/user/xhud.service   `xhud server` at login
 #   /usr/share/man/man1/xhud.1.gz
 #   /usr/share/bash-completion/completions/xhud
 #   /usr/share/zsh/vendor-completions/_xhud
@@ -106,7 +107,7 @@ install -m 644 "$packaging/completions/xhud.fish" "$root/usr/share/fish/vendor_c
 for f in xhud-volume xhud-brightness; do
     install -m 755 "$packaging/examples/$f" "$root/usr/bin/$f"
 done
-for f in i3-config sxhkdrc openbox-rc.xml awesome-rc.lua; do
+for f in i3-config sxhkdrc openbox-rc.xml awesome-rc.lua picom.conf; do
     install -m 644 "$packaging/examples/$f" "$doc/examples/$f"
 done
 install -m 644 "$here/copyright" "$doc/copyright"
@@ -114,6 +115,10 @@ install -m 644 "$here/copyright" "$doc/copyright"
 install -d "$root/usr/share/xhud/themes"
 install -m 644 "$top"/Resources/themes/*.toml "$root/usr/share/xhud/themes/"
 install -m 644 "$top/Resources/config.example.toml" "$root/usr/share/xhud/config.example.toml"
+# The server at login: XDG autostart (every desktop) and a systemd user unit (not enabled).
+install -d "$root/etc/xdg/autostart" "$root/usr/lib/systemd/user"
+install -m 644 "$top/Resources/autostart/xhud.desktop" "$root/etc/xdg/autostart/xhud.desktop"
+install -m 644 "$top/Resources/systemd/xhud.service" "$root/usr/lib/systemd/user/xhud.service"
 install -d "$root/usr/share/lintian/overrides"
 install -m 644 "$here/lintian-overrides" "$root/usr/share/lintian/overrides/xhud"
 
@@ -176,7 +181,8 @@ Description: progress HUD (MBProgressHUD / SVProgressHUD style) for X11
  Keybinding examples for i3, sxhkd, Openbox and awesome are included.
 EOF
 (cd "$root" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
-chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+echo /etc/xdg/autostart/xhud.desktop > "$root/DEBIAN/conffiles"
+chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums" "$root/DEBIAN/conffiles"
 
 # --- build the .deb --------------------------------------------------------------------------
 mkdir -p "$outdir"

@@ -54,24 +54,37 @@ def test_translucent_bezel(x, label):
     assert max(sum(p) for p in row) > 3 * 150, f"no light text pixels on the bezel's middle row: {row[:10]}..."
 
 
-def test_shadow_darkens_below_bezel(x):
-    """With a compositor and the default shadow, the background just below the bezel is a little
-    darker, and the screen never shows black there. Without one the window is clipped to the
-    bezel (a shadow blended over the wallpaper would be a box over the windows beneath): the
-    pixels below are the screen's own."""
+def test_the_shadow_is_the_compositors_and_follows_the_bezel(x):
+    """The window is shaped to the rounded bezel with or without a compositor: nothing of ours is
+    drawn below the bezel (no shadow blended over the wallpaper, which would be a box over the
+    windows beneath; no box for a compositor to shadow). With a compositor the HUD asks it for a
+    shadow (_COMPTON_SHADOW = 1), which follows the shape; --no-shadow asks for none. A mask that
+    paints the region keeps a shadow of our own (see test_shadow_with_a_painted_mask)."""
     hud = x.start_xhud("--mode", "text", "--label", "Shadow", "--animation", "none")
-    box, shot = x.hud_bbox(tolerance=60)  # the bezel only, not the faint shadow
+    box, shot = x.hud_bbox(tolerance=60)
     assert box is not None, "nothing drawn: " + hud.describe()
     left, top, right, bottom = box
     cx = (left + right) // 2
     below = shot.pixel(cx, bottom + 4)
+    assert close(below, BACKGROUND, 2), f"something of ours drawn below the bezel: {below}"
+    win = x.visible_hud_windows()[0]
+    assert win.height <= bottom - top + 6, f"the window ({win.rect}) is taller than the bezel ({box})"
+    assert "= 1" in x.xprop(win.id, "_COMPTON_SHADOW")
+
+
+def test_shadow_with_a_painted_mask(x):
+    """Under a compositor, a mask that paints the region leaves room for our own shadow: just
+    below the bezel the dimmed background is a little darker, never black."""
     if not x.composited:
-        assert close(below, BACKGROUND, 2), f"something drawn below the bezel without a compositor: {below}"
         return
-    assert sum(below) < sum(BACKGROUND), f"no shadow under the bezel: {below}"
-    assert all(c >= b * 0.5 for c, b in zip(below, BACKGROUND)), f"the shadow is too dark (black?): {below}"
-    far = shot.pixel(cx, bottom + 40)
-    assert close(far, BACKGROUND, 2), f"the shadow reaches too far: {far} at 40 px below"
+    hud = x.start_xhud("--mode", "text", "--label", "Shadow", "--animation", "none", "--mask", "#00000010")
+    box, shot = x.hud_bbox(tolerance=60, colour=tuple(round(c * (1 - 16 / 255)) for c in BACKGROUND))
+    assert box is not None, "nothing drawn: " + hud.describe()
+    left, top, right, bottom = box
+    cx = (left + right) // 2
+    below, far = shot.pixel(cx, bottom + 4), shot.pixel(cx, bottom + 40)
+    assert sum(below) < sum(far), f"no shadow under the bezel: {below} vs {far}"
+    assert all(c >= b * 0.5 for c, b in zip(below, far)), f"the shadow is too dark (black?): {below}"
 
 
 def test_black_mask_dims_region(x):

@@ -1,0 +1,170 @@
+"""The bezel as a material on a real desktop: blurred like iOS's (on the X server without a
+compositor, asked of the compositor with one), the window shaped to the rounded bezel so that
+a shadowing or blurring compositor follows the bezel and not a box, and text at a readable
+width."""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from conftest import _open, wait_until
+
+STRIPE = (240, 192, 64)
+GROUND = (58, 110, 165)
+
+
+def set_striped_root(display: str, period: int = 40, band: int = 12) -> None:
+    """A wallpaper of vertical stripes (a pixmap in _XROOTPMAP_ID, as hsetroot sets one): sharp
+    edges that a blur must soften."""
+    x, d = _open(display)
+    try:
+        scr = x.XDefaultScreen(d)
+        root = x.XRootWindow(d, scr)
+        pm = x.XCreatePixmap(d, root, period, 64, x.XDefaultDepth(d, scr))
+        gc = x.XCreateGC(d, pm, 0, None)
+        x.XSetForeground(d, gc, (GROUND[0] << 16) | (GROUND[1] << 8) | GROUND[2])
+        x.XFillRectangle(d, pm, gc, 0, 0, period, 64)
+        x.XSetForeground(d, gc, (STRIPE[0] << 16) | (STRIPE[1] << 8) | STRIPE[2])
+        x.XFillRectangle(d, pm, gc, 0, 0, band, 64)
+        x.XFreeGC(d, gc)
+        x.XSetWindowBackgroundPixmap(d, root, pm)
+        x.XClearWindow(d, root)
+        value = ctypes.c_ulong(pm)
+        for prop in (b"_XROOTPMAP_ID", b"_XSETROOT_ID"):
+            x.XChangeProperty(d, root, x.XInternAtom(d, prop, 0), 20, 32, 0, ctypes.byref(value), 1)
+        x.XSetCloseDownMode(d, 1)
+        x.XSync(d, 0)
+    finally:
+        x.XCloseDisplay(d)
+
+
+class _XRect(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_short), ("y", ctypes.c_short), ("width", ctypes.c_ushort), ("height", ctypes.c_ushort)]
+
+
+def bounding_shape(display: str, wid: int) -> list[tuple[int, int, int, int]]:
+    """The window's bounding shape as rectangles (XShapeGetRectangles)."""
+    ext = ctypes.CDLL(ctypes.util.find_library("Xext"))
+    ext.XShapeGetRectangles.restype = ctypes.POINTER(_XRect)
+    ext.XShapeGetRectangles.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int,
+                                        ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]
+    x, d = _open(display)
+    try:
+        count, ordering = ctypes.c_int(0), ctypes.c_int(0)
+        rects = ext.XShapeGetRectangles(d, wid, 0, ctypes.byref(count), ctypes.byref(ordering))  # ShapeBounding
+        out = [(rects[i].x, rects[i].y, rects[i].width, rects[i].height) for i in range(count.value)]
+        if rects:
+            x.XFree(rects)
+        return out
+    finally:
+        x.XCloseDisplay(d)
+
+
+def row_contrast(shot, win, y) -> int:
+    """The spread of red along a row inside the bezel (sharp stripes: large; 240 vs 58 bare)."""
+    lum = [shot.pixel(xx, y)[0] for xx in range(win.x + 14, win.x + win.width - 14)]
+    return max(lum) - min(lum)
+
+
+def hud_window(x):
+    wins = wait_until(lambda: x.visible_hud_windows(), 5)
+    assert wins, "no HUD window"
+    return wins[0]
+
+
+def test_blur_without_a_compositor_softens_what_shows_through(xplain):
+    set_striped_root(xplain.display)
+    contrast = {}
+    for blur in ["0", "10"]:
+        hud = xplain.start_xhud("--mode", "text", "--label", "Blur", "--bezel-color", "#00000030", "--mask", "none",
+                                "--animation", "none", "--blur", blur)
+        win = hud_window(xplain)
+        time.sleep(0.3)
+        shot = xplain.screenshot()
+        contrast[blur] = row_contrast(shot, win, win.y + 8)
+        hud.signal(15)
+        hud.wait(5)
+    assert contrast["0"] > 100, f"premise: sharp stripes show through a faint bezel: {contrast}"
+    assert contrast["10"] < contrast["0"] / 2, f"--blur 10 did not soften the stripes: {contrast}"
+
+
+def test_the_blur_stops_at_the_rounded_edge(xplain):
+    """Outside the bezel (its rounded corner) the wallpaper is sharp: no seam, no box."""
+    set_striped_root(xplain.display)
+    hud = xplain.start_xhud("--mode", "text", "--label", "Blur", "--bezel-color", "#00000030", "--mask", "none",
+                            "--animation", "none", "--blur", "10", "--corner-radius", "16", "--geometry", "400x300+0+0")
+    win = hud_window(xplain)
+    time.sleep(0.3)
+    shot = xplain.screenshot()
+    corner = shot.pixel(win.x + 1, win.y + 1)
+    assert corner in (STRIPE, GROUND), f"the corner outside the rounded bezel is not the plain wallpaper: {corner}"
+    hud.signal(15)
+
+
+def test_composited_the_window_is_the_rounded_bezel(x):
+    """Under a compositor the window's bounding shape is the rounded bezel (so a shadowing or
+    blurring compositor follows it), and the blur and shadow hints are set."""
+    if not x.composited:
+        pytest.skip("compositor case")
+    hud = x.start_xhud("--mode", "annular", "--label", "Shape", "--blur", "12", "--mask", "none", "--animation", "none")
+    win = hud_window(x)
+    time.sleep(0.3)
+    rects = bounding_shape(x.display, win.id)
+    assert len(rects) > 4, f"no rounded shape: {rects}"
+    top = min(r[1] for r in rects)
+    first = [r for r in rects if r[1] == top][0]
+    assert first[0] > 2, f"the top row starts at the corner: not rounded ({first})"
+    xs = min(r[0] for r in rects)
+    ys = top
+    w = max(r[0] + r[2] for r in rects) - xs
+    h = max(r[1] + r[3] for r in rects) - ys
+    assert w <= win.width and h <= win.height
+    assert abs(w - win.width) <= 6 and abs(h - win.height) <= 6, (
+        f"the window ({win.width}x{win.height}) is more than the bezel ({w}x{h}): a compositor shadows a box")
+    blur = x.xprop(win.id, "_KDE_NET_WM_BLUR_BEHIND_REGION")
+    assert "=" in blur and len(blur.split("=")[1].split(",")) >= 8, blur
+    assert "= 1" in x.xprop(win.id, "_COMPTON_SHADOW")
+    hud.signal(15)
+    hud.wait(5)
+    hud = x.start_xhud("--mode", "text", "--label", "Flat", "--no-shadow", "--mask", "none", "--animation", "none")
+    win = hud_window(x)
+    time.sleep(0.2)
+    assert "= 0" in x.xprop(win.id, "_COMPTON_SHADOW")
+    assert "not found" in x.xprop(win.id, "_KDE_NET_WM_BLUR_BEHIND_REGION")
+
+
+def test_picom_blurs_and_shadows_the_bezel_not_a_box(xplain):
+    """picom with shadows and blur on: behind the bezel the stripes are blurred, and the blur
+    stops at the bezel's edge: a row just above it is as sharp as the wallpaper far from it (no
+    box around the bezel, which a window larger than the bezel would give)."""
+    if shutil.which("picom") is None:
+        pytest.skip("picom is not installed")
+    set_striped_root(xplain.display, period=8, band=4)
+    # A 7x7 box blur in two passes (picom's kernel syntax): it flattens 8-pixel stripes.
+    picom = xplain.spawn(["picom", "--backend", "xrender", "--shadow", "--blur-method", "kernel", "--blur-kern",
+                          "7,1,1,1,1,1,1,1;1,7,1,1,1,1,1,1", "--blur-background"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    from conftest import compositor_running
+    assert wait_until(lambda: compositor_running(xplain.display), 5), "picom did not start"
+    time.sleep(0.5)
+    hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--bezel-color", "#00000030", "--mask", "none",
+                            "--animation", "none", "--corner-radius", "16")
+    win = hud_window(xplain)
+    time.sleep(0.6)
+    shot = xplain.screenshot()
+
+    def spread(y):
+        red = [shot.pixel(xx, y)[0] for xx in range(win.x + 20, win.x + win.width - 20)]
+        return max(red) - min(red)
+
+    inside, edge, far = spread(win.y + win.height // 2 + 14), spread(win.y - 2), spread(win.y - 60)
+    assert far > 150, f"premise: the wallpaper is sharp: {far}"
+    assert inside < far / 3, f"picom did not blur behind the bezel: {inside} vs {far}"
+    assert edge > far * 0.6, f"the blur reaches beyond the bezel (a box): {edge} vs {far}"
+    hud.signal(15)
+    picom.terminate()
