@@ -208,7 +208,10 @@ public final class HUDController {
         layout = HUDLayout.compute(c, region: size, measurer: renderer.text).snapped(toScale: scale)
         bezelTween = nil
         if !regionMoved, output != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
-            bezelTween = RectTween(from: before, to: layout.bezel, start: now)
+            // The bezel eases from what holds both the old and the new content to the new size:
+            // where it grows it is at once as large as the new text needs (text laid out for the
+            // final size is never clipped by a bezel still growing); where it shrinks it eases.
+            bezelTween = RectTween(from: before.union(layout.bezel), to: layout.bezel, start: now)
         }
         guard let output else { return }
         var target = windowRect(for: layout.bezel)
