@@ -81,11 +81,20 @@ public final class OverlayWindow {
         XSetWMHints(d, w, &hints)
     }
 
+    /// Whether the window has been mapped once: before that it is never configured (see `map`).
+    public private(set) var everMapped = false
+
+    /// Maps, then raises: a raise of a window not yet mapped reaches a compositor as a
+    /// ConfigureNotify before its MapNotify, and xcompmgr -c then builds a shadow for it before
+    /// it knows the window is ARGB, and draws that shadow under it forever (a dark box around
+    /// the bezel). XMapRaised does exactly that when the blocker was created above the HUD.
     public func map() {
         let d = display.handle
-        if blocker != 0 { XMapRaised(d, blocker) }
-        XMapRaised(d, window)
+        if blocker != 0 { XMapWindow(d, blocker); XRaiseWindow(d, blocker) }
+        XMapWindow(d, window)
+        XRaiseWindow(d, window)
         isMapped = true
+        everMapped = true
     }
 
     public func unmap() {

@@ -20,7 +20,9 @@ import HUDEngine
 /// way the pixels never leave the server.
 final class X11Output: HUDOutput {
     let display: X11Display
-    let window: OverlayWindow
+    private(set) var window: OverlayWindow
+    private let blockInputOver: Rect?
+    private let clickThrough: Bool
     private(set) var canvas: ServerCanvas
     private(set) var composited: Bool
     /// Blend over a copy of the screen rather than the wallpaper (a mask that paints the region).
@@ -34,6 +36,8 @@ final class X11Output: HUDOutput {
         self.composited = composited
         self.overScreen = overScreen
         useSHM = display.sharedMemoryUsable
+        self.blockInputOver = blockInputOver
+        self.clickThrough = clickThrough
         window = OverlayWindow(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
         canvas = X11Output.makeCanvas(display, window, useSHM)
         chooseBackground()
@@ -51,6 +55,17 @@ final class X11Output: HUDOutput {
 
     /// Moves or resizes the window; a new size gets a new canvas (its content is sent again).
     func move(to r: Rect, blocker region: Rect) {
+        if !window.everMapped {
+            // Never configured before its first map (see OverlayWindow.map): made anew where it goes.
+            guard r.integral != window.rect || blockInputOver.map({ $0 != region }) == true else { return }
+            window = OverlayWindow(display: display, rect: r, blockInputOver: blockInputOver == nil ? nil : region,
+                                   clickThrough: clickThrough)
+            canvas = X11Output.makeCanvas(display, window, useSHM)
+            chooseBackground()
+            look = nil
+            shapeKey = nil
+            return
+        }
         let old = window.rect
         window.move(to: r, blocker: region)
         if window.rect.width != old.width || window.rect.height != old.height {

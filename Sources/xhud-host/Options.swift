@@ -200,6 +200,10 @@ struct XHUDCommand: ParsableCommand {
     @Option(help: "Named HUD server: seconds it stays after its last HUD is hidden, to serve the next key press warm (default 10).")
     var linger: Double?
 
+    /// Tests: the frame the renderer draws for these options (region from --geometry, time 0,
+    /// no shadow, as without a compositor) written to a PNG instead of shown.
+    @Option(help: .hidden) var renderPng: String?
+
     @Flag(name: .customLong("progress-dialog"), help: .hidden) var zenityProgress = false
     @Option(help: "zenity: the label.") var text: String?
     @Option(help: "zenity: initial percentage 0-100.") var percentage: Double?

@@ -4,6 +4,7 @@ import Glibc
 import HUDCore
 import HUDX11
 import HUDRender
+import CCairo
 import HUDSocket
 
 /// Decides what an invocation is (named HUD, wrapped command, notification, a HUD fed on stdin)
@@ -28,6 +29,7 @@ struct Runner {
         let config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return fail("\(error)", Status.usage) }
         if let path = config.imagePath, let problem = ImageFile.problem(at: path) { return fail(problem, Status.usage) }
+        if let png = options.renderPng { return renderPNG(config, to: png) }
         if !options.command.isEmpty { return Wrapper(options: options, configuration: config).run() }
         let readsStdin = options.verb == nil && isPipeOrFIFO(0)
         if options.isNotification && !readsStdin && !options.wait {
@@ -85,6 +87,29 @@ struct Runner {
             }
         }
         return hud.run()
+    }
+}
+
+extension Runner {
+    /// The renderer's own picture of the HUD (what the screen must show without a compositor):
+    /// the region of --geometry at --scale, the frame at time 0, no shadow, premultiplied ARGB.
+    func renderPNG(_ config: HUDConfiguration, to path: String) -> Int32 {
+        guard let g = options.geometry.flatMap(parseGeometry) else { return fail("--render-png needs --geometry", Status.usage) }
+        let scale = options.scale ?? 1
+        var c = config
+        c.shadow = false
+        let renderer = HUDRenderer()
+        let region = Size(width: Double(g.width) / scale, height: Double(g.height) / scale)
+        let layout = HUDLayout.compute(c, region: region, measurer: renderer.text).snapped(toScale: scale)
+        var f = HUDFrame(configuration: c, layout: layout)
+        f.scale = scale
+        f.progress = c.progress
+        f.drawsMask = c.effectiveMask.paintsBackground
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(g.width), Int32(g.height))!
+        renderer.render(f, replacing: s)
+        let status = cairo_surface_write_to_png(s, path)
+        cairo_surface_destroy(s)
+        return status == CAIRO_STATUS_SUCCESS ? Status.done : fail("cannot write \(path)", Status.usage)
     }
 }
 

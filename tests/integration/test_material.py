@@ -168,3 +168,33 @@ def test_picom_blurs_and_shadows_the_bezel_not_a_box(xplain):
     assert edge > far * 0.6, f"the blur reaches beyond the bezel (a box): {edge} vs {far}"
     hud.signal(15)
     picom.terminate()
+
+
+def test_xcompmgr_client_shadows_leave_an_input_blocking_hud_alone(xplain):
+    """`xcompmgr -c` builds a client-side shadow for a window configured before its first map
+    (before it knows the window is ARGB) and draws it under the window forever: a dark box
+    around the bezel, which a HUD that blocks input used to get (its blocker made the HUD's
+    XMapRaised a restack before the map). Around the bezel is the background; inside it, the
+    bezel's own colour blended once over the background. Three HUDs in a row: it was a race."""
+    if shutil.which("xcompmgr") is None:
+        pytest.skip("xcompmgr is not installed")
+    from conftest import BACKGROUND, compositor_running
+    xcm = xplain.spawn(["xcompmgr", "-c"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert wait_until(lambda: compositor_running(xplain.display), 5)
+    time.sleep(0.3)
+    a = 0.82
+    expected = tuple(round(25.5 * a + b * (1 - a)) for b in BACKGROUND)   # the dark style's bezel
+    for run in range(3):
+        hud = xplain.start_xhud("--mode", "text", "--label", "Blocking", "--mask", "clear", "--animation", "none")
+        win = hud_window(xplain)
+        time.sleep(0.4)
+        shot = xplain.screenshot()
+        inside = shot.pixel(win.x + 4, win.y + win.height // 2)
+        around = [shot.pixel(win.x - 6, win.y + win.height // 2), shot.pixel(win.x + win.width // 2, win.y + win.height + 6)]
+        assert max(abs(p - q) for p, q in zip(inside, expected)) <= 6, f"run {run}: bezel {inside}, expected {expected}"
+        for p in around:
+            assert max(abs(c - b) for c, b in zip(p, BACKGROUND)) <= 4, f"run {run}: a shadow box around the bezel: {p}"
+        hud.signal(15)
+        hud.wait(5)
+        wait_until(lambda: not xplain.visible_hud_windows(), 3)
+    xcm.terminate()
