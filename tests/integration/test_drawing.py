@@ -198,3 +198,50 @@ def test_a_tcp_display_works_fully(tmp_path):
     finally:
         xvfb.terminate()
         xvfb.wait(timeout=5)
+
+
+# ---------------------------------------------------------------------------------------------
+# What the screen shows is what the renderer draws
+
+
+RENDER_CASES = [
+    ["--mode", "annular", "--progress", "0.5", "--label", "Loading"],
+    ["--mode", "bar", "--progress", "0.7", "--label", "Volume", "--show-value"],
+    ["--mode", "success", "--label", "Saved", "--details", "report.pdf\nin Documents"],
+    ["--mode", "text", "--label", "A label long enough to be ellipsized at the readable width of the HUD"],
+    ["--mode", "determinate", "--progress", "0.3", "--label", "Light", "--style", "light", "--scale", "2"],
+]
+
+
+@pytest.mark.parametrize("case", RENDER_CASES, ids=lambda c: c[1] + ("-x2" if "--scale" in c else ""))
+def test_the_screen_shows_what_the_renderer_draws(xplain, tmp_path, case):
+    """Without a compositor, the HUD on screen (composed on the X server from the uploaded
+    content) matches the renderer's own picture of it, flattened over the same background, in
+    all but a sliver of its pixels: what only happens on screen (composition, shape, upload,
+    snapping) can fail this test."""
+    from conftest import BACKGROUND, XHUD_BIN
+    geometry = ["--geometry", "400x300+100+100", "--mask", "none", "--animation", "none"]
+    png = tmp_path / "render.png"
+    r = subprocess.run([str(XHUD_BIN), "--render-png", str(png), *geometry, *case], env=xplain.env,
+                       capture_output=True, text=True, timeout=20)
+    assert r.returncode == 0, r.stderr
+    bg = "#%02x%02x%02x" % BACKGROUND
+    flat = subprocess.run(["convert", str(png), "-background", bg, "-flatten", "-depth", "8", "ppm:-"],
+                          capture_output=True, timeout=20).stdout
+    from conftest import parse_ppm
+    want = parse_ppm(flat)
+    hud = xplain.start_xhud(*geometry, *case)
+    time.sleep(0.4)
+    shot = xplain.screenshot()
+    differ = 0
+    worst = 0
+    for y in range(want.height):
+        for x in range(want.width):
+            a, b = want.pixel(x, y), shot.pixel(100 + x, 100 + y)
+            d = max(abs(p - q) for p, q in zip(a, b))
+            worst = max(worst, d)
+            if d > 12:
+                differ += 1
+    assert differ <= want.width * want.height * 0.002, (
+        f"{differ} of {want.width * want.height} pixels differ from the renderer's picture (worst {worst})")
+    hud.signal(15)
