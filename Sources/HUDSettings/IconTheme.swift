@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Finds a freedesktop icon by name (`audio-volume-high`, `dialog-information`) as the XDG icon
 /// theme specification says: the user's theme, the themes it inherits, hicolor; the directory
 /// whose size matches, else the closest; PNG or SVG; then `/usr/share/pixmaps`. Names that are not
@@ -7,6 +10,19 @@ public enum IconTheme {
     /// Resolves `name` for a box of `size` logical pixels at `scale`; nil when no theme has it.
     public static func lookup(_ name: String, size: Int, scale: Int, theme: String? = nil) -> String? {
         guard isIconName(name) else { return nil }
+        // A server answers a key press with the same icon many times: the answer is kept (for
+        // the process; a theme installed meanwhile is seen by the next server).
+        let key = "\(name) \(size) \(scale) \(theme ?? "")"
+        if let hit = cacheLock.withLock({ cache[key] }) { return hit }
+        let found = search(name, size: size, scale: scale, theme: theme)
+        cacheLock.withLock { if cache.count > 256 { cache.removeAll() }; cache[key] = found }
+        return found
+    }
+
+    nonisolated(unsafe) private static var cache: [String: String?] = [:]
+    private static let cacheLock = Mutex()
+
+    private static func search(_ name: String, size: Int, scale: Int, theme: String?) -> String? {
         let themes = [theme ?? userTheme, "hicolor", "Adwaita"].compactMap { $0 }
         var candidates: [String] = []
         var n = Substring(name)
@@ -161,5 +177,17 @@ extension StringProtocol {
     var trimmingQuotes: String {
         let s = String(self)
         return s.count >= 2 && s.hasPrefix("\"") && s.hasSuffix("\"") ? String(s.dropFirst().dropLast()) : s
+    }
+}
+
+/// A pthread mutex (no Foundation, no Synchronization availability concerns).
+final class Mutex: @unchecked Sendable {
+    private var m = pthread_mutex_t()
+    init() { pthread_mutex_init(&m, nil) }
+    deinit { pthread_mutex_destroy(&m) }
+    func withLock<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&m)
+        defer { pthread_mutex_unlock(&m) }
+        return body()
     }
 }

@@ -168,13 +168,13 @@ def fake_bin(directory: Path, name: str, body: str) -> None:
 
 @pytest.mark.parametrize("volume,muted,expected", [
     ("front-left: 29491 /  45% / -20.81 dB,   front-right: 29491 /  45% / -20.81 dB", "no",
-     ["--progress", "0.45", "--label", "Volume", "--show-value", "--no-alternate"]),
+     ["--progress", "0.45", "--label", "Volume", "--show-value", "--no-alternate", "--image", "audio-volume-medium-symbolic"]),
     ("front-left: 98304 / 150% / 10.57 dB,   front-right: 98304 / 150% / 10.57 dB", "no",
-     ["--progress", "1", "--label", "Volume 150%", "--show-value", "--no-alternate"]),
+     ["--progress", "1", "--label", "Volume 150%", "--show-value", "--no-alternate", "--image", "audio-volume-high-symbolic"]),
     ("mono: 0 /   0% / -inf dB", "yes",
-     ["--progress", "0.00", "--label", "Muted", "--show-value", "--alternate"]),
+     ["--progress", "0.00", "--label", "Muted", "--show-value", "--alternate", "--image", "audio-volume-muted-symbolic"]),
     ("front-left: 6553 /  10% / -60.00 dB,   front-right: 9830 /  15% / -49.44 dB", "no",
-     ["--progress", "0.13", "--label", "Volume", "--show-value", "--no-alternate"]),
+     ["--progress", "0.13", "--label", "Volume", "--show-value", "--no-alternate", "--image", "audio-volume-low-symbolic"]),
 ])
 def test_volume_script_reads_pactl(tmp_path, volume, muted, expected):
     """xhud-volume show with a fake pactl and a fake xhud that prints its arguments."""
@@ -197,4 +197,4 @@ def test_brightness_script_reads_brightnessctl(tmp_path):
     r = run(["sh", str(EXAMPLES / "xhud-brightness"), "up"], env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ["--id", "brightness", "--mode", "bar", "--progress", "0.20",
-                                     "--label", "Brightness", "--show-value"]
+                                     "--label", "Brightness", "--show-value", "--image", "display-brightness-symbolic"]
