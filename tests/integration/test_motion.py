@@ -7,6 +7,8 @@ import ctypes
 import subprocess
 import time
 
+import pytest
+
 from conftest import XHUD_BIN, _open, wait_until
 from test_scripts import bar_fill, bright
 
@@ -33,9 +35,11 @@ class PixelProbe:
         self.x.XCloseDisplay(self.d)
 
 
-def test_a_bar_is_seen_full_before_it_fades(xplain):
+@pytest.mark.parametrize("easing", [[], ["--smooth"]], ids=["exact", "smooth"])
+def test_a_bar_is_seen_full_before_it_fades(xplain, easing):
+    """With --smooth the bar eases to 100 % over 0.2 s: the hide waits for it (and two frames)."""
     p = subprocess.Popen([str(XHUD_BIN), "--mode", "bar", "--label", "Copying", "--geometry", "400x300+0+0",
-                          "--no-shadow"], env=xplain.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+                          "--no-shadow", *easing], env=xplain.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         p.stdin.write(b"progress=0.5\n")
         p.stdin.flush()
