@@ -39,7 +39,8 @@ let package = Package(
         // `xhud`: the lean front door. It sends a named HUD's update to its server and runs
         // xhud-host for everything else.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
-        .executableTarget(name: "xhud", dependencies: ["HUDSocket"],
+        // Its folder is not Sources/xhud: that differs from Sources/XHUD only by case.
+        .executableTarget(name: "xhud", dependencies: ["HUDSocket"], path: "Sources/xhud-client",
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         // The command's work: options, stdin, wrapping, notifications, the named-HUD server. It
         // uses the backend directly; of Foundation only FoundationEssentials (no ICU) comes in,

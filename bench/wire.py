@@ -106,7 +106,7 @@ def start_x(number: int, composited: bool):
         if subprocess.run(["xdpyinfo"], env=env, capture_output=True).returncode == 0:
             break
         time.sleep(0.05)
-    sys.path.insert(0, str(REPO / "tests" / "integration"))
+    sys.path.insert(0, str(REPO / "Tests" / "Integration"))
     from conftest import set_root_background
     set_root_background(f":{number}", (0x33, 0x66, 0xCC))
     comp = None

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import HUDSettings
+import HUDSocket
 import HUDRender
 
 /// An invocation with the configuration file's and the theme's defaults under it: the command
@@ -85,7 +86,7 @@ struct ConfiguredInvocation {
             if SettingKeys.kind(of: name) == nil, name.hasPrefix("no-") { name = String(name.dropFirst(3)) }
             keys.formUnion(aliases[name] ?? [name])
         }
-        if let v = user.verb, XHUDCommand.notificationVerbs[v] != nil {
+        if user.action?.isNotification == true {
             keys.insert("mode")
             if user.message != nil { keys.insert("label") }
         }

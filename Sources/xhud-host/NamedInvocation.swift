@@ -23,7 +23,7 @@ struct NamedInvocation {
         var cwd = [CChar](repeating: 0, count: 4096)
         let request = Wire.Request(cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/",
                                    arguments: translatingZenityFlags(Array(CommandLine.arguments.dropFirst())) + extraArguments)
-        let stopsWithoutServer = ["hide", "list", "pop"].contains(options.verb ?? "")
+        let stopsWithoutServer = options.action?.succeedsWithoutServer == true
         let deadline = MonotonicClock.seconds() + 5
         while MonotonicClock.seconds() < deadline {
             do {

@@ -175,16 +175,16 @@ final class NamedServer {
     private func respond(_ invocation: ConfiguredInvocation, cwd: String) -> Wire.Reply {
         let options = invocation.options
         if let l = options.linger { linger = l }
-        switch options.verb {
-        case "list":
+        switch options.action {
+        case .list?:
             let names = order.filter { entries[$0]?.hud.isVisible == true }
             return Wire.Reply(status: 0, output: names.map { $0 + "\n" }.joined())
-        case "hide":
+        case .hide?:
             guard let id = options.id, let e = entries[id] else { return Wire.Reply(status: 0) }
             e.activity = 0
             e.hud.hide(animated: true, afterDelay: options.delay ?? 0)
             return Wire.Reply(status: 0)
-        case "pop":
+        case .pop?:
             guard let id = options.id, let e = entries[id] else { return Wire.Reply(status: 0) }
             e.activity = max(0, e.activity - 1)
             if e.activity == 0 { e.hud.hide(animated: true, afterDelay: options.delay ?? 0) }
@@ -252,7 +252,7 @@ final class NamedServer {
             // A named HUD that blocks input (`--mask clear`) gives it back on Escape.
             hud.onEscape = { [unowned hud] in hud.dismiss() }
         }
-        if options.verb == "push" { entry.activity += 1 }
+        if options.action == .push { entry.activity += 1 }
         if let t = lingerTimer { loop.cancelTimer(t); lingerTimer = nil }
         restack()   // before showing: a new HUD's window is made where it will stay
         entry.hud.show(animated: true)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HUDCore
 import HUDX11
+import HUDSocket
 
 extension HUDMode: ExpressibleByArgument {}
 extension HUDStyle: ExpressibleByArgument {}
@@ -85,7 +86,7 @@ struct XHUDCommand: ParsableCommand {
         version: "0.1.0")
 
     @Argument(help: ArgumentHelp("success | error | info | warning (then TEXT), hide | list | push | pop, or server."),
-              completion: .list(["success", "error", "info", "warning", "hide", "list", "push", "pop", "server"]))
+              completion: .list(Verb.allCases.map(\.rawValue)))
     var verb: String?
     @Argument(help: ArgumentHelp("The notification's text (quote it when it has spaces).", valueName: "text"))
     var message: String?
@@ -234,9 +235,19 @@ struct XHUDCommand: ParsableCommand {
     @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run while the HUD shows (after --).", valueName: "command"))
     var command: [String] = []
 
-    static let notificationVerbs: [String: HUDMode] = ["success": .success, "error": .error, "info": .info, "warning": .warning]
-    static let namedVerbs: Set<String> = ["hide", "list", "push", "pop"]
-    static let otherVerbs: Set<String> = ["server"]
+    /// The verb, typed (validated: nil only without one).
+    var action: Verb? { verb.flatMap(Verb.init(rawValue:)) }
+
+    /// A notification verb's icon.
+    static func mode(of verb: Verb) -> HUDMode? {
+        switch verb {
+        case .success: return .success
+        case .error: return .error
+        case .info: return .info
+        case .warning: return .warning
+        default: return nil
+        }
+    }
 
     func validate() throws {
         // Every number is checked here, once, against the ranges in `Limits`: past this point
@@ -259,14 +270,11 @@ struct XHUDCommand: ParsableCommand {
             throw ValidationError("give only one of --window, --monitor and --geometry")
         }
         if let v = verb {
-            if Self.notificationVerbs[v] == nil && !Self.namedVerbs.contains(v) && !Self.otherVerbs.contains(v) {
-                throw ValidationError("unknown verb '\(v)' (expected success, error, info, warning, hide, list, push, pop or server)")
+            guard let a = Verb(rawValue: v) else {
+                throw ValidationError("unknown verb '\(v)' (expected \(Verb.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            if v == "server" && message != nil { throw ValidationError("'server' takes no text") }
-            if Self.namedVerbs.contains(v) {
-                if message != nil { throw ValidationError("'\(v)' takes no text") }
-                if v != "list" && id == nil { throw ValidationError("'\(v)' needs --id NAME") }
-            }
+            if !a.isNotification && message != nil { throw ValidationError("'\(v)' takes no text") }
+            if a.needsID && id == nil { throw ValidationError("'\(v)' needs --id NAME") }
             if !command.isEmpty { throw ValidationError("'\(v)' cannot wrap a command") }
         }
         if let id { try Self.validateName(id) }
@@ -288,7 +296,7 @@ struct XHUDCommand: ParsableCommand {
 
     /// The mode the invocation asks for: a notification verb, zenity's --pulsate, --mode.
     var requestedMode: HUDMode? {
-        if let v = verb, let m = Self.notificationVerbs[v] { return m }
+        if let a = action, let m = Self.mode(of: a) { return m }
         if pulsate { return .indeterminate }
         if let mode { return mode }
         if zenityProgress || percentage != nil { return .bar }
@@ -297,7 +305,7 @@ struct XHUDCommand: ParsableCommand {
 
     /// Whether this invocation shows a notification that dismisses itself.
     var isNotification: Bool {
-        if let v = verb, Self.notificationVerbs[v] != nil { return true }
+        if action?.isNotification == true { return true }
         return (requestedMode?.isNotification ?? false) && command.isEmpty
     }
 
@@ -305,7 +313,7 @@ struct XHUDCommand: ParsableCommand {
     func hudConfiguration(base: HUDConfiguration = HUDConfiguration()) throws -> HUDConfiguration {
         var c = base
         if let m = requestedMode { c.mode = m }
-        if let v = verb, Self.notificationVerbs[v] != nil, let m = message { c.label = m }
+        if action?.isNotification == true, let m = message { c.label = m }
         if let t = text { c.label = t }
         if let l = label { c.label = l }
         if let d = details { c.details = d }

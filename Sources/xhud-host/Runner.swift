@@ -14,7 +14,7 @@ struct Runner {
     var options: XHUDCommand { invocation.options }
 
     func run() -> Int32 {
-        if options.verb == "server" {
+        if options.action == .server {
             guard let paths = ServerPaths.current() else {
                 return fail("cannot open display '': is an X server running and DISPLAY set?", Status.noDisplay)
             }
@@ -22,7 +22,7 @@ struct Runner {
             for w in invocation.warnings { fputs("xhud: \(w.escapingControlCharacters)\n", stderr) }
             return NamedServer.runForeground(paths: paths)
         }
-        if options.id != nil || options.verb.map(XHUDCommand.namedVerbs.contains) == true {
+        if options.id != nil || options.action?.isNamed == true {
             return NamedInvocation(options: options).run()   // the server reports the configuration's warnings
         }
         for w in invocation.warnings { fputs("xhud: \(w.escapingControlCharacters)\n", stderr) }

@@ -9,8 +9,7 @@ import HUDSocket
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let own = arguments.prefix { $0 != "--" }          // a wrapped command's arguments are not ours
-let clientVerbs: Set<String> = ["hide", "list", "push", "pop"]
-let verb = own.first.flatMap { clientVerbs.contains($0) ? $0 : nil }
+let verb = own.first.flatMap(Verb.init(rawValue:)).flatMap { $0.isNamed ? $0 : nil }
 let wantsHelp = own.contains { ["-h", "--help", "--version", "--generate-completion-script"].contains($0) || $0.hasPrefix("--generate-completion-script=") }
 let named = verb != nil || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
 
@@ -36,7 +35,7 @@ func execHost() -> Never {
 
 if !named || wantsHelp { execHost() }
 guard let paths = ServerPaths.current() else { execHost() }   // the host reports the missing display
-let stopsWithoutServer = verb == "list" || verb == "hide" || verb == "pop"
+let stopsWithoutServer = verb?.succeedsWithoutServer == true
 do {
     try paths.checkPrivateDirectory()
 } catch .noServer {

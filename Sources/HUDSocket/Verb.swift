@@ -1,0 +1,31 @@
+/// What an invocation does besides showing a HUD: the first word of the command line. One
+/// type for the lean front door, the command and the server, so that no file compares strings.
+public enum Verb: String, CaseIterable, Sendable {
+    // Notifications: an icon and TEXT, hidden after SVProgressHUD's display time.
+    case success, error, info, warning
+    // Named HUDs, answered by the display's server.
+    case hide, list, push, pop
+    /// The display's server in the foreground.
+    case server
+
+    public var isNotification: Bool {
+        switch self {
+        case .success, .error, .info, .warning: return true
+        default: return false
+        }
+    }
+
+    /// Verbs about named HUDs: sent to the server.
+    public var isNamed: Bool {
+        switch self {
+        case .hide, .list, .push, .pop: return true
+        default: return false
+        }
+    }
+
+    /// Without a server nothing is showing: these succeed without starting one.
+    public var succeedsWithoutServer: Bool { self == .hide || self == .list || self == .pop }
+
+    /// `list` is the only named verb without `--id`.
+    public var needsID: Bool { isNamed && self != .list }
+}
