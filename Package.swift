@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "XHUD", targets: ["XHUD"]),
         .executable(name: "xhud", targets: ["xhud"]),
         .executable(name: "xhud-host", targets: ["xhud-host"]),
+        .executable(name: "xhud-config", targets: ["xhud-config"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,9 +34,13 @@ let package = Package(
         .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
         // Named-HUD sockets and their messages: plain Swift and Glibc, so that a client starts lean.
         .target(name: "HUDSocket"),
-        // The desktop's settings: the configuration file and themes (TOML, read with TOMLKit),
-        // XDG locations, icon themes. Used by the command and its server.
-        .target(name: "HUDSettings", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // The desktop's settings: the configuration file and themes, their precedence, XDG
+        // locations, icon themes. Used by the command and its server; no TOML parser linked in.
+        .target(name: "HUDSettings"),
+        // TOML with TOMLKit (toml++), which imports Foundation (and ICU with it: 50 MB and 4 ms
+        // at every start): only `xhud-config` links it, run once per version of a file.
+        .target(name: "HUDSettingsTOML", dependencies: ["HUDSettings", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .executableTarget(name: "xhud-config", dependencies: ["HUDSettings", "HUDSettingsTOML"]),
         // `xhud`: the lean front door. It sends a named HUD's update to its server and runs
         // xhud-host for everything else.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
@@ -59,7 +64,7 @@ let package = Package(
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
-        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings"]),
+        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDSettingsTOML"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo"], exclude: ["Golden"]),

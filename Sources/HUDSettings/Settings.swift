@@ -17,7 +17,7 @@ public struct Settings: Equatable, Sendable {
         var files: [SettingsFile] = []
         for p in paths {
             if let f = SettingsFile.load(path: p) { files.append(f) }
-            else if path != nil { files.append(SettingsFile(path: p, text: "", allowsSections: false)); files[files.count - 1].warnings.append("\(p): no such file") }
+            else if path != nil { files.append(SettingsFile(path: p, warnings: ["\(p): no such file"])) }
         }
         return Settings(files: files)
     }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import HUDSettings
+import HUDSettingsTOML
 
 /// A scratch directory with files, removed at the end.
 final class Scratch {
@@ -187,5 +188,41 @@ final class Scratch {
         #expect(IconTheme.lookup("audio-volume-high-extra", size: 48, scale: 1, theme: "Base") == dir.path + "/icons/Base/48x48/status/audio-volume-high.png")
         #expect(IconTheme.lookup("no-such-icon-at-all", size: 48, scale: 1, theme: "Base") == nil)
         #expect(!IconTheme.isIconName("./a.png") && !IconTheme.isIconName("a/b") && IconTheme.isIconName("dialog-information"))
+    }
+}
+
+@Suite(.serialized) struct SettingsReaderTests {
+    @Test func theLineFormatRoundTrips() {
+        let f = SettingsFile(path: "c.toml", text: """
+        label = "tab\\there\\nand a \\\\ backslash"
+        offset = [0, -40.5]
+        shadow = false
+        bogus = 1
+        [id.vol]
+        mode = "bar"
+        """)
+        let back = SettingsFile(serialized: f.serialized, path: "c.toml")
+        #expect(back == f)
+        #expect(SettingsFile(serialized: "X\tnonsense\n", path: "c.toml") == nil)
+        #expect(SettingsFile(serialized: "T\tmargin\t3\tn:abc\n", path: "c.toml") == nil)
+    }
+
+    @Test func aFileIsParsedOncePerVersionAndTheCacheIsCheckedAgainstIt() {
+        let dir = Scratch()
+        setenv("XDG_RUNTIME_DIR", dir.path, 1)
+        defer { unsetenv("XDG_RUNTIME_DIR") }
+        let path = dir.write("config.toml", "margin = 3\n")
+        #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(3))
+        let cache = dir.path + "/xhud/settings/" + SettingsReader.hash(path) + ".conf"
+        guard case .text(let cached) = FileText.read(cache, limit: 1 << 16) else { Issue.record("no cache entry"); return }
+        #expect(cached.hasPrefix("xhud-config "))
+        // A changed file is read again, whatever the cache says.
+        dir.write("config.toml", "margin = 4\n# a longer file\n")
+        #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(4))
+        // A damaged cache entry is not trusted.
+        guard case .text(let good) = FileText.read(cache, limit: 1 << 16) else { Issue.record("no cache entry"); return }
+        dir.write("xhud/settings/" + SettingsReader.hash(path) + ".conf", String(good.prefix { $0 != "\n" }) + "\ngarbage\n")
+        #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(4))
+        #expect(SettingsReader.read(path: dir.path + "/none.toml", allowsSections: true, theme: nil) == nil)
     }
 }

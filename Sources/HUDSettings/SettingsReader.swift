@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads configuration files and themes without linking a TOML parser: `xhud-config` (TOMLKit)
+/// parses a file and prints it as `SettingsFile.serialized`; the result is kept in a private
+/// cache keyed by the file's path and checked against its stamp (device, inode, size, mtime),
+/// so a file is parsed once per version, by whichever process first needs it.
+public enum SettingsReader {
+    public static func read(path: String, allowsSections: Bool, theme: String?) -> SettingsFile? {
+        let stamp = FileText.stamp(path)
+        if stamp.isEmpty {
+            switch FileText.read(path, limit: 1) {
+            case .missing: return nil
+            case .failed(let why): return SettingsFile(path: path, warnings: ["\(path): \(why); the file is ignored"])
+            case .text: break
+            }
+        }
+        let key = stampLine(stamp, allowsSections: allowsSections)
+        let cacheFile = cacheDirectory().map { $0 + "/" + hash(path) + (allowsSections ? ".conf" : ".theme") }
+        if let cacheFile, case .text(let text) = FileText.read(cacheFile, limit: 4 << 20),
+           let newline = text.firstIndex(of: "\n"), text[..<newline] == key,
+           var f = SettingsFile(serialized: String(text[text.index(after: newline)...]), path: path) {
+            f.setTheme(theme)
+            return f
+        }
+        guard var f = parse(path: path, allowsSections: allowsSections) else {
+            return SettingsFile(path: path, warnings: ["\(path): cannot be read: xhud-config (the TOML reader) is missing; the file is ignored"])
+        }
+        if let cacheFile { write(key + "\n" + f.serialized, to: cacheFile) }
+        f.setTheme(theme)
+        return f
+    }
+
+    /// Runs `xhud-config` on the file; nil when it cannot be run.
+    static func parse(path: String, allowsSections: Bool) -> SettingsFile? {
+        guard let reader = readerPath() else { return nil }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return nil }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let args = [reader, path] + (allowsSections ? [] : ["--theme"])
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, reader, &actions, nil, &argv, environ)
+        close(fds[1])
+        guard spawned == 0 else { close(fds[0]); return nil }
+        var bytes: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = Glibc.read(fds[0], &buf, buf.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes += buf[0..<n]
+            if bytes.count > 4 << 20 { break }
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return SettingsFile(serialized: String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    /// `xhud-config`: `$XHUD_CONFIG_READER`, else beside this executable or in `../lib/xhud`.
+    static func readerPath() -> String? {
+        if let r = Locations.env("XHUD_CONFIG_READER") { return r }
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        guard n > 0 else { return nil }
+        let exe = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let dir = String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)])
+        return [dir + "/xhud-config", dir + "/../lib/xhud/xhud-config"].first { access($0, X_OK) == 0 }
+    }
+
+    static func stampLine(_ stamp: [Int], allowsSections: Bool) -> String {
+        "xhud-config \(SettingsFile.format) " + stamp.map(String.init).joined(separator: " ") + (allowsSections ? "" : " theme")
+    }
+
+    /// `$XDG_RUNTIME_DIR/xhud/settings`, else `~/.cache/xhud/settings`: made 0700 and used only
+    /// when it is the user's own and private (a cache others could write would be trusted input).
+    static func cacheDirectory() -> String? {
+        let base: String
+        if let r = Locations.env("XDG_RUNTIME_DIR"), r.hasPrefix("/") { base = r + "/xhud" }
+        else if let c = Locations.env("XDG_CACHE_HOME"), c.hasPrefix("/") { base = c + "/xhud" }
+        else if let h = Locations.home { base = h + "/.cache/xhud" }
+        else { return nil }
+        let dir = base + "/settings"
+        for d in [base, dir] {
+            if mkdir(d, 0o700) != 0 && errno != EEXIST { return nil }
+            var st = stat()
+            guard lstat(d, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid(), st.st_mode & 0o077 == 0 else { return nil }
+        }
+        return dir
+    }
+
+    /// Written whole or not at all (a rename), so a reader never sees half a file.
+    static func write(_ text: String, to path: String) {
+        let tmp = path + ".\(getpid()).tmp"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        let bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            done += n
+        }
+        close(fd)
+        if done == bytes.count { rename(tmp, path) } else { unlink(tmp) }
+    }
+
+    /// FNV-1a of the path, in hex: a file name for its cache entry.
+    static func hash(_ s: String) -> String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return String(h, radix: 16)
+    }
+}
