@@ -179,9 +179,23 @@ extension X11Display {
         return XShmQueryExtension(handle) != 0
     }
 
-    /// The root's wallpaper pixmap, as set by feh, xsetroot's successors, hsetroot and desktop
-    /// environments (`_XROOTPMAP_ID`, else `_XSETROOT_ID`); nil when there is none.
+    /// The root's wallpaper pixmap, as set by feh, hsetroot and desktop environments
+    /// (`_XROOTPMAP_ID`, else `_XSETROOT_ID`); nil when there is none. xsetroot and ImageMagick's
+    /// `display -window root` put a 1x1 placeholder in `_XSETROOT_ID` (a handle to free their
+    /// resources later, not the picture): blending over it gave a black bezel, so a pixmap of
+    /// one pixel, or one that is gone, is no wallpaper (the HUD then blends over a copy of the
+    /// screen).
     var wallpaperPixmap: Pixmap? {
+        guard let p = rootPixmapProperty else { return nil }
+        var root: Window = 0
+        var x: Int32 = 0, y: Int32 = 0
+        var w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
+        let (status, ok) = checked { XGetGeometry(handle, p, &root, &x, &y, &w, &h, &border, &depth) }
+        guard ok, status != 0, w * h > 1, Int32(depth) == XDefaultDepth(handle, screen) else { return nil }
+        return p
+    }
+
+    private var rootPixmapProperty: Pixmap? {
         for name in ["_XROOTPMAP_ID", "_XSETROOT_ID"] {
             var type: Atom = 0, format: Int32 = 0
             var count: UInt = 0, after: UInt = 0

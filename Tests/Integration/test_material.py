@@ -198,3 +198,22 @@ def test_xcompmgr_client_shadows_leave_an_input_blocking_hud_alone(xplain):
         hud.wait(5)
         wait_until(lambda: not xplain.visible_hud_windows(), 3)
     xcm.terminate()
+
+
+def test_xsetroot_placeholder_is_not_a_wallpaper(xplain, tmp_path):
+    """ImageMagick's `display -window root` (as xsetroot) puts a 1x1 placeholder pixmap in
+    _XSETROOT_ID: without a compositor the bezel must blend over the real background (a copy of
+    the screen), not over that black pixel."""
+    for prop in ("_XROOTPMAP_ID", "_XSETROOT_ID"):
+        xplain.run("xprop", "-root", "-remove", prop)
+    picture = tmp_path / "grey.png"
+    subprocess.run(["convert", "-size", "64x64", "xc:#e0e0e0", str(picture)], check=True)
+    xplain.run("display", "-window", "root", str(picture), check=False)
+    assert "_XSETROOT_ID" in xplain.run("xprop", "-root", "_XSETROOT_ID").stdout
+    hud = xplain.start_xhud("--mode", "text", "--label", "Over xsetroot", "--animation", "none", "--mask", "none")
+    win = hud_window(xplain)
+    time.sleep(0.3)
+    got = xplain.screenshot().pixel(win.x + 4, win.y + win.height // 2)
+    want = round(25.5 * 0.82 + 0xE0 * 0.18)
+    assert all(abs(c - want) <= 4 for c in got), f"bezel {got}: not the dark bezel over #e0e0e0 ({want})"
+    hud.signal(15)
