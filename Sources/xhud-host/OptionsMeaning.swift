@@ -1,0 +1,107 @@
+import ArgumentParser
+import HUDCore
+import HUDX11
+
+/// What the parsed options mean: the HUD configuration they name, the parent region, the
+/// notification's display time; and zenity's spelling turned into ours before parsing.
+extension XHUDCommand {
+    /// `base` with what these flags name changed (the defaults for a new HUD).
+    func hudConfiguration(base: HUDConfiguration = HUDConfiguration()) throws -> HUDConfiguration {
+        var c = base
+        if let m = requestedMode { c.mode = m }
+        if action?.isNotification == true, let m = message { c.label = m }
+        if let t = text { c.label = t }
+        if let l = label { c.label = l }
+        if let d = details { c.details = d }
+        if let p = percentage { c.progress = p / 100 }
+        if let p = progress { c.progress = p }
+        if let b = button { c.buttonTitle = b }
+        else if zenityProgress && !noCancel && base.buttonTitle.isEmpty { c.buttonTitle = cancelLabel ?? "Cancel" }
+        if noCancel { c.buttonTitle = "" }
+        if let i = image { c.imagePath = i }
+        if let s = imageSize { c.imageSize = s }
+        if let t = tintImage { c.tintImage = t }
+        if let s = spinner { c.spinner = s }
+        if let v = showValue { c.showValue = v }
+        if let a = alternate { c.alternate = a }
+        if let m = markup { c.markup = m }
+        if let s = style { c.style = s }
+        if let s = shadow { c.shadow = s }
+        if let b = blur { c.blur = b }
+        if let m = margin { c.margin = m }
+        if let s = spacing { c.spacing = s }
+        if let w = maxTextWidth { c.maxTextWidth = w }
+        if let r = cornerRadius { c.cornerRadius = r }
+        if let s = square { c.square = s }
+        if let a = animation { c.animation = a }
+        if let g = grace { c.graceTime = g }
+        if let m = minShow { c.minShowTime = m }
+        do {
+            if let b = bezelColor { c.bezelColor = try RGBA.parse(b) }
+            if let f = contentColor { c.contentColor = try RGBA.parse(f) }
+            if let a = alternateColor { c.alternateColor = try RGBA.parse(a) }
+            if let m = mask { c.mask = try HUDMask.parse(m) }
+        } catch let e as RGBA.ParseError {
+            throw ValidationError(e.description)
+        }
+        if let s = minSize {
+            let p = s.split(separator: "x").compactMap { Double($0) }
+            guard p.count == 2, p.allSatisfy({ Limits.minSide.contains($0) }) else {
+                throw ValidationError("--min-size must be WxH, each \(Limits.describe(Limits.minSide)), e.g. 120x120")
+            }
+            c.minSize = Size(width: p[0], height: p[1])
+        }
+        if let o = offset {
+            let p = o.split(separator: ",").compactMap { Double($0) }
+            guard p.count == 2, p.allSatisfy({ $0.isFinite }) else { throw ValidationError("--offset must be X,Y, e.g. 0,200") }
+            // Beyond an edge pins the bezel to it: huge values are clamped, not refused.
+            c.offset = Point(x: Limits.offset.clamp(p[0]), y: Limits.offset.clamp(p[1]))
+        }
+        if let f = font { c.labelFont = f }
+        if let f = detailsFont { c.detailsFont = f }
+        return c
+    }
+
+    /// The parent region named by the flags; nil when none was given.
+    var explicitParent: ParentSpec? {
+        if let w = window { return .window(w) }
+        if let w = attach { return .window(w) }   // zenity --attach=WINDOW
+        if let g = geometry { return .geometry(g) }
+        if let m = monitor { return .monitor(m) }
+        return nil
+    }
+    var parentSpec: ParentSpec { explicitParent ?? .monitor("pointer") }
+
+    /// The notification's display time: --hide-after, else SVProgressHUD's formula.
+    func notificationDuration(for c: HUDConfiguration) -> Double {
+        hideAfter ?? displayDuration(for: c.label + c.details, minimum: minDuration, maximum: maxDuration ?? .infinity)
+    }
+}
+
+/// zenity's `--progress` is a bare flag, ours takes a value: a `--progress` followed by nothing
+/// or by another flag is zenity's, so `zenity --progress --text=...` scripts work with the name
+/// changed. An option followed by a negative number takes it as its value (`--offset -40,0`,
+/// `--progress -1` gets a range error, not "missing value").
+func translatingZenityFlags(_ args: [String]) -> [String] {
+    var out: [String] = []
+    var i = 0
+    func isNegativeNumber(_ s: String) -> Bool {
+        guard s.hasPrefix("-"), let c = s.dropFirst().first else { return false }
+        return c.isASCII && (c.isNumber || c == ".")
+    }
+    while i < args.count {
+        let a = args[i]
+        if a == "--" { out += args[i...]; break }
+        let next: String? = i + 1 < args.count ? args[i + 1] : nil
+        if a == "--progress", next == nil || (next!.hasPrefix("-") && !isNegativeNumber(next!)) {
+            out.append("--progress-dialog")
+        } else if a.hasPrefix("--"), !a.contains("="), let n = next, isNegativeNumber(n) {
+            out.append(a + "=" + n)
+            i += 1
+        } else {
+            out.append(a)
+        }
+        i += 1
+    }
+    return out
+}
