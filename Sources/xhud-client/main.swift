@@ -10,7 +10,7 @@ import HUDSocket
 let arguments = Array(CommandLine.arguments.dropFirst())
 let own = arguments.prefix { $0 != "--" }          // a wrapped command's arguments are not ours
 let verb = own.first.flatMap(Verb.init(rawValue:)).flatMap { $0.isNamed ? $0 : nil }
-let wantsHelp = own.contains { ["-h", "--help", "--version", "--generate-completion-script"].contains($0) || $0.hasPrefix("--generate-completion-script=") }
+let wantsHelp = own.contains { ["-h", "--help", "--version", "--print-config", "--generate-completion-script"].contains($0) || $0.hasPrefix("--generate-completion-script=") }
 let named = verb != nil || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
 
 /// Replaces this process with xhud-host: next to this executable, or in ../lib/xhud (packaged).

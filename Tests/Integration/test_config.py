@@ -212,3 +212,17 @@ def test_a_missing_icon_warns_and_the_hud_shows_without_it(xplain):
     res = xhud(xplain, "--mode", "custom", "--image", "no-such-icon-name", "--label", "x", "--hide-after", "0.2")
     assert res.returncode == 0, res.stderr
     assert "no icon 'no-such-icon-name'" in res.stderr, res.stderr
+
+
+def test_print_config_of_a_named_hud_prints_and_shows_nothing(nx):
+    """`xhud --id volume --print-config` is answered by the command, not sent to the server as
+    an update (the front door sends named updates straight to the server)."""
+    write_config(nx, '[id.volume]\nlabel = "Vol"\n')
+    ok(nx, "--id", "other", "--mode", "text", "--label", "x", "--hide-after", "30", *LINGER)   # a server runs
+    res = xhud(nx, "--id", "volume", "--print-config")
+    assert res.returncode == 0 and any(l.startswith('label = "Vol"') for l in res.stdout.splitlines()), res
+    assert "volume" not in named_list(nx), "--print-config showed the HUD"
+
+
+def named_list(x) -> str:
+    return xhud(x, "list").stdout
