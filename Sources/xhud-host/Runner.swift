@@ -25,16 +25,18 @@ struct Runner {
         if options.id != nil || options.action?.isNamed == true {
             return NamedInvocation(options: options).run()   // the server reports the configuration's warnings
         }
-        for w in invocation.warnings { fputs("xhud: \(w.escapingControlCharacters)\n", stderr) }
         let config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return fail("\(error)", Status.usage) }
         if let path = config.imagePath, let problem = ImageFile.problem(at: path) { return fail(problem, Status.usage) }
+        let readsStdin = options.verb == nil && isPipeOrFIFO(0)
+        // A notification is shown by the display's server, under any other notification or
+        // named HUD (a HUD of its own would sit on top of them); the invocation returns at once.
+        let toServer = options.command.isEmpty && options.isNotification && !readsStdin && !options.wait
+        // The configuration's warnings, once: the server reports them for what it shows.
+        if !toServer { for w in invocation.warnings { fputs("xhud: \(w.escapingControlCharacters)\n", stderr) } }
         if let png = options.renderPng { return renderPNG(config, to: png) }
         if !options.command.isEmpty { return Wrapper(options: options, configuration: config).run() }
-        let readsStdin = options.verb == nil && isPipeOrFIFO(0)
-        if options.isNotification && !readsStdin && !options.wait {
-            // The display's server shows it, under any other notification or named HUD (a HUD
-            // of its own would sit on top of them), and the invocation returns at once.
+        if toServer {
             return NamedInvocation(options: options, extraArguments: ["--id", "notification-\(getpid())"]).run()
         }
         return showStandalone(config, readsStdin: readsStdin)

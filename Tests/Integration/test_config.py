@@ -226,3 +226,19 @@ def test_print_config_of_a_named_hud_prints_and_shows_nothing(nx):
 
 def named_list(x) -> str:
     return xhud(x, "list").stdout
+
+
+def test_each_warning_is_given_once_whatever_the_invocation(nx):
+    """A bad key is reported once by a plain HUD, a wrapped command and a notification (which
+    the server shows and reports for)."""
+    path = write_config(nx, 'colour = "red"\n')
+    runs = {
+        "plain": ["--mode", "annular", "--label", "x", "--hide-after", "0.2"],
+        "wrap": ["--label", "x", "--", "true"],
+        "notification": ["success", "Saved", "--hide-after", "0.2", *LINGER],
+    }
+    for name, args in runs.items():
+        res = xhud(nx, *args)
+        assert res.returncode == 0, (name, res.stderr)
+        assert res.stderr.count("unknown key 'colour'") == 1, f"{name}: {res.stderr!r}"
+        assert str(path) in res.stderr
