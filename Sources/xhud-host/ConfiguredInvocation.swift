@@ -32,19 +32,33 @@ struct ConfiguredInvocation {
         let given = givenKeys(arguments, user)
         var out = ConfiguredInvocation(options: user, userOptions: user, resolution: resolution, given: given,
                                        warnings: loaded.warnings + resolution.warnings)
-        var prefix: [String] = []
+        var settings: [(Setting, [String])] = []
         for s in resolution.settings where s.key != "theme" && !given.contains(s.key) {
-            guard case .success(let args) = SettingKeys.arguments(key: s.key, value: s.value) else { continue }
-            do {
-                _ = try XHUDCommand.parse(args).hudConfiguration()
-                prefix += args
-            } catch {
-                out.warnings.append("\(s.source): '\(s.key)': \(oneLine(XHUDCommand.message(for: error))); ignored")
-            }
+            if case .success(let args) = SettingKeys.arguments(key: s.key, value: s.value) { settings.append((s, args)) }
         }
-        if !prefix.isEmpty {
-            do { out.options = try XHUDCommand.parse(prefix + arguments) } catch {
-                out.warnings.append("the configuration does not go with this command line (\(oneLine(XHUDCommand.message(for: error)))); it is ignored")
+        // The settings under the command line, parsed once: a parse costs about what a start of
+        // the argument parser does. Only when that fails (a bad value, or one that does not go
+        // with the command line) are they checked key by key, to name the key, and the good ones
+        // kept.
+        let all = settings.flatMap(\.1)
+        if !all.isEmpty {
+            if let parsed = try? XHUDCommand.parse(all + arguments), (try? parsed.hudConfiguration()) != nil {
+                out.options = parsed
+            } else {
+                var prefix: [String] = []
+                for (s, args) in settings {
+                    do {
+                        _ = try XHUDCommand.parse(args).hudConfiguration()
+                        prefix += args
+                    } catch {
+                        out.warnings.append("\(s.source): '\(s.key)': \(oneLine(XHUDCommand.message(for: error))); ignored")
+                    }
+                }
+                if let parsed = try? XHUDCommand.parse(prefix + arguments) {
+                    out.options = parsed
+                } else if !prefix.isEmpty {
+                    out.warnings.append("the configuration does not go with this command line; it is ignored")
+                }
             }
         }
         out.resolveImages(cwd: cwd)
