@@ -25,9 +25,8 @@ struct ConfiguredInvocation {
     static func make(arguments: [String], cwd: String, settings: (String?) -> Settings) throws -> ConfiguredInvocation {
         let user = try XHUDCommand.parse(arguments)
         let loaded = settings(user.config ?? env("XHUD_CONFIG"))
-        let generated = user.id?.hasPrefix("notification-") == true   // a notification's own name
         let kind = Settings.Kind(wrapsCommand: !user.command.isEmpty, isNotification: user.isNotification,
-                                 id: generated ? nil : user.id)
+                                 id: user.id)
         let resolution = loaded.resolve(kind, commandLineTheme: user.theme)
         let given = givenKeys(arguments, user)
         var out = ConfiguredInvocation(options: user, userOptions: user, resolution: resolution, given: given,

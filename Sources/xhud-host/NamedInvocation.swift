@@ -10,8 +10,6 @@ import HUDSocket
 /// is replaced by the next one.
 struct NamedInvocation {
     let options: XHUDCommand
-    /// Added to the invocation's own arguments (a notification's generated `--id`).
-    var extraArguments: [String] = []
 
     func run() -> Int32 {
         // Usage errors are reported here, synchronously, before any server is involved.
@@ -22,7 +20,7 @@ struct NamedInvocation {
         do { try paths.preparePrivateDirectory() } catch { return fail("\(error)", Status.usage) }
         var cwd = [CChar](repeating: 0, count: 4096)
         let request = Wire.Request(cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/",
-                                   arguments: translatingZenityFlags(Array(CommandLine.arguments.dropFirst())) + extraArguments)
+                                   arguments: translatingZenityFlags(Array(CommandLine.arguments.dropFirst())))
         let stopsWithoutServer = options.action?.succeedsWithoutServer == true
         let deadline = MonotonicClock.seconds() + 5
         while MonotonicClock.seconds() < deadline {

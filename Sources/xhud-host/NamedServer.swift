@@ -27,6 +27,8 @@ final class NamedServer {
     /// The configuration files, read again when they change (`--config` files each on their own).
     private var settings: [String: SettingsCache] = [:]
     private var settingsGeneration = 0
+    /// Notifications have no name: each gets a key no `--id` can spell (ids have no spaces).
+    private var notificationCount = 0
 
     final class Entry {
         let hud: X11HUD
@@ -177,7 +179,7 @@ final class NamedServer {
         if let l = options.linger { linger = l }
         switch options.action {
         case .list?:
-            let names = order.filter { entries[$0]?.hud.isVisible == true }
+            let names = order.filter { entries[$0]?.hud.isVisible == true && !$0.hasPrefix(" ") }
             return Wire.Reply(status: 0, output: names.map { $0 + "\n" }.joined())
         case .hide?:
             guard let id = options.id, let e = entries[id] else { return Wire.Reply(status: 0) }
@@ -196,7 +198,15 @@ final class NamedServer {
 
     private func show(_ invocation: ConfiguredInvocation, cwd: String) -> Wire.Reply {
         let options = invocation.options
-        guard let id = options.id else { return usageError("--id NAME is missing") }
+        let id: String
+        if let name = options.id {
+            id = name
+        } else if options.isNotification {
+            notificationCount += 1
+            id = " notification \(notificationCount)"
+        } else {
+            return usageError("--id NAME is missing")
+        }
         var existing = entries[id]
         if let e = existing, let p = options.explicitParent, p != e.parent {
             e.hud.dispose()       // moved to another region: start over there

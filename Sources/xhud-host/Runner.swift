@@ -37,7 +37,7 @@ struct Runner {
         if let png = options.renderPng { return renderPNG(config, to: png) }
         if !options.command.isEmpty { return Wrapper(options: options, configuration: config).run() }
         if toServer {
-            return NamedInvocation(options: options, extraArguments: ["--id", "notification-\(getpid())"]).run()
+            return NamedInvocation(options: options).run()
         }
         return showStandalone(config, readsStdin: readsStdin)
     }

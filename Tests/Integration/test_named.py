@@ -545,3 +545,12 @@ def test_a_named_hud_keeps_its_configuration_after_it_hides(nx):
     assert track > 50 and fill > 0.8 * track, f"no 90 % bar: fill {fill} of {track}"
     bands = bright_bands(shot, win.rect)
     assert len(bands) >= 2, f"no label under the bar: {bands}"
+
+
+def test_notifications_are_not_named_huds(nx):
+    """A notification shown by the server has no name of its own: `xhud list` lists named HUDs
+    only, and no --id can reach a notification."""
+    ok(nx, "--id", "vol", "--mode", "bar", "--progress", "0.5", "--hide-after", "30", *LINGER)
+    ok(nx, "success", "Saved", "--hide-after", "30", *LINGER)
+    assert wait_until(lambda: len(visible(nx)) == 2, 3), "the notification did not show beside the named HUD"
+    assert named(nx, "list").stdout.split() == ["vol"]
