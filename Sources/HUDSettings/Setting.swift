@@ -60,24 +60,29 @@ public struct SettingSource: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension String {
-    var tomlEscaped: String {
+    /// Each scalar that `replacement` names replaced, the rest kept.
+    func escaping(_ replacement: (Unicode.Scalar) -> String?) -> String {
         var out = ""
         for u in unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if u.value < 0x20 || u.value == 0x7F {
-                    let hex = String(u.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
+            if let r = replacement(u) { out += r } else { out.unicodeScalars.append(u) }
         }
         return out
+    }
+
+    /// A TOML basic string's body: quotes, backslashes and control characters escaped.
+    var tomlEscaped: String {
+        escaping { u in
+            switch u {
+            case "\"": return "\\\""
+            case "\\": return "\\\\"
+            case "\n": return "\\n"
+            case "\t": return "\\t"
+            case "\r": return "\\r"
+            default:
+                guard u.value < 0x20 || u.value == 0x7F else { return nil }
+                let hex = String(u.value, radix: 16, uppercase: true)
+                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
     }
 }

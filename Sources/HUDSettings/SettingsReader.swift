@@ -24,7 +24,7 @@ public enum SettingsReader {
             f.setTheme(theme)
             return f
         }
-        guard var f = parse(path: path, allowsSections: allowsSections) else {
+        guard var f = parser(path, allowsSections) else {
             return SettingsFile(path: path, warnings: ["\(path): cannot be read: xhud-config (the TOML reader) is missing; the file is ignored"])
         }
         if let cacheFile { write(key + "\n" + f.serialized, to: cacheFile) }
@@ -32,8 +32,12 @@ public enum SettingsReader {
         return f
     }
 
+    /// What parses a file on a cache miss: `xhud-config` in a process of its own. Tests that
+    /// link the TOML module parse in process instead (set before use, from one thread).
+    nonisolated(unsafe) public static var parser: (_ path: String, _ allowsSections: Bool) -> SettingsFile? = runReader
+
     /// Runs `xhud-config` on the file; nil when it cannot be run.
-    static func parse(path: String, allowsSections: Bool) -> SettingsFile? {
+    static func runReader(path: String, allowsSections: Bool) -> SettingsFile? {
         guard let reader = readerPath() else { return nil }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return nil }

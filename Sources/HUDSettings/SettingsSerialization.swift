@@ -74,17 +74,15 @@ extension SettingValue {
 
 extension String {
     var escapedField: String {
-        var out = ""
-        for c in unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(c)
+        escaping { u in
+            switch u {
+            case "\\": return "\\\\"
+            case "\t": return "\\t"
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            default: return nil
             }
         }
-        return out
     }
 
     var unescapedField: String {

@@ -5,10 +5,19 @@ import Testing
 @testable import HUDSettings
 import HUDSettingsTOML
 
+/// The unit tests parse in process (the `xhud-config` program is the integration tests').
+let parsesInProcess: Void = {
+    SettingsReader.parser = { path, sections in
+        guard case .text(let text) = FileText.read(path, limit: SettingsFile.maxBytes) else { return nil }
+        return SettingsFile(path: path, text: text, allowsSections: sections)
+    }
+}()
+
 /// A scratch directory with files, removed at the end.
 final class Scratch {
     let path: String
     init() {
+        _ = parsesInProcess
         var template = Array("/tmp/xhud-settings-XXXXXX".utf8CString)
         path = String(cString: mkdtemp(&template)!)
     }
