@@ -157,6 +157,9 @@ final class NamedServer {
         var cache: SettingsCache?
         do {
             invocation = try ConfiguredInvocation.make(arguments: translatingZenityFlags(request.arguments), cwd: request.cwd) { path in
+                // A few `--config` files at most are kept: a client naming a new file each time
+                // costs a read, not memory.
+                if self.settings[path ?? ""] == nil, self.settings.count >= 8 { self.settings = self.settings.filter { $0.key.isEmpty } }
                 let c = self.settings[path ?? ""] ?? SettingsCache(path: path)
                 self.settings[path ?? ""] = c
                 cache = c
