@@ -32,8 +32,12 @@ let package = Package(
         .target(name: "HUDX11", dependencies: ["HUDCore", "HUDRender", "HUDEngine", "CX11"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
         .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
-        // Named-HUD sockets and their messages: plain Swift and Glibc, so that a client starts lean.
+        // The server's socket, its messages and its start: plain Swift and Glibc, so that a client
+        // starts lean.
         .target(name: "HUDSocket"),
+        // The thin client: a HUD's session with the server (stdin forwarded, a wrapped command
+        // run, the server restarted if it dies). No X11, Cairo, Pango or Foundation.
+        .target(name: "HUDClient", dependencies: ["HUDCore", "HUDSocket"]),
         // The desktop's settings: the configuration file and themes, their precedence, XDG
         // locations, icon themes. Used by the command and its server; no TOML parser linked in.
         .target(name: "HUDSettings"),
@@ -41,17 +45,17 @@ let package = Package(
         // at every start): only `xhud-config` links it, run once per version of a file.
         .target(name: "HUDSettingsTOML", dependencies: ["HUDSettings", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(name: "xhud-config", dependencies: ["HUDSettings", "HUDSettingsTOML"]),
-        // `xhud`: the lean front door. It sends a named HUD's update to its server and runs
-        // xhud-host for everything else.
+        // `xhud`: the lean front door, a thin client of the display's server; it runs xhud-host
+        // for help, `xhud server` and where no server can run.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
         // Its folder is not Sources/xhud: that differs from Sources/XHUD only by case.
-        .executableTarget(name: "xhud", dependencies: ["HUDSocket"], path: "Sources/xhud-client",
+        .executableTarget(name: "xhud", dependencies: ["HUDSocket", "HUDClient"], path: "Sources/xhud-client",
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         // The command's work: options, stdin, wrapping, notifications, the named-HUD server. It
         // uses the backend directly; of Foundation only FoundationEssentials (no ICU) comes in,
         // with swift-argument-parser.
         .executableTarget(name: "xhud-host", dependencies: [
-            "HUDX11", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings",
+            "HUDX11", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).

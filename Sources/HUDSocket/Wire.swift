@@ -1,23 +1,42 @@
 /// The messages between an invocation and a display's server, strict and bounded.
 ///
-/// A request is an invocation's arguments and working directory; the reply is an exit status
-/// and text for the client's stdout and stderr. Each is a 4-byte tag, a 4-byte little-endian
-/// length and that many bytes of NUL-terminated UTF-8 fields.
+/// A request is an invocation's arguments, working directory and how the client runs (whether
+/// it stays for the HUD's life, whether its stdin is a pipe); the reply is an exit status, text
+/// for the client's stdout and stderr and, when the HUD lives as long as the client, the
+/// client's part (`Session.Plan`). Each is a 4-byte tag, a 4-byte little-endian length and that
+/// many bytes of NUL-terminated UTF-8 fields. After a reply with a plan the connection carries
+/// lines both ways (`Session`).
 public enum Wire {
-    public static let requestTag: [UInt8] = Array("xhq1".utf8)
-    public static let replyTag: [UInt8] = Array("xhr1".utf8)
+    public static let requestTag: [UInt8] = Array("xhq2".utf8)
+    public static let replyTag: [UInt8] = Array("xhr2".utf8)
     public static let maxPayload = 64 * 1024
     public static let maxFields = 512
 
     public struct Request: Equatable, Sendable {
         public var cwd: String
         public var arguments: [String]
-        public init(cwd: String, arguments: [String]) { self.cwd = cwd; self.arguments = arguments }
-        public func encoded() -> [UInt8] { Wire.frame(Wire.requestTag, [cwd] + arguments) }
+        /// The client stays connected for the HUD's life: a plain, stdin-fed or wrapped HUD
+        /// lives exactly as long as this connection.
+        public var staysConnected: Bool
+        /// The client's stdin is a pipe or FIFO (its lines will follow).
+        public var stdinIsPipe: Bool
+        /// The client's HUD was showing on a server that died: show it again at once.
+        public var resumes: Bool
+        public init(cwd: String, arguments: [String], staysConnected: Bool = false, stdinIsPipe: Bool = false, resumes: Bool = false) {
+            self.cwd = cwd; self.arguments = arguments
+            self.staysConnected = staysConnected; self.stdinIsPipe = stdinIsPipe; self.resumes = resumes
+        }
+        public func encoded() -> [UInt8] {
+            let flags = (staysConnected ? "c" : "") + (stdinIsPipe ? "i" : "") + (resumes ? "r" : "")
+            return Wire.frame(Wire.requestTag, [cwd, flags] + arguments)
+        }
         public static func decode(_ bytes: [UInt8]) throws(ServerError) -> Request {
             let f = try Wire.fields(bytes, tag: Wire.requestTag)
-            guard let cwd = f.first else { throw .protocolError("no working directory") }
-            return Request(cwd: cwd, arguments: Array(f.dropFirst()))
+            guard f.count >= 2 else { throw .protocolError("no working directory") }
+            let flags = f[1]
+            guard flags.allSatisfy({ "cir".contains($0) }) else { throw .protocolError("unknown flags '\(flags)'") }
+            return Request(cwd: f[0], arguments: Array(f.dropFirst(2)), staysConnected: flags.contains("c"),
+                           stdinIsPipe: flags.contains("i"), resumes: flags.contains("r"))
         }
     }
 
@@ -25,14 +44,23 @@ public enum Wire {
         public var status: Int32
         public var output: String
         public var error: String
-        public init(status: Int32, output: String = "", error: String = "") {
-            self.status = status; self.output = output; self.error = error
+        /// Set when the HUD lives as long as the connection: what the client does meanwhile.
+        public var plan: Session.Plan?
+        public init(status: Int32, output: String = "", error: String = "", plan: Session.Plan? = nil) {
+            self.status = status; self.output = output; self.error = error; self.plan = plan
         }
-        public func encoded() -> [UInt8] { Wire.frame(Wire.replyTag, [String(status), output, error]) }
+        public func encoded() -> [UInt8] {
+            Wire.frame(Wire.replyTag, [String(status), output, error] + (plan.map { [$0.encoded] } ?? []))
+        }
         public static func decode(_ bytes: [UInt8]) throws(ServerError) -> Reply {
             let f = try Wire.fields(bytes, tag: Wire.replyTag)
-            guard f.count == 3, let s = Int32(f[0]) else { throw .protocolError("malformed reply") }
-            return Reply(status: s, output: f[1], error: f[2])
+            guard f.count == 3 || f.count == 4, let s = Int32(f[0]) else { throw .protocolError("malformed reply") }
+            var plan: Session.Plan?
+            if f.count == 4 {
+                guard let p = Session.Plan(decoding: f[3]) else { throw .protocolError("malformed plan") }
+                plan = p
+            }
+            return Reply(status: s, output: f[1], error: f[2], plan: plan)
         }
     }
 

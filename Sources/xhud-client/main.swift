@@ -2,19 +2,25 @@
 import Glibc
 #endif
 import HUDSocket
+import HUDClient
 
 // The `xhud` command starts lean: it links neither X11, Cairo, Pango nor the argument parser.
-// An update of a named HUD (a key press) goes straight to the display's server over its socket;
-// everything else, and the first invocation of a name, runs `xhud-host`, which does the work.
+// Every HUD is drawn by the display's server, started here when none runs; this process sends
+// the invocation as it is (the server parses it, once) and stays a thin client for the HUD's
+// life. xhud-host does the rest: help, `--print-config`, `xhud server`, and a HUD drawn in its
+// own process where no server can run.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let own = arguments.prefix { $0 != "--" }          // a wrapped command's arguments are not ours
-let verb = own.first.flatMap(Verb.init(rawValue:)).flatMap { $0.isNamed ? $0 : nil }
-let wantsHelp = own.contains { ["-h", "--help", "--version", "--print-config", "--generate-completion-script"].contains($0) || $0.hasPrefix("--generate-completion-script=") }
-let named = verb != nil || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
+let verb = own.first.flatMap(Verb.init(rawValue:))
+let wantsHost = verb == .server || own.contains {
+    ["-h", "--help", "--version", "--print-config", "--render-png"].contains($0)
+        || $0.hasPrefix("--generate-completion-script") || $0.hasPrefix("--render-png=")
+}
+let named = verb?.isNamed == true || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
 
-/// Replaces this process with xhud-host: next to this executable, or in ../lib/xhud (packaged).
-func execHost() -> Never {
+/// xhud-host: next to this executable, or in ../lib/xhud (packaged).
+func hostPath() -> String? {
     var candidates: [String] = []
     if let env = getenv("XHUD_HOST") { candidates.append(String(cString: env)) }
     var buf = [CChar](repeating: 0, count: 4096)
@@ -24,38 +30,40 @@ func execHost() -> Never {
         let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         candidates += [dir + "/xhud-host", dir + "/../lib/xhud/xhud-host"]
     }
-    for path in candidates where access(path, X_OK) == 0 {
+    return candidates.first { access($0, X_OK) == 0 }
+}
+
+/// Replaces this process with xhud-host.
+func execHost() -> Never {
+    if let path = hostPath() {
         var argv: [UnsafeMutablePointer<CChar>?] = (["xhud"] + arguments).map { strdup($0) }
         argv.append(nil)
         execv(path, &argv)
     }
-    fputs("xhud: cannot run xhud-host (looked in \(candidates.joined(separator: ", ")))\n", stderr)
+    fputs("xhud: cannot run xhud-host (looked beside this program and in ../lib/xhud; XHUD_HOST names another)\n", stderr)
     exit(2)
 }
 
-if !named || wantsHelp { execHost() }
+if wantsHost { execHost() }
 guard let paths = ServerPaths.current() else { execHost() }   // the host reports the missing display
-let stopsWithoutServer = verb?.succeedsWithoutServer == true
+// hide, list and pop need no server: without one nothing is showing.
+let quietWithoutServer = verb?.succeedsWithoutServer == true
 do {
-    try paths.checkPrivateDirectory()
+    if quietWithoutServer { try paths.checkPrivateDirectory() } else { try paths.preparePrivateDirectory() }
 } catch .noServer {
-    if stopsWithoutServer { exit(0) }   // nothing is showing
-    execHost()
+    exit(0)
 } catch {
-    execHost()   // the host explains what is wrong with the directory
+    execHost()   // the host draws the HUD itself, or explains what is wrong with the directory
 }
 
 var cwd = [CChar](repeating: 0, count: 4096)
-let request = Wire.Request(cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/", arguments: arguments)
-do {
-    let reply = try ServerClient.send(request, to: paths.socket)
-    if !reply.output.isEmpty { fputs(reply.output, stdout) }
-    if !reply.error.isEmpty { fputs(reply.error, stderr) }
-    exit(reply.status)
-} catch .noServer {
-    if stopsWithoutServer { exit(0) }
-    execHost()   // becomes the server (or finds the one that won a race)
-} catch {
-    fputs("xhud: \(error)\n", stderr)
-    exit(2)
+var st = stat()
+let request = Wire.Request(cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/", arguments: arguments,
+                           staysConnected: !named, stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO)
+switch SessionClient(paths: paths, host: quietWithoutServer ? nil : hostPath(), request: request).run() {
+case .exit(let status):
+    exit(status)
+case .drawItYourself:
+    if quietWithoutServer { exit(0) }
+    execHost()
 }

@@ -42,14 +42,3 @@ struct NamedInvocation {
         return fail("no answer from the xhud server at \(paths.socket)", Status.usage)
     }
 }
-
-/// The lock a server holds for its whole life (flock: released by the kernel when it dies).
-struct ServerLock {
-    let fd: Int32
-    init?(path: String) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { close(fd); return nil }
-        self.fd = fd
-    }
-}

@@ -8,9 +8,10 @@ import HUDX11
 import HUDRender
 import HUDSettings
 
-/// A display's named-HUD server: one process, one X connection and one display link for every
-/// named HUD, so that they can stack. It answers invocations on its socket and exits `--linger`
-/// seconds after its last HUD is hidden.
+/// A display's HUD server: one process, one X connection and one display link for every HUD of
+/// the display (named, notifications, and each client's own: `ClientSession`), so that they
+/// stack as one group. It answers invocations on its socket and exits `--linger` seconds after
+/// its last HUD is hidden.
 final class NamedServer {
     let paths: ServerPaths
     let loop: HUDLoop
@@ -27,8 +28,12 @@ final class NamedServer {
     /// The configuration files, read again when they change (`--config` files each on their own).
     private var settings: [String: SettingsCache] = [:]
     private var settingsGeneration = 0
-    /// Notifications have no name: each gets a key no `--id` can spell (ids have no spaces).
+    /// Notifications and clients' HUDs have no name: each gets a key no `--id` can spell (ids
+    /// have no spaces).
     private var notificationCount = 0
+    private var sessionCount = 0
+    /// The HUDs that live as long as their client's connection, by key.
+    private var sessions: [String: ClientSession] = [:]
 
     final class Entry {
         let hud: X11HUD
@@ -64,6 +69,9 @@ final class NamedServer {
     /// `xhud server`: serves in the foreground (for autostart and systemd) until SIGTERM or
     /// SIGINT, whether or not HUDs show; exit 0 when another server already serves the display.
     static func runForeground(paths: ServerPaths) -> Int32 {
+        if let fd = getenv(ServerLauncher.listenFDVariable).flatMap({ Int32(String(cString: $0)) }) {
+            return runStarted(paths: paths, listener: fd)
+        }
         guard let lock = ServerLock(path: paths.lock) else {
             fputs("xhud: a server already serves \(paths.socket)\n", stderr)
             return Status.done
@@ -79,6 +87,21 @@ final class NamedServer {
         let server = NamedServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
         server.lingersForever = true
         _ = lock   // held until this process exits
+        return server.loop.run()
+    }
+
+    /// A server started by a client (`ServerLauncher`): the client bound the socket and took the
+    /// lock, passed here as descriptors 3 and 4. It serves until `--linger` after its last HUD.
+    /// Without a display it exits at once: its clients read the end of the connection and draw
+    /// their HUDs themselves.
+    private static func runStarted(paths: ServerPaths, listener: Int32) -> Int32 {
+        unsetenv(ServerLauncher.listenFDVariable)
+        _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
+        let display: X11Display
+        do { display = try X11Display() } catch { return Status.noDisplay }
+        let server = NamedServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
+        server.scheduleExit()
         return server.loop.run()
     }
 
@@ -129,7 +152,7 @@ final class NamedServer {
             guard c.bytes.count >= total else { return }
             guard c.bytes.count == total else { throw ServerError.protocolError("bytes after the message") }
             let request = try Wire.Request.decode(c.bytes)
-            answer(fd, handle(request))
+            answer(fd, handle(request, connection: fd))
         } catch {
             answer(fd, usageError("\(error)"))
         }
@@ -138,7 +161,12 @@ final class NamedServer {
     private func answer(_ fd: Int32, _ reply: Wire.Reply) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         _ = UnixSocket.writeAll(fd, reply.encoded())
-        drop(fd)
+        guard reply.plan != nil, let c = connections.removeValue(forKey: fd) else { return drop(fd) }
+        // A session: the connection is its HUD's now (ClientSession reads it, and closes it).
+        loop.cancelTimer(c.timer)
+        loop.removeReader(fd: fd)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        sessions.values.first { $0.fd == fd }?.start()
     }
 
     private func drop(_ fd: Int32) {
@@ -152,7 +180,7 @@ final class NamedServer {
 
     /// Parses an invocation exactly as the command line would be, then applies it. A request
     /// that does not parse changes nothing.
-    func handle(_ request: Wire.Request) -> Wire.Reply {
+    func handle(_ request: Wire.Request, connection: Int32? = nil) -> Wire.Reply {
         let invocation: ConfiguredInvocation
         var cache: SettingsCache?
         do {
@@ -172,7 +200,12 @@ final class NamedServer {
         let generation = settings.values.reduce(0) { $0 + $1.generation }
         if generation != settingsGeneration { settingsGeneration = generation; remembered = [:]; rememberedOrder = [] }
         let warnings = (cache?.unseen(invocation.warnings) ?? []).map { "xhud: \($0.escapingControlCharacters)\n" }.joined()
-        var reply = respond(invocation, cwd: request.cwd)
+        var reply: Wire.Reply
+        if let fd = connection, request.staysConnected, let plan = sessionPlan(invocation.options, request) {
+            reply = openSession(invocation.options, plan: plan, request: request, fd: fd)
+        } else {
+            reply = respond(invocation, cwd: request.cwd)
+        }
         reply.error = warnings + reply.error
         return reply
     }
@@ -274,6 +307,51 @@ final class NamedServer {
             entry.hud.hide(animated: true, afterDelay: after)
         }
         return Wire.Reply(status: 0)
+    }
+
+    // MARK: HUDs that live as long as their client
+
+    /// What a staying client does, or nil when its invocation is answered at once (a named HUD,
+    /// a verb, a notification that does not wait).
+    private func sessionPlan(_ options: XHUDCommand, _ request: Wire.Request) -> Session.Plan? {
+        guard options.id == nil, options.action == nil || options.isNotification else { return nil }
+        let wraps = !options.command.isEmpty
+        let readsStdin = options.verb == nil && request.stdinIsPipe && !wraps
+        if options.isNotification && !wraps && !readsStdin && !options.wait { return nil }
+        return Session.Plan(readsStdin: readsStdin, wraps: wraps, scansOutput: options.progressFromOutput ?? false,
+                            killTimeout: options.killTimeout)
+    }
+
+    private func openSession(_ options: XHUDCommand, plan: Session.Plan, request: Wire.Request, fd: Int32) -> Wire.Reply {
+        var config: HUDConfiguration
+        do { config = try options.hudConfiguration() } catch { return usageError("\(error)") }
+        if let path = config.imagePath, !path.hasPrefix("/") { config.imagePath = request.cwd + "/" + path }
+        if let path = config.imagePath, let problem = ImageFile.problem(at: path) { return usageError("\(problem)") }
+        if plan.wraps {
+            config.graceTime = options.grace ?? 0.5     // a quick command never flashes a HUD
+            config.minShowTime = options.minShow ?? 0.5 // a shown one never flickers
+        }
+        // A HUD that was showing when its server died comes back at once.
+        if request.resumes { config.graceTime = 0 }
+        let hud: X11HUD
+        do {
+            hud = try X11HUD(loop: loop, configuration: config, parent: options.parentSpec, scale: options.scale)
+        } catch {
+            return usageError("\(error)")
+        }
+        hud.easesProgress = options.smooth ?? false
+        sessionCount += 1
+        let id = " client \(sessionCount)"
+        sessions[id] = ClientSession(fd: fd, hud: hud, options: options, plan: plan, resumed: request.resumes) { [unowned self, unowned hud] in
+            hud.dispose()
+            self.sessions[id] = nil
+            self.remove(id)
+        }
+        entries[id] = Entry(hud: hud, parent: options.parentSpec)
+        order.append(id)
+        if let t = lingerTimer { loop.cancelTimer(t); lingerTimer = nil }
+        restack()   // before showing: a new HUD's window is made where it will stay
+        return Wire.Reply(status: 0, plan: plan)
     }
 
     private func hidden(_ id: String) {

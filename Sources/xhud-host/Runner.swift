@@ -123,56 +123,82 @@ struct StdinProgress {
 
     func start() {
         var lines = LineBuffer()
-        var lineNumber = 0
-        var ended = false
-        _ = fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK)
+        let finish = self.finish
         // Input is echoed escaped: a warning never sends raw control sequences to a terminal.
-        func warn(_ s: String) { fputs("xhud: stdin line \(lineNumber): \(s.escapingControlCharacters)\n", stderr) }
-        func apply(_ input: LineBuffer.Line) {
-            lineNumber += 1
-            if ended { return }
-            let command = InputCommand.parse(input.line)
-            let truncated = input.truncated, valid = input.valid && !input.hadNUL
-            // One warning a line: what was wrong with its bytes, else what was wrong with it.
-            if truncated { warn("longer than \(lines.limit) bytes; the rest was dropped") }
-            else if input.hadNUL { warn("contains NUL bytes; they were removed") }
-            else if !input.valid { warn("not valid UTF-8; the bad bytes were replaced") }
-            switch command {
-            case .empty: break
-            case .set(let change):
-                hud.update { change.apply(to: &$0) }
-                if options.autoClose, case .progress(let p) = change, p >= 1 { ended = true; finish(Status.done) }
-            case .show: hud.show(animated: true)
-            case .hide(let delay): hud.hide(animated: true, afterDelay: delay)
-            case .finish(.done): ended = true; finish(Status.done)
-            case .finish(.cancel): ended = true; finish(Status.cancelled)
-            case .finish(.result(let mode, let text)):
-                ended = true
-                hud.update { c in c.mode = mode; if let text { c.label = text } }
-                hud.show(animated: true)
-                let c = hud.configuration
-                hud.hide(animated: true, afterDelay: options.notificationDuration(for: c)) { hud.stop(exitCode: Status.done) }
-            case .invalid(let l, let reason):
-                // zenity ignores lines it does not understand, without a word; so does its mode here.
-                if valid && !truncated && !options.zenityProgress { warn("\(reason): ignored '\(l.prefix(80))'") }
-            }
-        }
-        hud.addReader(fd: 0) {
+        var input = InputApplier(hud: hud, options: options,
+                                 finish: { [hud] code, delay in
+                                     delay > 0 ? hud.hide(animated: true, afterDelay: delay) { hud.stop(exitCode: code) } : finish(code)
+                                 },
+                                 warn: { fputs("xhud: \($0)\n", stderr) })
+        _ = fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK)
+        hud.addReader(fd: 0) { [hud] in
             var buf = [UInt8](repeating: 0, count: 65536)
             while true {
                 let n = buf.withUnsafeMutableBytes { read(0, $0.baseAddress, 65536) }
                 if n > 0 {
                     let got = buf.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                    for l in got { apply(l) }
+                    for l in got { input.apply(l) }
                     continue
                 }
                 if n == 0 || (errno != EAGAIN && errno != EINTR) {
-                    if let l = lines.finish() { apply(l) }
+                    if let l = lines.finish() { input.apply(l) }
                     hud.removeReader(fd: 0)
-                    if !ended { ended = true; finish(Status.done) }
+                    input.end()
                 }
                 return
             }
         }
+    }
+}
+
+/// The stdin protocol applied to a HUD a line at a time: this process's stdin, or a client's
+/// lines on the server. `finish(status, delay)` hides the HUD after `delay` and ends it.
+struct InputApplier {
+    let hud: X11HUD
+    let options: XHUDCommand
+    let finish: (Int32, Double) -> Void
+    /// One line for the user's stderr, without the "xhud: " prefix, input in it escaped.
+    let warn: (String) -> Void
+    private(set) var lineNumber = 0
+    /// Finished: later lines change nothing.
+    private(set) var ended = false
+
+    init(hud: X11HUD, options: XHUDCommand, finish: @escaping (Int32, Double) -> Void, warn: @escaping (String) -> Void) {
+        self.hud = hud; self.options = options; self.finish = finish; self.warn = warn
+    }
+
+    mutating func apply(_ input: LineBuffer.Line) {
+        lineNumber += 1
+        if ended { return }
+        let command = InputCommand.parse(input.line)
+        let truncated = input.truncated, valid = input.valid && !input.hadNUL
+        func say(_ s: String) { warn("stdin line \(lineNumber): \(s)".escapingControlCharacters) }
+        // One warning a line: what was wrong with its bytes, else what was wrong with it.
+        if truncated { say("longer than \(64 * 1024) bytes; the rest was dropped") }
+        else if input.hadNUL { say("contains NUL bytes; they were removed") }
+        else if !input.valid { say("not valid UTF-8; the bad bytes were replaced") }
+        switch command {
+        case .empty: break
+        case .set(let change):
+            hud.update { change.apply(to: &$0) }
+            if options.autoClose, case .progress(let p) = change, p >= 1 { ended = true; finish(Status.done, 0) }
+        case .show: hud.show(animated: true)
+        case .hide(let delay): hud.hide(animated: true, afterDelay: delay)
+        case .finish(.done): ended = true; finish(Status.done, 0)
+        case .finish(.cancel): ended = true; finish(Status.cancelled, 0)
+        case .finish(.result(let mode, let text)):
+            ended = true
+            hud.update { c in c.mode = mode; if let text { c.label = text } }
+            hud.show(animated: true)
+            finish(Status.done, options.notificationDuration(for: hud.configuration))
+        case .invalid(let l, let reason):
+            // zenity ignores lines it does not understand, without a word; so does its mode here.
+            if valid && !truncated && !options.zenityProgress { say("\(reason): ignored '\(l.prefix(80))'") }
+        }
+    }
+
+    /// The input ended: the HUD goes, unless a line already ended it.
+    mutating func end() {
+        if !ended { ended = true; finish(Status.done, 0) }
     }
 }

@@ -89,13 +89,3 @@ func runDetached(_ work: (_ ready: @escaping (Int32, String) -> Void) -> Int32) 
     ready(code, "")
     exit(code)
 }
-
-/// pipe2(O_CLOEXEC) (not exported to Swift without _GNU_SOURCE): no child execs holding it.
-func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
-    guard pipe(&fds) == 0 else { return false }
-    for fd in fds {
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-    }
-    return true
-}

@@ -4,10 +4,13 @@ import Glibc
 import HUDCore
 import HUDX11
 import HUDRender
+import HUDClient
+import HUDSocket
 
-/// `xhud [options] -- COMMAND ARGS...`: the command runs as this process's child with its
-/// output passed through, while a second child shows the HUD. The HUD never touches the
-/// command's streams, so a HUD that cannot be shown (no display) changes nothing for the script.
+/// `xhud [options] -- COMMAND ARGS...` where no server can draw it: the command runs as this
+/// process's child with its output passed through, while a second child shows the HUD. The HUD
+/// never touches the command's streams, so a HUD that cannot be shown (no display) changes
+/// nothing for the script. The two speak the server's session lines over a pair of pipes.
 struct Wrapper {
     let options: XHUDCommand
     let configuration: HUDConfiguration
@@ -30,8 +33,37 @@ struct Wrapper {
             exit(WrappedHUD(options: options, configuration: config, input: toHUD[0], output: fromHUD[1]).run())
         }
         close(toHUD[0]); close(fromHUD[1])
-        return CommandRunner(options: options, hudPID: hudPID, hudInput: hudPID > 0 ? toHUD[1] : -1,
-                             hudOutput: hudPID > 0 ? fromHUD[0] : -1).run()
+        let link = PipeLink(input: hudPID > 0 ? toHUD[1] : -1, output: hudPID > 0 ? fromHUD[0] : -1)
+        return CommandRunner(command: options.command, scansOutput: options.progressFromOutput ?? false,
+                             killTimeout: options.killTimeout, hud: link).run()
+    }
+}
+
+/// The HUD child of `Wrapper`, through its pipes.
+final class PipeLink: HUDLink {
+    private(set) var fd: Int32
+    private var input: Int32
+    init(input: Int32, output: Int32) { self.input = input; fd = output }
+
+    func readCancelled() -> Bool {
+        var b = [UInt8](repeating: 0, count: 256)
+        let n = read(fd, &b, b.count)
+        if n > 0 { return String(decoding: b[0..<n], as: UTF8.self).contains("cancel") }
+        if n == 0 || (errno != EINTR && errno != EAGAIN) { close(fd); fd = -1 }   // the HUD is gone: the command carries on
+        return false
+    }
+
+    func send(_ line: String) { tell(Array(line.utf8) + [10]) }
+
+    func commandEnded(_ status: Int32) {
+        tell((status > 128 ? Session.Control.signal(status - 128) : .exit(status)).line)
+        if input >= 0 { close(input); input = -1 }
+        if fd >= 0 { close(fd); fd = -1 }
+    }
+
+    private func tell(_ bytes: [UInt8]) {
+        guard input >= 0 else { return }
+        if bytes.withUnsafeBytes({ write(input, $0.baseAddress, $0.count) }) < 0 { close(input); input = -1 }
     }
 }
 
@@ -83,12 +115,15 @@ struct WrappedHUD {
                 return
             }
             for l in buf.withUnsafeBytes({ lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
-                let words = l.line.split(separator: " ")
-                if words.count == 2, let v = Int32(words[1]) {
-                    if words[0] == "exit" { result(success: v == 0, details: v == 0 ? "" : "Exit status \(v)"); continue }
-                    if words[0] == "signal" { result(success: false, details: "Ended by signal \(v)"); continue }
+                if l.hadNUL {   // a control line
+                    switch Session.Control(l.line) {
+                    case .exit(let v)?: result(success: v == 0, details: v == 0 ? "" : "Exit status \(v)")
+                    case .signal(let v)?: result(success: false, details: "Ended by signal \(v)")
+                    default: break
+                    }
+                } else if case .set(let change) = InputCommand.parse(l.line), !ended {
+                    hud.update { change.apply(to: &$0) }
                 }
-                if case .set(let change) = InputCommand.parse(l.line), !ended { hud.update { change.apply(to: &$0) } }
             }
         }
         hud.show(animated: true)

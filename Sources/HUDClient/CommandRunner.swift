@@ -2,9 +2,24 @@
 import Glibc
 #endif
 import HUDCore
+import HUDSocket
 
-/// The parent side of wrapping: runs the command, forwards signals, reaps only its own children,
-/// and terminates the command's tree when the HUD says `cancel`.
+/// The HUD a wrapped command reports to: a session with the display's server, or a HUD process
+/// of this command's own. It may go away at any time; the command never notices.
+public protocol HUDLink: AnyObject {
+    /// Polled for what the HUD says; -1 once there is no HUD.
+    var fd: Int32 { get }
+    /// Reads what the HUD said: true when the user cancelled. A HUD that went away is the
+    /// link's to handle (it may come back, or `fd` becomes -1).
+    func readCancelled() -> Bool
+    /// A progress line from the command's output (`progress=42%`).
+    func send(_ line: String)
+    /// The command ended with this status (128+N: signal N). The last call.
+    func commandEnded(_ status: Int32)
+}
+
+/// Runs a wrapped command: forwards signals, reaps only its own children, and terminates the
+/// command's tree when the HUD says `cancel`.
 ///
 /// Signals: SIGTERM and SIGHUP are passed on to the command. SIGINT is passed on when a process
 /// sent it (`kill -INT`); a terminal's Ctrl-C already reached the whole foreground process group,
@@ -13,18 +28,22 @@ import HUDCore
 /// SIGKILL of xhud cannot be caught: the command runs on (as with a shell killed under it), its
 /// output keeps flowing (with `--progress-from-output` a separate copier process holds the
 /// pipes, not xhud), and its exit status goes to no one.
-struct CommandRunner {
-    let options: XHUDCommand
-    let hudPID: pid_t
-    var hudInput: Int32
-    var hudOutput: Int32
+public struct CommandRunner {
+    let command: [String]
+    let scansOutput: Bool
+    let killTimeout: Double
+    let hud: HUDLink
 
-    func run() -> Int32 {
-        var hudInput = self.hudInput, hudOutput = self.hudOutput
+    public init(command: [String], scansOutput: Bool, killTimeout: Double, hud: HUDLink) {
+        self.command = command; self.scansOutput = scansOutput; self.killTimeout = killTimeout; self.hud = hud
+    }
+
+    /// Runs the command to its end; returns its status (1 when the user cancelled it).
+    public func run() -> Int32 {
         let events = SignalPipe(for: [SIGCHLD, SIGINT, SIGTERM, SIGHUP])
-        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        let scan = options.progressFromOutput ?? false
-        if scan { _ = makePipe(&outPipe); _ = makePipe(&errPipe) }
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], meterPipe: [Int32] = [-1, -1]
+        let scan = scansOutput
+        if scan { _ = makePipe(&outPipe); _ = makePipe(&errPipe); _ = makePipe(&meterPipe) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -45,22 +64,27 @@ struct CommandRunner {
         posix_spawnattr_setsigmask(&attr, &none)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        var argv: [UnsafeMutablePointer<CChar>?] = options.command.map { strdup($0) } + [nil]
+        var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var child: pid_t = 0
-        let err = posix_spawnp(&child, options.command[0], &actions, &attr, &argv, environ)
+        let err = posix_spawnp(&child, command[0], &actions, &attr, &argv, environ)
         if scan { close(outPipe[1]); close(errPipe[1]) }
         if err != 0 {
-            if scan { close(outPipe[0]); close(errPipe[0]) }
-            tell(&hudInput, "exit 127\n")
-            return fail("cannot run '\(options.command[0])': \(String(cString: strerror(err)))", 127)
+            if scan { close(outPipe[0]); close(errPipe[0]); close(meterPipe[0]); close(meterPipe[1]) }
+            hud.commandEnded(127)
+            fputs("xhud: cannot run '\(command[0])': \(String(cString: strerror(err)))\n", stderr)
+            return 127
         }
         // The command's output goes through a process of its own, which lives until the output
-        // ends: whatever happens to this one, nothing the command writes is lost.
+        // ends: whatever happens to this one, nothing the command writes is lost. It tells this
+        // process the percentages it sees, which go on to the HUD (wherever it is by then).
         var copier: pid_t = -1
+        var meter: Int32 = -1
+        var meterLines = LineBuffer(limit: 256)
         if scan {
-            copier = OutputCopier.start(from: [(outPipe[0], 1), (errPipe[0], 2)], progressTo: hudInput)
-            close(outPipe[0]); close(errPipe[0])
+            copier = OutputCopier.start(from: [(outPipe[0], 1), (errPipe[0], 2)], progressTo: meterPipe[1])
+            close(outPipe[0]); close(errPipe[0]); close(meterPipe[1])
+            meter = meterPipe[0]
         }
 
         var status: Int32? = nil
@@ -68,7 +92,6 @@ struct CommandRunner {
         var killAt: Double? = nil
         var tree: [pid_t] = []
         var drainUntil: Double? = nil
-        var hud = hudPID
         while true {
             if status != nil && (copier <= 0 || now() > drainUntil!) {
                 // The command has ended: what is left of its tree after a cancel goes now.
@@ -76,7 +99,8 @@ struct CommandRunner {
                 break
             }
             var fds = [pollfd(fd: events.readFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: hudOutput, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: hud.fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: meter, events: Int16(POLLIN), revents: 0)]
             var timeout: Int32 = -1
             if let k = killAt { timeout = Int32(saturatingMilliseconds: k - now()) }
             if let d = drainUntil { timeout = min(timeout < 0 ? .max : timeout, Int32(saturatingMilliseconds: d - now())) }
@@ -94,18 +118,21 @@ struct CommandRunner {
                     drainUntil = now() + 0.2
                 }
                 if copier > 0, waitpid(copier, nil, WNOHANG) == copier { copier = -1 }
-                if hud > 0, waitpid(hud, nil, WNOHANG) == hud { hud = -1 }
             }
-            if fds[1].revents != 0 {
-                var b = [UInt8](repeating: 0, count: 64)
-                let n = read(hudOutput, &b, 64)
-                if n > 0, status == nil, String(decoding: b[0..<n], as: UTF8.self).contains("cancel") {
-                    cancelled = true
-                    tree = [child] + descendants(of: child)
-                    for p in tree { kill(p, SIGTERM) }
-                    killAt = now() + options.killTimeout
-                } else if n <= 0 {
-                    close(hudOutput); hudOutput = -1   // the HUD is gone: the command carries on
+            if fds[1].revents != 0, hud.readCancelled(), status == nil, !cancelled {
+                cancelled = true
+                tree = [child] + descendants(of: child)
+                for p in tree { kill(p, SIGTERM) }
+                killAt = now() + killTimeout
+            }
+            if fds[2].revents != 0 {
+                var b = [UInt8](repeating: 0, count: 512)
+                let n = read(meter, &b, b.count)
+                if n > 0 {
+                    let got = b.withUnsafeBytes { meterLines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                    for l in got where status == nil { hud.send(l.line) }
+                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(meter); meter = -1
                 }
             }
             if let k = killAt, now() >= k {
@@ -114,12 +141,11 @@ struct CommandRunner {
                 killAt = nil
             }
         }
+        if meter >= 0 { close(meter) }
         let code = status ?? 1
-        if code > 128 { tell(&hudInput, "signal \(code - 128)\n") } else { tell(&hudInput, "exit \(code)\n") }
-        if hudInput >= 0 { close(hudInput) }
-        return cancelled ? Status.cancelled : code
+        hud.commandEnded(code)
+        return cancelled ? 1 : code
     }
-
     /// The command's descendants, from /proc (a cancelled `make` takes its compilers with it).
     private func descendants(of root: pid_t) -> [pid_t] {
         var parents: [pid_t: pid_t] = [:]
@@ -149,12 +175,6 @@ struct CommandRunner {
         return out
     }
 
-    private func tell(_ fd: inout Int32, _ line: String) {
-        guard fd >= 0 else { return }
-        var bytes = Array(line.utf8)
-        if write(fd, &bytes, bytes.count) < 0 { close(fd); fd = -1 }
-    }
-
     private func exitStatus(_ ws: Int32) -> Int32 {
         let sig = ws & 0x7f
         return sig == 0 ? (ws >> 8) & 0xff : 128 + sig
@@ -166,12 +186,15 @@ struct CommandRunner {
 /// `--progress-from-output`: a child process that copies the command's stdout and stderr through
 /// unchanged and tells the HUD the last `NN%` it saw. It ignores the signals that end xhud and
 /// exits when the output ends, so the command's last words reach the terminal even if xhud is
-/// killed.
+/// killed. It holds nothing else of xhud's open (a HUD's connection closes with xhud), and never
+/// waits for xhud: a percentage xhud is not reading is dropped.
 enum OutputCopier {
     static func start(from pipes: [(from: Int32, to: Int32)], progressTo hud: Int32) -> pid_t {
         let pid = fork()
         guard pid == 0 else { return pid }
         for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { signal(s, SIG_IGN) }
+        closeDescriptors(except: Set(pipes.flatMap { [$0.from, $0.to] } + [hud, 0, 1, 2]))
+        _ = fcntl(hud, F_SETFL, fcntl(hud, F_GETFL) | O_NONBLOCK)
         var passthrough = pipes
         var meter = PercentScanner()
         var hud = hud
@@ -189,7 +212,7 @@ enum OutputCopier {
                 }
                 if hud >= 0, let pct = meter.scan(buf[0..<n]) {
                     var line = Array("progress=\(pct)%\n".utf8)
-                    if write(hud, &line, line.count) < 0 { close(hud); hud = -1 }
+                    if write(hud, &line, line.count) < 0 && errno != EAGAIN { close(hud); hud = -1 }
                 }
             }
         }
@@ -210,12 +233,13 @@ enum OutputCopier {
 
 /// Finds the last "NN%" (or "NN.N%") in output, across chunk boundaries: make's "[ 42%]",
 /// curl's and rsync's meters (which redraw with \r).
-struct PercentScanner {
+public struct PercentScanner {
+    public init() {}
     private var tail: [UInt8] = []
     private var last: Int? = nil
 
     /// The new percentage when it changed.
-    mutating func scan(_ chunk: ArraySlice<UInt8>) -> Int? {
+    public mutating func scan(_ chunk: ArraySlice<UInt8>) -> Int? {
         let bytes = tail + chunk
         var found: Double? = nil
         var i = 0
@@ -245,9 +269,9 @@ struct PercentScanner {
 
 /// Signals as bytes on a pipe, for a poll loop (SIGCHLD included), each with whether a process
 /// sent it (`kill`) or the kernel did (a terminal's Ctrl-C, a child's exit).
-final class SignalPipe {
-    let readFD: Int32
-    init(for signals: [Int32]) {
+public final class SignalPipe {
+    public let readFD: Int32
+    public init(for signals: [Int32]) {
         var fds: [Int32] = [0, 0]
         _ = makePipe(&fds, nonBlocking: true)
         readFD = fds[0]
@@ -266,7 +290,7 @@ final class SignalPipe {
         }
     }
 
-    func drain() -> [(signal: Int32, fromProcess: Bool)] {
+    public func drain() -> [(signal: Int32, fromProcess: Bool)] {
         var out: [(Int32, Bool)] = []
         var b = [UInt8](repeating: 0, count: 64)
         while true {
@@ -279,3 +303,13 @@ final class SignalPipe {
 }
 
 nonisolated(unsafe) private var signalWriteFD: Int32 = -1
+
+/// pipe2(O_CLOEXEC) (not exported to Swift without _GNU_SOURCE): no child execs holding it.
+public func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
+    guard pipe(&fds) == 0 else { return false }
+    for fd in fds {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+    return true
+}

@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDCore
+import HUDSocket
+
+/// The thin client of a HUD that the display's server draws: it sends the invocation, then
+/// stays for the HUD's life, forwarding stdin's lines or running the wrapped command, and exits
+/// with the status the HUD ends with. It loads no X11, Cairo or Pango, and parses no options:
+/// the server parses them once and answers with the client's part (`Session.Plan`).
+///
+/// The server may die (SIGKILL, a crash): the client starts another and shows its HUD again
+/// with the state its lines built (`ReplayState`); a wrapped command never notices.
+public final class SessionClient: HUDLink {
+    public enum Outcome: Equatable {
+        case exit(Int32)
+        /// No server can run here (or none answers): draw the HUD in this process instead.
+        case drawItYourself
+    }
+
+    let paths: ServerPaths
+    /// The program that serves, to start a server; nil: only an existing one is asked.
+    let host: String?
+    let request: Wire.Request
+    public private(set) var fd: Int32 = -1
+    private var events = LineBuffer(limit: 64 * 1024)
+    private var state = ReplayState()
+    private var inputEnded = false
+    private var quitting = false
+
+    public init(paths: ServerPaths, host: String?, request: Wire.Request) {
+        self.paths = paths; self.host = host; self.request = request
+    }
+
+    public func run() -> Outcome {
+        guard let reply = ask(request) else { return .drawItYourself }
+        if !reply.output.isEmpty { fputs(reply.output, stdout) }
+        if !reply.error.isEmpty { fputs(reply.error, stderr) }
+        guard let plan = reply.plan else { return .exit(reply.status) }
+        fflush(stdout); fflush(stderr)
+        if plan.wraps, let dashes = request.arguments.firstIndex(of: "--"), dashes + 1 < request.arguments.count {
+            signal(SIGPIPE, SIG_IGN)
+            let command = Array(request.arguments[(dashes + 1)...])
+            return .exit(CommandRunner(command: command, scansOutput: plan.scansOutput, killTimeout: plan.killTimeout, hud: self).run())
+        }
+        return .exit(attend(readingStdin: plan.readsStdin))
+    }
+
+    // MARK: Asking
+
+    /// Sends `request` and reads the reply; nil when no server answers. A server that closes
+    /// the connection unanswered was on its way out: the next one is asked.
+    private func ask(_ request: Wire.Request) -> Wire.Reply? {
+        for _ in 0..<3 {
+            let fd: Int32
+            do { fd = try ServerLauncher.connect(paths, starting: host) } catch { return nil }
+            guard UnixSocket.writeAll(fd, request.encoded()) else { close(fd); continue }
+            do {
+                let reply = try Wire.Reply.decode(UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: 10))
+                if reply.plan != nil { self.fd = fd } else { close(fd) }
+                return reply
+            } catch .closed {
+                close(fd)
+            } catch {
+                close(fd)
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The server died under the HUD: a new one shows it again as the lines left it.
+    private func resume() -> Bool {
+        if fd >= 0 { close(fd); fd = -1 }
+        events = LineBuffer(limit: 64 * 1024)
+        var again = request
+        again.resumes = true
+        guard let reply = ask(again), reply.plan != nil else { return false }
+        for line in state.lines { write(Array(line.utf8) + [10]) }
+        if inputEnded { write(Session.Control.end.line) }
+        if quitting { write(Session.Control.quit.line) }
+        return true
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard fd >= 0 else { return }
+        _ = UnixSocket.writeAll(fd, bytes)   // a failure shows as the end of the server's lines
+    }
+
+    private enum Heard: Equatable { case nothing, cancel, done(Int32, killParent: Bool), gone }
+
+    /// What the server said since the last call (its warnings go to stderr at once).
+    private func listen() -> Heard {
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buf, buf.count, 0)
+        if n < 0 && (errno == EINTR || errno == EAGAIN) { return .nothing }
+        guard n > 0 else { return .gone }
+        var heard = Heard.nothing
+        for l in buf.withUnsafeBytes({ events.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
+            switch Session.Event(l.line) {
+            case .warn(let s)?: fputs(s + "\n", stderr)
+            case .cancel?: if heard == .nothing { heard = .cancel }
+            case .done(let status, let k)?: return .done(status, killParent: k)
+            case nil: break
+            }
+        }
+        return heard
+    }
+
+    // MARK: A HUD without a command
+
+    /// Until the HUD ends: stdin's lines go to the server; SIGINT and SIGTERM dismiss the HUD
+    /// (exit 0; SIGHUP: 129), a second signal does not wait for the animation.
+    private func attend(readingStdin: Bool) -> Int32 {
+        let signals = SignalPipe(for: [SIGINT, SIGTERM, SIGHUP])
+        var reading = readingStdin
+        var lines = LineBuffer()
+        var lineNumber = 0
+        var signalled: Int32?
+        var deadline: Double?
+        if reading { _ = fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK) }
+        func forward(_ l: LineBuffer.Line) {
+            lineNumber += 1
+            // What was wrong with a line's bytes is said here, where the bytes were; the server
+            // names what was wrong with its meaning.
+            let problem = l.truncated ? "longer than \(lines.limit) bytes; the rest was dropped"
+                : l.hadNUL ? "contains NUL bytes; they were removed"
+                : !l.valid ? "not valid UTF-8; the bad bytes were replaced" : nil
+            if let problem { fputs("xhud: stdin line \(lineNumber): \(problem)\n", stderr) }
+            state.record(l.line)
+            write(Array(l.line.utf8) + [10])
+        }
+        while true {
+            var fds = [pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: reading ? 0 : -1, events: Int16(POLLIN), revents: 0)]
+            let timeout = deadline.map { Int32(saturatingMilliseconds: $0 - MonotonicClock.seconds()) } ?? -1
+            if poll(&fds, 3, timeout) < 0 && errno != EINTR { return 1 }
+            if let d = deadline, MonotonicClock.seconds() >= d { return signalled ?? 0 }
+            if fds[0].revents != 0 {
+                for s in signals.drain() {
+                    if signalled != nil { return signalled! }
+                    signalled = (s.signal == SIGINT || s.signal == SIGTERM) ? 0 : 128 + s.signal
+                    quitting = true
+                    write(Session.Control.quit.line)
+                    deadline = MonotonicClock.seconds() + 1   // the animation, with room to spare
+                }
+            }
+            if fds[1].revents != 0 {
+                switch listen() {
+                case .nothing, .cancel: break
+                case .done(let status, let killParent):
+                    if killParent { kill(getppid(), SIGHUP) }   // zenity --auto-kill
+                    return signalled ?? status
+                case .gone:
+                    if signalled != nil { return signalled! }
+                    guard resume() else {
+                        fputs("xhud: the display's HUD server went away and no other could start\n", stderr)
+                        return 3
+                    }
+                }
+            }
+            if fds[2].revents != 0 {
+                var buf = [UInt8](repeating: 0, count: 65536)
+                let n = read(0, &buf, buf.count)
+                if n > 0 {
+                    for l in buf.withUnsafeBytes({ lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) { forward(l) }
+                } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+                    if let l = lines.finish() { forward(l) }
+                    reading = false
+                    inputEnded = true
+                    write(Session.Control.end.line)
+                }
+            }
+        }
+    }
+
+    // MARK: HUDLink, for a wrapped command
+
+    public func readCancelled() -> Bool {
+        guard fd >= 0 else { return false }
+        switch listen() {
+        case .nothing: return false
+        case .cancel: return true
+        case .done:
+            // The HUD is over (hidden after a cancel, its parent window gone): the command is not.
+            close(fd); fd = -1
+            return false
+        case .gone:
+            if !resume() { fd = -1 }
+            return false
+        }
+    }
+
+    public func send(_ line: String) {
+        state.record(line)
+        write(Array(line.utf8) + [10])
+    }
+
+    public func commandEnded(_ status: Int32) {
+        write((status > 128 ? Session.Control.signal(status - 128) : .exit(status)).line)
+        if fd >= 0 { close(fd); fd = -1 }
+    }
+}
+
+/// The least list of input lines that rebuilds a HUD's state: the last line of each kind
+/// (label, details, progress, mode, button, alternate, shown or hidden), in the order they came.
+struct ReplayState {
+    private(set) var lines: [String] = []
+    private var kinds: [String] = []
+
+    mutating func record(_ line: String) {
+        let kind: String
+        switch InputCommand.parse(line) {
+        case .set(let change):
+            switch change {
+            case .label: kind = "label"
+            case .details: kind = "details"
+            case .progress: kind = "progress"
+            case .mode, .pulsate: kind = "mode"
+            case .button: kind = "button"
+            case .alternate: kind = "alternate"
+            }
+        case .show, .hide: kind = "visibility"
+        default: return
+        }
+        if let i = kinds.firstIndex(of: kind) { kinds.remove(at: i); lines.remove(at: i) }
+        kinds.append(kind)
+        lines.append(line)
+    }
+}

@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDCore
+import HUDSocket
+import HUDX11
+
+/// The server's side of a HUD that lives as long as its client (`Session`): a plain HUD, one fed
+/// on stdin, a wrapped command's, a notification that waits. Everything the HUD does here is
+/// what it does in a process of its own (`Runner`, `WrappedHUD`); the client sends its lines and
+/// gets back `cancel`, warnings and the status it exits with.
+final class ClientSession {
+    let fd: Int32
+    let hud: X11HUD
+    private let options: XHUDCommand
+    private let plan: Session.Plan
+    private var input: InputApplier!
+    private var lines = LineBuffer(limit: 64 * 1024 + 64)
+    /// The wrapped command ended: the client may leave, its HUD shows the result on its own.
+    private var released = false
+    /// The HUD is on its way out: nothing the client says changes it.
+    private var ended = false
+    private var over = false
+    /// Takes the HUD off the server (disposes it); called once, when the session is over.
+    private let remove: () -> Void
+
+    /// The HUD was showing when its server died: it comes back without an animation.
+    private let resumed: Bool
+
+    init(fd: Int32, hud: X11HUD, options: XHUDCommand, plan: Session.Plan, resumed: Bool, remove: @escaping () -> Void) {
+        self.fd = fd; self.hud = hud; self.options = options; self.plan = plan; self.resumed = resumed; self.remove = remove
+        input = InputApplier(hud: hud, options: options,
+                             finish: { [unowned self] code, delay in self.finish(code, after: delay) },
+                             warn: { [unowned self] in self.tell(.warn("xhud: " + $0)) })
+    }
+
+    /// Shows the HUD as the invocation says and starts listening to the client.
+    func start() {
+        let hud = self.hud
+        let cancel = { [unowned self] in
+            guard !self.ended else { return }
+            self.ended = true
+            if self.plan.wraps {
+                // The client ends the command; the HUD goes now, its status is the client's.
+                self.tell(.cancel)
+                hud.hide(animated: true) { [unowned self] in self.done(Status.cancelled) }
+            } else {
+                hud.dismiss(animated: true) { [unowned self] in self.done(Status.cancelled, killParent: self.options.autoKill) }
+            }
+        }
+        hud.onButton = cancel
+        // Whatever blocks input gives it back on Escape (the key is grabbed only while it does).
+        hud.onEscape = cancel
+        hud.onParentGone = { [unowned self] in self.done(Status.done) }
+        hud.show(animated: !resumed)
+        if options.isNotification {
+            if options.clickThrough != true && hud.configuration.mode != .text { hud.onClick = { [unowned self] in self.finish(Status.done) } }
+            finish(Status.done, after: options.notificationDuration(for: hud.configuration))
+        } else if !plan.wraps {
+            if let after = options.hideAfter {
+                finish(Status.done, after: after)
+            } else if let t = options.timeout {
+                finish(Status.timedOut, after: t)   // zenity --timeout: closes the dialog and exits 5
+            }
+        }
+        hud.loop.addReader(fd: fd) { [unowned self] in self.receive() }
+    }
+
+    // MARK: The client's lines
+
+    private func receive() {
+        var buf = [UInt8](repeating: 0, count: 65536)
+        let n = read(fd, &buf, buf.count)
+        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        guard n > 0 else { return clientGone() }
+        for l in buf.withUnsafeBytes({ lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
+            if l.hadNUL {
+                if let c = Session.Control(l.line) { control(c) }
+            } else if plan.wraps {
+                // A wrapped command's percentages (`--progress-from-output`).
+                if case .set(let change) = InputCommand.parse(l.line), !ended { hud.update { change.apply(to: &$0) } }
+            } else if plan.readsStdin {
+                input.apply(l)
+            }
+        }
+    }
+
+    private func control(_ c: Session.Control) {
+        switch c {
+        case .end:
+            if plan.readsStdin { input.end() }
+        case .quit:
+            // SIGINT or SIGTERM: the normal way to end a HUD. It goes now (min show time is for
+            // the task's end, not for the user's).
+            ended = true
+            hud.dismiss(animated: true) { [unowned self] in self.done(Status.done) }
+        case .exit(let v):
+            released = true
+            result(success: v == 0, details: v == 0 ? "" : "Exit status \(v)")
+        case .signal(let v):
+            released = true
+            result(success: false, details: "Ended by signal \(v)")
+        }
+    }
+
+    /// The wrapped command's end: a command still in its grace time never shows a HUD; a shown
+    /// one shows its result, then goes.
+    private func result(success: Bool, details: String) {
+        guard !ended else { return }
+        ended = true
+        guard options.resultTime > 0, hud.isVisible else { return finish(Status.done) }
+        hud.update { c in
+            c.mode = success ? .success : .error
+            c.details = details
+            c.buttonTitle = ""
+        }
+        finish(Status.done, after: options.resultTime)
+    }
+
+    /// The client went away without ending its HUD (SIGKILL, a crash, a closed socket): the HUD
+    /// goes at once, in the next frame, without an animation.
+    private func clientGone() {
+        closeConnection()
+        guard !released, !over else { return }
+        ended = true
+        done(Status.done)
+    }
+
+    // MARK: Ending
+
+    private func finish(_ status: Int32, after delay: Double = 0) {
+        ended = true
+        hud.hide(animated: true, afterDelay: delay) { [unowned self] in self.done(status) }
+    }
+
+    /// The HUD is gone: the client hears its status, the server drops it.
+    private func done(_ status: Int32, killParent: Bool = false) {
+        guard !over else { return }
+        over = true
+        tell(.done(status, killParent: killParent))
+        closeConnection()
+        remove()
+    }
+
+    private var connected = true
+
+    private func tell(_ event: Session.Event) {
+        guard connected else { return }
+        // Never blocks the server: a client that does not read loses its lines, not the display.
+        let bytes = event.line
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+
+    private func closeConnection() {
+        guard connected else { return }
+        connected = false
+        hud.loop.removeReader(fd: fd)
+        close(fd)
+    }
+}
