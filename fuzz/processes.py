@@ -127,8 +127,8 @@ def frame(tag: bytes, fields: list[bytes]) -> bytes:
 def random_message(rng: random.Random) -> bytes:
     r = rng.random()
     if r < 0.6:
-        return frame(b"xhq1", [b"/tmp"] + [a.encode("utf-8", "surrogatepass") for a in random_argv(rng)])
-    good = frame(b"xhq1", [b"/tmp", b"--id", b"f", b"--progress", b"0.5"])
+        return frame(b"xhq2", [b"/tmp", b""] + [a.encode("utf-8", "surrogatepass") for a in random_argv(rng)])
+    good = frame(b"xhq2", [b"/tmp", b"", b"--id", b"f", b"--progress", b"0.5"])
     if r < 0.8:
         b = bytearray(good)
         for _ in range(rng.randint(1, 6)):

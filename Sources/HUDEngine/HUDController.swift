@@ -216,7 +216,9 @@ public final class HUDController {
         guard let output else { return }
         var target = windowRect(for: layout.bezel)
         if let t = bezelTween { target = target.union(windowRect(for: t.from)) }
-        if regionMoved || configuration.effectiveMask.paintsBackground {
+        if regionMoved || configuration.effectiveMask.paintsBackground || bezelTween == nil {
+            // Nothing eases: the window is where the bezel is now (a window left at the union of
+            // two places would cover a HUD stacked next to it).
             guard target != output.rect else { return }
             output.move(to: target, blocker: region)
         } else if !output.rect.contains(target) {

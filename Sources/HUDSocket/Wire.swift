@@ -22,21 +22,26 @@ public enum Wire {
         public var stdinIsPipe: Bool
         /// The client's HUD was showing on a server that died: show it again at once.
         public var resumes: Bool
-        public init(cwd: String, arguments: [String], staysConnected: Bool = false, stdinIsPipe: Bool = false, resumes: Bool = false) {
+        /// `XHUD_STATS` is set in the client's environment: its HUD's frame counts come back as
+        /// a warning line when it ends.
+        public var wantsStats: Bool
+        public init(cwd: String, arguments: [String], staysConnected: Bool = false, stdinIsPipe: Bool = false,
+                    resumes: Bool = false, wantsStats: Bool = false) {
             self.cwd = cwd; self.arguments = arguments
             self.staysConnected = staysConnected; self.stdinIsPipe = stdinIsPipe; self.resumes = resumes
+            self.wantsStats = wantsStats
         }
         public func encoded() -> [UInt8] {
-            let flags = (staysConnected ? "c" : "") + (stdinIsPipe ? "i" : "") + (resumes ? "r" : "")
+            let flags = (staysConnected ? "c" : "") + (stdinIsPipe ? "i" : "") + (resumes ? "r" : "") + (wantsStats ? "s" : "")
             return Wire.frame(Wire.requestTag, [cwd, flags] + arguments)
         }
         public static func decode(_ bytes: [UInt8]) throws(ServerError) -> Request {
             let f = try Wire.fields(bytes, tag: Wire.requestTag)
             guard f.count >= 2 else { throw .protocolError("no working directory") }
             let flags = f[1]
-            guard flags.allSatisfy({ "cir".contains($0) }) else { throw .protocolError("unknown flags '\(flags)'") }
+            guard flags.allSatisfy({ "cirs".contains($0) }) else { throw .protocolError("unknown flags '\(flags)'") }
             return Request(cwd: f[0], arguments: Array(f.dropFirst(2)), staysConnected: flags.contains("c"),
-                           stdinIsPipe: flags.contains("i"), resumes: flags.contains("r"))
+                           stdinIsPipe: flags.contains("i"), resumes: flags.contains("r"), wantsStats: flags.contains("s"))
         }
     }
 

@@ -131,10 +131,19 @@ public final class X11Display {
         return w == 0 ? nil : w
     }
 
-    /// Dots per inch from `Xft.dpi` in the RESOURCE_MANAGER string, as desktops set it for HiDPI.
+    /// Dots per inch from `Xft.dpi` in the root's RESOURCE_MANAGER property, as desktops set it
+    /// for HiDPI. Read at each call, not the copy Xlib took at connection: a long-lived server
+    /// sees `xrdb` changes.
     public var xftDPI: Double? {
-        guard let rm = XResourceManagerString(handle) else { return nil }
-        for line in String(cString: rm).split(separator: "\n") where line.hasPrefix("Xft.dpi:") {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>? = nil
+        let status = XGetWindowProperty(handle, root, XA_RESOURCE_MANAGER, 0, 65536, 0, XA_STRING, &type, &format, &count, &after, &data)
+        defer { if let data { XFree(data) } }
+        guard status == Success, format == 8, let data else { return nil }
+        let text = String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix("Xft.dpi:") {
             return Double(line.dropFirst("Xft.dpi:".count).trimmingCharacters(in: " \t"))
         }
         return nil

@@ -78,6 +78,9 @@ public final class HUDLoop {
     }
 
     /// Ends `run` with an exit code.
+    /// Display-link ticks so far (the link runs only while something moves).
+    public var ticks: Int { link?.ticks ?? 0 }
+
     public func stop(exitCode code: Int32 = 0) { exitCode = code; quit = true }
 
     public func installSignalHandlers() {

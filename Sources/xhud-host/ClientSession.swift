@@ -26,9 +26,13 @@ final class ClientSession {
 
     /// The HUD was showing when its server died: it comes back without an animation.
     private let resumed: Bool
+    /// The client asked for frame counts (`XHUD_STATS`): the display link's ticks at the start.
+    private let ticksAtStart: Int?
 
-    init(fd: Int32, hud: X11HUD, options: XHUDCommand, plan: Session.Plan, resumed: Bool, remove: @escaping () -> Void) {
-        self.fd = fd; self.hud = hud; self.options = options; self.plan = plan; self.resumed = resumed; self.remove = remove
+    init(fd: Int32, hud: X11HUD, options: XHUDCommand, plan: Session.Plan, request: Wire.Request, remove: @escaping () -> Void) {
+        self.fd = fd; self.hud = hud; self.options = options; self.plan = plan; self.remove = remove
+        resumed = request.resumes
+        ticksAtStart = request.wantsStats ? hud.loop.ticks : nil
         input = InputApplier(hud: hud, options: options,
                              finish: { [unowned self] code, delay in self.finish(code, after: delay) },
                              warn: { [unowned self] in self.tell(.warn("xhud: " + $0)) })
@@ -137,6 +141,9 @@ final class ClientSession {
     private func done(_ status: Int32, killParent: Bool = false) {
         guard !over else { return }
         over = true
+        if let t = ticksAtStart {
+            tell(.warn("xhud-stats: frames=\(hud.framesDrawn) ticks=\(hud.loop.ticks - t) refresh=\(hud.refreshRate)"))
+        }
         tell(.done(status, killParent: killParent))
         closeConnection()
         remove()

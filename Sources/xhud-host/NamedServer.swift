@@ -342,7 +342,7 @@ final class NamedServer {
         hud.easesProgress = options.smooth ?? false
         sessionCount += 1
         let id = " client \(sessionCount)"
-        sessions[id] = ClientSession(fd: fd, hud: hud, options: options, plan: plan, resumed: request.resumes) { [unowned self, unowned hud] in
+        sessions[id] = ClientSession(fd: fd, hud: hud, options: options, plan: plan, request: request) { [unowned self, unowned hud] in
             hud.dispose()
             self.sessions[id] = nil
             self.remove(id)

@@ -20,7 +20,7 @@ final class WireTests: XCTestCase {
     }
 
     func testRejectsOversizedLengthBeforeReading() {
-        let header: [UInt8] = Array("xhq1".utf8) + [0, 0, 0xa0, 0]   // 10 MB
+        let header: [UInt8] = Array("xhq2".utf8) + [0, 0, 0xa0, 0]   // 10 MB
         XCTAssertThrowsError(try Wire.frameLength(header: header, tag: Wire.requestTag)) { e in
             XCTAssertTrue("\(e)".contains("limit"))
         }
@@ -32,7 +32,7 @@ final class WireTests: XCTestCase {
         bytes.removeLast()
         bytes[4] -= 1
         XCTAssertThrowsError(try Wire.Request.decode(bytes))                // no final NUL
-        let bad: [UInt8] = Array("xhq1".utf8) + [4, 0, 0, 0] + [0x2f, 0, 0xff, 0]
+        let bad: [UInt8] = Array("xhq2".utf8) + [4, 0, 0, 0] + [0x2f, 0, 0xff, 0]
         XCTAssertThrowsError(try Wire.Request.decode(bad))                  // 0xff is not UTF-8
     }
 
@@ -42,7 +42,7 @@ final class WireTests: XCTestCase {
     }
 
     func testEmptyRequestHasNoWorkingDirectory() {
-        let empty: [UInt8] = Array("xhq1".utf8) + [0, 0, 0, 0]
+        let empty: [UInt8] = Array("xhq2".utf8) + [0, 0, 0, 0]
         XCTAssertThrowsError(try Wire.Request.decode(empty))
     }
 

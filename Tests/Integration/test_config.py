@@ -229,16 +229,18 @@ def named_list(x) -> str:
 
 
 def test_each_warning_is_given_once_whatever_the_invocation(nx):
-    """A bad key is reported once by a plain HUD, a wrapped command and a notification (which
-    the server shows and reports for)."""
-    path = write_config(nx, 'colour = "red"\n')
+    """A bad key is reported once for each version of the file, by whichever invocation reads it
+    first: a plain HUD, a wrapped command, a notification (the server shows them all)."""
     runs = {
-        "plain": ["--mode", "annular", "--label", "x", "--hide-after", "0.2"],
-        "wrap": ["--label", "x", "--", "true"],
+        "plain": ["--mode", "annular", "--label", "x", "--hide-after", "0.2", *LINGER],
+        "wrap": ["--label", "x", *LINGER, "--", "true"],
         "notification": ["success", "Saved", "--hide-after", "0.2", *LINGER],
     }
-    for name, args in runs.items():
+    for n, (name, args) in enumerate(runs.items()):
+        path = write_config(nx, f'colour = "red"\nmargin = {20 + n}\n')   # a new version of the file
         res = xhud(nx, *args)
         assert res.returncode == 0, (name, res.stderr)
         assert res.stderr.count("unknown key 'colour'") == 1, f"{name}: {res.stderr!r}"
         assert str(path) in res.stderr
+        again = xhud(nx, *args)
+        assert again.returncode == 0 and "colour" not in again.stderr, f"{name}, same file again: {again.stderr!r}"

@@ -92,7 +92,7 @@ def frame(tag: bytes, fields: list[bytes]) -> bytes:
 
 
 def request(args: list[str], cwd: str = "/") -> bytes:
-    return frame(b"xhq1", [cwd.encode()] + [a.encode() for a in args])
+    return frame(b"xhq2", [cwd.encode(), b""] + [a.encode() for a in args])   # cwd, flags (none), argv
 
 
 def talk(path: Path, data: bytes, timeout=3.0, close_write=False):
@@ -125,7 +125,7 @@ def talk(path: Path, data: bytes, timeout=3.0, close_write=False):
 def parse_reply(buf: bytes):
     if not buf:
         return None
-    assert buf[:4] == b"xhr1", f"not a reply: {buf[:40]!r}"
+    assert buf[:4] == b"xhr2", f"not a reply: {buf[:40]!r}"
     n = struct.unpack("<I", buf[4:8])[0]
     assert len(buf) == 8 + n, f"reply length {n}, got {len(buf) - 8} bytes"
     fields = buf[8:].split(b"\0")
@@ -242,7 +242,7 @@ except OSError as e:
     out["connect_error"] = e.__class__.__name__
 else:
     try:
-        s.sendall(b"xhq1" + struct.pack("<I", len(payload)) + payload)
+        s.sendall(b"xhq2" + struct.pack("<I", len(payload)) + payload)
     except OSError:   # a server that answers and hangs up before reading
         pass
     buf = b""
@@ -288,7 +288,7 @@ def test_other_uid_refused(nx):
     path = sock_path(x)
     assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, f"socket mode {oct(path.stat().st_mode)}"
     assert stat.S_IMODE((x.rt / "xhud").stat().st_mode) == 0o700
-    evil = [str(path), "/", "--id", "vol", "--progress", "0.9", "--label", "Hacked"]
+    evil = [str(path), "/", "", "--id", "vol", "--progress", "0.9", "--label", "Hacked"]
 
     # The directory (0700) keeps the other user out.
     out = as_other_user(evil)
@@ -345,15 +345,15 @@ def test_malformed_messages_rejected(nx):
 
     rejected("garbage", b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     t0 = time.monotonic()
-    r = rejected("10 MB length", b"xhq1" + struct.pack("<I", 10 * 1024 * 1024) + b"\0" * 100)
+    r = rejected("10 MB length", b"xhq2" + struct.pack("<I", 10 * 1024 * 1024) + b"\0" * 100)
     assert r is not None and time.monotonic() - t0 < 1.0, f"a 10 MB header should be refused at once: {r}"
     r = rejected("unknown option", request(["--id", "vol", "--frobnicate"]))
     assert r is not None and "frobnicate" in r[2], r
-    r = rejected("invalid UTF-8", frame(b"xhq1", [b"/", b"--id", b"vol", b"--label", b"\xff\xfe\xfd"]))
+    r = rejected("invalid UTF-8", frame(b"xhq2", [b"/", b"", b"--id", b"vol", b"--label", b"\xff\xfe\xfd"]))
     assert r is not None, "invalid UTF-8: no reply"
     rejected("bytes after the message", request(["--id", "vol", "--progress", "1"]) + b"trailing")
-    rejected("unterminated field", b"xhq1" + struct.pack("<I", 5) + b"/\0abc")
-    rejected("short and closed", b"xhq1" + struct.pack("<I", 100) + b"/\0--id\0", close_write=True)
+    rejected("unterminated field", b"xhq2" + struct.pack("<I", 5) + b"/\0abc")
+    rejected("short and closed", b"xhq2" + struct.pack("<I", 100) + b"/\0--id\0", close_write=True)
     rejected("bad value", request(["--id", "vol", "--progress", "7"]))
     rejected("bad name", request(["--id", "no such name!", "--label", "x"]))
 

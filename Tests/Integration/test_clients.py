@@ -1,0 +1,155 @@
+"""One server draws every HUD: `xhud` is a thin client that starts the display's server when none
+runs, stays for its HUD's life, and survives the server's death (a new one shows its HUD again)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import XHUD_BIN, tagged_hosts, wait_until
+from test_named import intersect, nx  # noqa: F401 (nx is a fixture)
+
+X_LIBRARIES = ("libX11", "libxcb", "libcairo", "libpango", "libfontconfig")
+
+
+def loaded_libraries(pid: int) -> set[str]:
+    libs = set()
+    for line in open(f"/proc/{pid}/maps"):
+        path = line.split()[-1] if len(line.split()) >= 6 else ""
+        if ".so" in path:
+            libs.add(os.path.basename(path))
+    return libs
+
+
+def server_pids(x) -> list[int]:
+    return tagged_hosts(x.tag)
+
+
+def hud_rects(x) -> list[tuple[int, int, int, int]]:
+    return [w.rect for w in x.visible_hud_windows()]
+
+
+def start(x, *args, stdin=subprocess.DEVNULL, stdout=None):
+    return x.spawn([str(XHUD_BIN), *args], stdin=stdin, stdout=stdout or subprocess.DEVNULL,
+                   stderr=subprocess.PIPE)
+
+
+def test_a_plain_hud_is_drawn_by_the_server_and_its_client_loads_no_x(nx):
+    client = start(nx, "--mode", "annular", "--label", "Thin", "--progress", "0.5")
+    assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
+    servers = server_pids(nx)
+    assert len(servers) == 1 and servers[0] != client.pid, f"no server drew it: {servers}"
+    libs = loaded_libraries(client.pid)
+    assert not [lib for lib in libs if lib.startswith(X_LIBRARIES)], f"the client loaded {sorted(libs)}"
+    assert any(lib.startswith("libX11") for lib in loaded_libraries(servers[0]))
+    client.send_signal(signal.SIGTERM)
+    assert client.wait(5) == 0
+    assert wait_until(lambda: not hud_rects(nx), 3), "SIGTERM left the HUD up"
+
+
+def test_huds_of_many_clients_stack_without_overlap(nx):
+    clients = [start(nx, "--mode", "bar", "--progress", f"0.{i}", "--label", f"Client {i}") for i in range(1, 7)]
+    rects = wait_until(lambda: (r := hud_rects(nx)) and len(r) == 6 and r, 10)
+    assert rects, f"{len(hud_rects(nx))} of 6 HUDs visible"
+    time.sleep(0.5)   # the stack settles (each new HUD moves the group)
+    rects = hud_rects(nx)
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            assert not intersect(a, b), f"HUDs overlap: {a} {b}"
+    assert len(server_pids(nx)) == 1
+    for c in clients:
+        c.send_signal(signal.SIGTERM)
+        assert c.wait(5) == 0
+
+
+def test_a_killed_client_takes_its_hud_with_it(nx):
+    keep = start(nx, "--label", "Stays")
+    gone = start(nx, "--label", "Goes")
+    assert wait_until(lambda: len(hud_rects(nx)) == 2, 5)
+    gone.send_signal(signal.SIGKILL)
+    t0 = time.monotonic()
+    assert wait_until(lambda: len(hud_rects(nx)) == 1, 2, 0.005), "the killed client's HUD stayed"
+    took = time.monotonic() - t0
+    assert took < 1.0, f"its HUD went after {took:.3f} s"
+    assert keep.poll() is None
+    keep.send_signal(signal.SIGTERM)
+    assert keep.wait(5) == 0
+
+
+SCRIPT = 'for i in 1 2 3 4 5 6 7 8; do echo "step $i $((i*12))%"; echo "err $i" >&2; sleep 0.25; done; exit 4'
+
+
+def test_a_killed_server_is_replaced_and_a_wrapped_command_never_notices(nx, tmp_path):
+    out, err = tmp_path / "out", tmp_path / "err"
+    with open(out, "wb") as o, open(err, "wb") as e:
+        client = nx.spawn([str(XHUD_BIN), "--label", "Building", "--progress-from-output", "--", "sh", "-c", SCRIPT],
+                          stdout=o, stderr=e)
+        assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
+        first = server_pids(nx)
+        assert len(first) == 1
+        os.kill(first[0], signal.SIGKILL)
+        t0 = time.monotonic()
+        assert wait_until(lambda: not hud_rects(nx), 1, 0.005) or True   # gone with its server, maybe briefly
+        assert wait_until(lambda: (s := server_pids(nx)) and s != first and hud_rects(nx), 2, 0.01), \
+            "no new server showed the HUD again"
+        took = time.monotonic() - t0
+        assert took < 1.0, f"the HUD came back after {took:.3f} s"
+        assert client.wait(10) == 4
+    expected = subprocess.run(["sh", "-c", SCRIPT], capture_output=True)
+    assert out.read_bytes() == expected.stdout
+    assert err.read_bytes() == expected.stderr
+
+
+def test_a_stdin_hud_comes_back_as_it_was(nx):
+    client = start(nx, "--mode", "bar", stdin=subprocess.PIPE)
+    client.stdin.write(b"label=Copying files\n60\n")
+    client.stdin.flush()
+    assert wait_until(lambda: hud_rects(nx), 5)
+    time.sleep(0.6)   # the show animation ends
+    rect = hud_rects(nx)[0]
+    before = nx.screenshot()
+    os.kill(server_pids(nx)[0], signal.SIGKILL)
+    assert wait_until(lambda: server_pids(nx) and hud_rects(nx), 3), "the HUD did not come back"
+    time.sleep(0.4)
+    after = nx.screenshot()
+    assert hud_rects(nx)[0] == rect
+    x0, y0, w, h = rect
+    differ = sum(1 for yy in range(y0, y0 + h) for xx in range(x0, x0 + w)
+                 if max(abs(a - b) for a, b in zip(before.pixel(xx, yy), after.pixel(xx, yy))) > 8)
+    assert differ <= w * h // 200, f"{differ} pixels of the HUD differ after the restart"
+    client.stdin.close()
+    assert client.wait(5) == 0
+    assert wait_until(lambda: not hud_rects(nx), 3)
+
+
+def test_without_a_private_directory_the_client_draws_its_own_hud(nx):
+    open_dir = Path(tempfile.mkdtemp(prefix="xhud-open-", dir="/tmp"))
+    os.chmod(open_dir, 0o777)
+    (open_dir / "xhud").mkdir()
+    os.chmod(open_dir / "xhud", 0o777)   # others could use it: no server there
+    try:
+        env = dict(nx.env, XDG_RUNTIME_DIR=str(open_dir))
+        client = nx.spawn([str(XHUD_BIN), "--label", "Alone"], env=env, stderr=subprocess.PIPE)
+        assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
+        assert any(lib.startswith("libX11") for lib in loaded_libraries(client.pid)), "it did not draw itself"
+        assert server_pids(nx) == [client.pid], "a server drew it"   # xhud became xhud-host
+        client.send_signal(signal.SIGTERM)
+        assert client.wait(5) == 0
+    finally:
+        os.chmod(open_dir / "xhud", 0o700)
+        subprocess.run(["rm", "-rf", str(open_dir)])
+
+
+def test_a_usage_error_runs_no_command(nx, tmp_path):
+    marker = tmp_path / "ran"
+    r = subprocess.run([str(XHUD_BIN), "--mode", "nope", "--", "touch", str(marker)], env=nx.env,
+                       capture_output=True, text=True, timeout=10)
+    assert r.returncode == 2 and "nope" in r.stderr
+    assert not marker.exists()
