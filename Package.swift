@@ -25,7 +25,8 @@ let package = Package(
         // Draws a HUD state into any Cairo surface; knows nothing of X11.
         .target(name: "HUDRender", dependencies: ["HUDCore", "CCairo"]),
         // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
-        // draw), and the interface a display backend implements (HUDBackend, HUDOutput).
+        // draw), the interface a display backend implements (HUDBackend, HUDOutput), and the
+        // registry that stacks a process's HUDs (the server's, the library's).
         .target(name: "HUDEngine", dependencies: ["HUDCore", "HUDRender", "CCairo"]),
         // The X11 backend: display, visuals, compositor, windows, input, monitors, display link,
         // frames composed on the X server.
@@ -55,7 +56,7 @@ let package = Package(
         // uses the backend directly; of Foundation only FoundationEssentials (no ICU) comes in,
         // with swift-argument-parser.
         .executableTarget(name: "xhud-host", dependencies: [
-            "HUDX11", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings",
+            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).
@@ -68,6 +69,8 @@ let package = Package(
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
+        .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
+        .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),
         .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDSettingsTOML"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),

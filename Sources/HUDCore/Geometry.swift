@@ -11,7 +11,7 @@ public struct Size: Equatable, Sendable {
     public static let zero = Size(width: 0, height: 0)
 }
 
-public struct Rect: Equatable, Sendable, CustomStringConvertible {
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var x: Double, y: Double, width: Double, height: Double
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height

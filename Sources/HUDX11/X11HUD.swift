@@ -179,3 +179,7 @@ public final class X11HUD: HUDBackend {
         }
     }
 }
+
+extension X11HUD: StackableHUD {
+    public var stackRegion: Rect { region.rect }
+}

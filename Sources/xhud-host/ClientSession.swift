@@ -4,6 +4,7 @@ import Glibc
 import HUDCore
 import HUDSocket
 import HUDX11
+import HUDRender
 
 /// The server's side of a HUD that lives as long as its client (`Session`): a plain HUD, one fed
 /// on stdin, a wrapped command's, a notification that waits. Everything the HUD does here is
@@ -163,5 +164,48 @@ final class ClientSession {
         connected = false
         hud.loop.removeReader(fd: fd)
         close(fd)
+    }
+}
+
+/// HUDs that live as long as their client.
+extension HUDServer {
+    /// What a staying client does, or nil when its invocation is answered at once (a named HUD,
+    /// a verb, a notification that does not wait).
+    func sessionPlan(_ options: XHUDCommand, _ request: Wire.Request) -> Session.Plan? {
+        guard options.id == nil, options.action == nil || options.isNotification else { return nil }
+        let wraps = !options.command.isEmpty
+        let readsStdin = options.verb == nil && request.stdinIsPipe && !wraps
+        if options.isNotification && !wraps && !readsStdin && !options.wait { return nil }
+        return Session.Plan(readsStdin: readsStdin, wraps: wraps, scansOutput: options.progressFromOutput ?? false,
+                            killTimeout: options.killTimeout)
+    }
+
+    func openSession(_ options: XHUDCommand, plan: Session.Plan, request: Wire.Request, fd: Int32) -> Wire.Reply {
+        var config: HUDConfiguration
+        do { config = try options.hudConfiguration() } catch { return usageError("\(error)") }
+        if let path = config.imagePath, !path.hasPrefix("/") { config.imagePath = request.cwd + "/" + path }
+        if let path = config.imagePath, let problem = ImageFile.problem(at: path) { return usageError("\(problem)") }
+        if plan.wraps {
+            config.graceTime = options.grace ?? 0.5     // a quick command never flashes a HUD
+            config.minShowTime = options.minShow ?? 0.5 // a shown one never flickers
+        }
+        // A HUD that was showing when its server died comes back at once.
+        if request.resumes { config.graceTime = 0 }
+        let hud: X11HUD
+        do {
+            hud = try X11HUD(loop: loop, configuration: config, parent: options.parentSpec, scale: options.scale)
+        } catch {
+            return usageError("\(error)")
+        }
+        hud.easesProgress = options.smooth ?? false
+        sessionCount += 1
+        let id = " client \(sessionCount)"
+        sessions[id] = ClientSession(fd: fd, hud: hud, options: options, plan: plan, request: request) { [unowned self] in
+            self.sessions[id] = nil
+            self.remove(id)
+        }
+        huds.add(hud, key: id, parent: options.parentSpec)   // before it shows: its window is made where it will stay
+        keep()
+        return Wire.Reply(status: 0, plan: plan)
     }
 }

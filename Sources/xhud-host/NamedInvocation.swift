@@ -32,7 +32,7 @@ struct NamedInvocation {
             } catch .noServer {
                 if stopsWithoutServer { return Status.done }   // nothing is showing
                 if let lock = ServerLock(path: paths.lock) {
-                    return NamedServer.start(paths: paths, lock: lock, first: request)
+                    return HUDServer.start(paths: paths, lock: lock, first: request)
                 }
                 usleep(2000)   // another invocation is becoming the server
             } catch {

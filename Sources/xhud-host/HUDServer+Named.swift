@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDCore
+import HUDSocket
+import HUDX11
+import HUDEngine
+import HUDRender
+
+/// Named HUDs (`--id NAME`, hide, list, push, pop) and notifications: answered at once, the HUD
+/// lives on in the server and hides itself.
+extension HUDServer {
+    func respond(_ invocation: ConfiguredInvocation, cwd: String) -> Wire.Reply {
+        let options = invocation.options
+        switch options.action {
+        case .list?:
+            let names = huds.keys.filter { huds[$0]?.hud.isVisible == true && !$0.hasPrefix(" ") }
+            return Wire.Reply(status: 0, output: names.map { $0 + "\n" }.joined())
+        case .hide?:
+            guard let id = options.id, let e = huds[id] else { return Wire.Reply(status: 0) }
+            e.activity = 0
+            e.hud.hide(animated: true, afterDelay: options.delay ?? 0)
+            return Wire.Reply(status: 0)
+        case .pop?:
+            guard let id = options.id, let e = huds[id] else { return Wire.Reply(status: 0) }
+            e.activity = max(0, e.activity - 1)
+            if e.activity == 0 { e.hud.hide(animated: true, afterDelay: options.delay ?? 0) }
+            return Wire.Reply(status: 0)
+        default:
+            return show(invocation, cwd: cwd)
+        }
+    }
+
+    private func show(_ invocation: ConfiguredInvocation, cwd: String) -> Wire.Reply {
+        let options = invocation.options
+        let id: String
+        if let name = options.id {
+            id = name
+        } else if options.isNotification {
+            notificationCount += 1
+            id = " notification \(notificationCount)"
+        } else {
+            return usageError("--id NAME is missing")
+        }
+        var existing = huds[id]
+        if let e = existing, let p = options.explicitParent, p != e.parent {
+            e.remembered = false
+            remove(id)            // moved to another region: start over there
+            existing = nil
+        }
+        var config: HUDConfiguration
+        let recalled = existing == nil ? huds.look(of: id).flatMap { r in
+            options.explicitParent == nil || options.explicitParent == r.parent ? r : nil
+        } : nil
+        let parent = options.explicitParent ?? recalled?.parent ?? options.parentSpec
+        do {
+            // A HUD that exists or is remembered changes only what the command line names; a new
+            // one starts from the configuration file.
+            if let base = existing?.hud.configuration ?? recalled?.configuration {
+                config = try invocation.userOptions.hudConfiguration(base: base)
+            } else {
+                var base = HUDConfiguration()
+                base.mask = HUDMask.none   // an OSD never blocks input unless --mask says so
+                config = try options.hudConfiguration(base: base)
+            }
+        } catch {
+            return usageError("\(error)")
+        }
+        if let path = config.imagePath, !path.hasPrefix("/") { config.imagePath = cwd + "/" + path }
+        // Checked without blocking and within bounds (a FIFO, a huge PNG): one request's image
+        // never stalls the HUDs of others.
+        if let path = config.imagePath, options.image != nil, let problem = ImageFile.problem(at: path) {
+            return usageError("\(problem)")
+        }
+        let entry: HUDRegistry<X11HUD, ParentSpec>.Entry
+        if let e = existing {
+            entry = e
+            e.hud.update { $0 = config }
+            huds.restack()
+        } else {
+            let hud: X11HUD
+            do { hud = try X11HUD(loop: loop, configuration: config, parent: parent, scale: options.scale) } catch {
+                return usageError("\(error)")
+            }
+            hud.easesProgress = options.smooth ?? false   // else a key press shows its value in the next frame
+            // The HUD's closures never hold its entry (the registry does): a hidden HUD and
+            // everything it drew with are freed when it leaves the registry.
+            hud.onHidden = { [unowned self, unowned hud] in if !hud.isVisible { self.remove(id) } }
+            hud.onParentGone = { [unowned self] in self.huds[id]?.remembered = false; self.remove(id) }
+            hud.onClick = options.isNotification && options.clickThrough != true && config.mode != .text
+                ? { [unowned hud] in hud.hide(animated: true) } : nil
+            // A named HUD that blocks input (`--mask clear`) gives it back on Escape.
+            hud.onEscape = { [unowned hud] in hud.dismiss() }
+            // Added before it shows: a new HUD's window is made where it will stay.
+            entry = huds.add(hud, key: id, parent: parent, remembered: !options.isNotification)
+        }
+        if options.action == .push { entry.activity += 1 }
+        keep()
+        entry.hud.show(animated: true)
+        if entry.activity == 0 {
+            let after = options.isNotification ? options.notificationDuration(for: config) : (options.hideAfter ?? 1.5)
+            entry.hud.hide(animated: true, afterDelay: after)
+        }
+        return Wire.Reply(status: 0)
+    }
+}

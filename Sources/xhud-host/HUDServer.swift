@@ -1,0 +1,240 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import HUDCore
+import HUDSocket
+import HUDX11
+import HUDEngine
+import HUDRender
+import HUDSettings
+
+/// A display's HUD server: one process, one X connection and one display link for every HUD of
+/// the display (named, notifications, and each client's own: `ClientSession`), so that they
+/// stack as one group. It answers invocations on its socket and exits `--linger` seconds after
+/// its last HUD is hidden.
+final class HUDServer {
+    let paths: ServerPaths
+    let loop: HUDLoop
+    let listener: Int32
+    /// Every HUD shown, under its name (a named HUD) or a key no `--id` can spell (ids have no
+    /// spaces): their stacking order, activity counts, and what hidden named HUDs looked like
+    /// for as long as the server lingers (the next `xhud --id vol --progress 0.9` brings back the
+    /// volume bar with its label).
+    let huds = HUDRegistry<X11HUD, ParentSpec>()
+    var lingerTimer: Int?
+    var linger: Double = 10
+    private var connections: [Int32: (bytes: [UInt8], timer: Int)] = [:]
+    /// The configuration files, read again when they change (`--config` files each on their own).
+    private var settings: [String: SettingsCache] = [:]
+    private var settingsGeneration = 0
+    /// Notifications and clients' HUDs have no name: they are counted for their keys.
+    var notificationCount = 0
+    var sessionCount = 0
+    /// The HUDs that live as long as their client's connection, by key.
+    var sessions: [String: ClientSession] = [:]
+
+    /// Binds the socket, then forks: the caller gets the first request's reply and exits at
+    /// once, the child serves.
+    static func start(paths: ServerPaths, lock: ServerLock, first: Wire.Request) -> Int32 {
+        unlink(paths.socket)   // a dead server's; we hold the lock, so no live one uses it
+        let listener: Int32
+        do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
+        return runDetached { ready in
+            let display: X11Display
+            do { display = try X11Display() } catch {
+                unlink(paths.socket)
+                ready(Status.noDisplay, "xhud: \(error)\n")
+                return Status.noDisplay
+            }
+            let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
+            let reply = server.handle(first)
+            ready(reply.status, reply.output + reply.error)
+            if server.huds.isEmpty { server.scheduleExit() }
+            _ = lock   // held until this process exits
+            return server.loop.run()
+        }
+    }
+
+    /// `xhud server`: serves in the foreground (for autostart and systemd) until SIGTERM or
+    /// SIGINT, whether or not HUDs show; exit 0 when another server already serves the display.
+    static func runForeground(paths: ServerPaths) -> Int32 {
+        if let fd = getenv(ServerLauncher.listenFDVariable).flatMap({ Int32(String(cString: $0)) }) {
+            return runStarted(paths: paths, listener: fd)
+        }
+        guard let lock = ServerLock(path: paths.lock) else {
+            fputs("xhud: a server already serves \(paths.socket)\n", stderr)
+            return Status.done
+        }
+        unlink(paths.socket)
+        let listener: Int32
+        do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
+        let display: X11Display
+        do { display = try X11Display() } catch {
+            unlink(paths.socket)
+            return fail("\(error)", Status.noDisplay)
+        }
+        let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
+        server.lingersForever = true
+        _ = lock   // held until this process exits
+        return server.loop.run()
+    }
+
+    /// A server started by a client (`ServerLauncher`): the client bound the socket and took the
+    /// lock, passed here as descriptors 3 and 4. It serves until `--linger` after its last HUD.
+    /// Without a display it exits at once: its clients read the end of the connection and draw
+    /// their HUDs themselves.
+    private static func runStarted(paths: ServerPaths, listener: Int32) -> Int32 {
+        unsetenv(ServerLauncher.listenFDVariable)
+        _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
+        let display: X11Display
+        do { display = try X11Display() } catch { return Status.noDisplay }
+        let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
+        server.scheduleExit()
+        return server.loop.run()
+    }
+
+    /// A server started by `xhud server` stays when its last HUD is hidden.
+    private var lingersForever = false
+
+    private init(paths: ServerPaths, loop: HUDLoop, listener: Int32) {
+        self.paths = paths
+        self.loop = loop
+        self.listener = listener
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        loop.installSignalHandlers()
+        loop.onSignal = { [unowned self] _ in self.exit() }
+        loop.addReader(fd: listener) { [unowned self] in self.acceptAll() }
+    }
+
+    // MARK: Connections
+
+    private func acceptAll() {
+        while true {
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            guard UnixSocket.peerUID(fd) == getuid() else {
+                _ = UnixSocket.writeAll(fd, usageError("refused: the server belongs to another user").encoded())
+                close(fd)
+                continue
+            }
+            // A client that never finishes its message is dropped, not waited for.
+            let timer = loop.addTimer(after: 2) { [unowned self] in self.drop(fd) }
+            connections[fd] = ([], timer)
+            loop.addReader(fd: fd) { [unowned self] in self.receive(fd) }
+        }
+    }
+
+    private func receive(_ fd: Int32) {
+        guard var c = connections[fd] else { return }
+        var buf = [UInt8](repeating: 0, count: 8192)
+        let n = read(fd, &buf, buf.count)
+        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        guard n > 0 else { return drop(fd) }
+        c.bytes += buf[0..<n]
+        connections[fd] = c
+        do {
+            guard c.bytes.count >= 8 else { return }
+            let total = try Wire.frameLength(header: Array(c.bytes.prefix(8)), tag: Wire.requestTag)
+            guard c.bytes.count >= total else { return }
+            guard c.bytes.count == total else { throw ServerError.protocolError("bytes after the message") }
+            let request = try Wire.Request.decode(c.bytes)
+            answer(fd, handle(request, connection: fd))
+        } catch {
+            answer(fd, usageError("\(error)"))
+        }
+    }
+
+    private func answer(_ fd: Int32, _ reply: Wire.Reply) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        _ = UnixSocket.writeAll(fd, reply.encoded())
+        guard reply.plan != nil, let c = connections.removeValue(forKey: fd) else { return drop(fd) }
+        // A session: the connection is its HUD's now (ClientSession reads it, and closes it).
+        loop.cancelTimer(c.timer)
+        loop.removeReader(fd: fd)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        sessions.values.first { $0.fd == fd }?.start()
+    }
+
+    private func drop(_ fd: Int32) {
+        guard let c = connections.removeValue(forKey: fd) else { return }
+        loop.cancelTimer(c.timer)
+        loop.removeReader(fd: fd)
+        close(fd)
+    }
+
+    // MARK: Requests
+
+    /// Parses an invocation exactly as the command line would be, then applies it. A request
+    /// that does not parse changes nothing.
+    func handle(_ request: Wire.Request, connection: Int32? = nil) -> Wire.Reply {
+        let invocation: ConfiguredInvocation
+        var cache: SettingsCache?
+        do {
+            invocation = try ConfiguredInvocation.make(arguments: translatingZenityFlags(request.arguments), cwd: request.cwd) { path in
+                // A few `--config` files at most are kept: a client naming a new file each time
+                // costs a read, not memory.
+                if self.settings[path ?? ""] == nil, self.settings.count >= 8 { self.settings = self.settings.filter { $0.key.isEmpty } }
+                let c = self.settings[path ?? ""] ?? SettingsCache(path: path)
+                self.settings[path ?? ""] = c
+                cache = c
+                return c.current()
+            }
+        } catch {
+            return usageError("\(oneLine(XHUDCommand.message(for: error)))")
+        }
+        // An edited file applies to the next HUD: what hidden HUDs looked like is forgotten.
+        let generation = settings.values.reduce(0) { $0 + $1.generation }
+        if generation != settingsGeneration { settingsGeneration = generation; huds.forgetLooks() }
+        let warnings = (cache?.unseen(invocation.warnings) ?? []).map { "xhud: \($0.escapingControlCharacters)\n" }.joined()
+        if let l = invocation.options.linger { linger = l }
+        var reply: Wire.Reply
+        if let fd = connection, request.staysConnected, let plan = sessionPlan(invocation.options, request) {
+            reply = openSession(invocation.options, plan: plan, request: request, fd: fd)
+        } else {
+            reply = respond(invocation, cwd: request.cwd)
+        }
+        reply.error = warnings + reply.error
+        return reply
+    }
+
+    /// Takes a HUD off the server once it is gone (its look is kept when it is a named one).
+    func remove(_ id: String) {
+        guard let e = huds.remove(id) else { return }
+        e.hud.dispose()
+        // The HUD's surfaces, layouts and image are freed by now; give the pages back, so that a
+        // server that has shown a thousand HUDs is as small as one that has shown one.
+        loop.releaseFreedMemory()
+        if huds.isEmpty { scheduleExit() }
+    }
+
+    /// A HUD arrives: the server stays.
+    func keep() {
+        if let t = lingerTimer { loop.cancelTimer(t); lingerTimer = nil }
+    }
+
+    func scheduleExit() {
+        if lingersForever { return }
+        if let t = lingerTimer { loop.cancelTimer(t) }
+        lingerTimer = loop.addTimer(after: linger) { [unowned self] in
+            if self.huds.isEmpty { self.exit() }
+        }
+    }
+
+    /// Stops answering first (the socket goes), then ends: a client that connected just before
+    /// reads EOF and starts a new server.
+    private func exit() {
+        unlink(paths.socket)
+        close(listener)
+        loop.removeReader(fd: listener)
+        loop.stop(exitCode: 0)
+    }
+}
+
+/// A refused request's reply: one line, its input escaped (the client prints it on a terminal).
+func usageError(_ message: String) -> Wire.Reply {
+    Wire.Reply(status: Status.usage, error: "xhud: \(message.escapingControlCharacters)\n")
+}

@@ -1,0 +1,64 @@
+import XCTest
+import HUDSocket
+@testable import HUDClient
+
+final class SessionTests: XCTestCase {
+    func testPlanRoundTrip() {
+        let plan = Session.Plan(readsStdin: true, wraps: false, scansOutput: true, killTimeout: 2.5)
+        XCTAssertEqual(Session.Plan(decoding: plan.encoded), plan)
+        XCTAssertNil(Session.Plan(decoding: "kill=-1"))
+        XCTAssertNil(Session.Plan(decoding: "stdin"))
+        XCTAssertEqual(Session.Plan(decoding: "stdin=1 later=7"), Session.Plan(readsStdin: true))   // a newer server's key
+    }
+
+    func testReplyWithAPlanKeepsIt() throws {
+        let r = Wire.Reply(status: 0, plan: Session.Plan(wraps: true))
+        XCTAssertEqual(try Wire.Reply.decode(r.encoded()), r)
+        XCTAssertNil(try Wire.Reply.decode(Wire.Reply(status: 2, error: "x").encoded()).plan)
+    }
+
+    func testRequestFlagsRoundTrip() throws {
+        let r = Wire.Request(cwd: "/", arguments: ["--label", "x", "--", "make"], staysConnected: true, stdinIsPipe: true,
+                             resumes: true, wantsStats: true)
+        XCTAssertEqual(try Wire.Request.decode(r.encoded()), r)
+    }
+
+    func testControlLinesStartWithNUL() {
+        for c in [Session.Control.end, .quit, .exit(3), .signal(9)] {
+            let line = c.line
+            XCTAssertEqual(line.first, 0)
+            XCTAssertEqual(line.last, 10)
+            XCTAssertEqual(Session.Control(String(decoding: line.dropFirst().dropLast(), as: UTF8.self)), c)
+        }
+        XCTAssertNil(Session.Control("exit three"))
+        XCTAssertNil(Session.Control("reboot"))
+    }
+
+    func testEventsRoundTrip() {
+        for e in [Session.Event.cancel, .warn("xhud: stdin line 3: bad"), .done(5, killParent: false), .done(1, killParent: true)] {
+            XCTAssertEqual(Session.Event(String(decoding: e.line.dropLast(), as: UTF8.self)), e)
+        }
+        // A warning never spans lines, whatever its text.
+        XCTAssertEqual(Session.Event.warn("a\nb").line.filter { $0 == 10 }.count, 1)
+    }
+
+    func testReplayKeepsTheLastLineOfEachKindInOrder() {
+        var s = ReplayState()
+        for line in ["label=Copying", "10", "# Still copying", "20", "mode=bar", "nonsense here", "50%", "details=a.txt"] {
+            s.record(line)
+        }
+        XCTAssertEqual(s.lines, ["# Still copying", "mode=bar", "50%", "details=a.txt"])
+        s.record("hide")
+        s.record("show")
+        XCTAssertEqual(s.lines.last, "show")
+        XCTAssertEqual(s.lines.filter { $0 == "hide" || $0 == "show" }.count, 1)
+    }
+
+    func testPercentScannerFindsTheLastPercentageAcrossChunks() {
+        var p = PercentScanner()
+        XCTAssertEqual(p.scan(ArraySlice(Array("[ 4".utf8))), nil)
+        XCTAssertEqual(p.scan(ArraySlice(Array("2%] building".utf8))), 42)
+        XCTAssertEqual(p.scan(ArraySlice(Array("42% again".utf8))), nil)   // unchanged
+        XCTAssertEqual(p.scan(ArraySlice(Array("\r 7.5 %\r 99%".utf8))), 99)
+    }
+}

@@ -1,0 +1,78 @@
+import XCTest
+import HUDCore
+import HUDEngine
+
+/// A HUD of a given size in a region: all the registry needs to stack it.
+private final class Box: StackableHUD {
+    var bezelSize: Size
+    var configuration = HUDConfiguration()
+    var stackShift = 0.0
+    var stackRegion: Rect
+    init(height: Double, region: Rect = Rect(x: 0, y: 0, width: 1920, height: 1080)) {
+        bezelSize = Size(width: 100, height: height); stackRegion = region
+    }
+}
+
+final class RegistryTests: XCTestCase {
+    func testHUDsStackTopToBottomCentredAsAGroup() {
+        let r = HUDRegistry<Box, String>()
+        let a = Box(height: 100), b = Box(height: 60)
+        r.add(a, key: "a", parent: "m")
+        XCTAssertEqual(a.stackShift, 0)   // alone: where one HUD would be
+        r.add(b, key: "b", parent: "m")
+        // 100 + 8 + 60 = 168 tall, centred: a's centre 34 above the middle, b's 54 below.
+        XCTAssertEqual(a.stackShift, -34)
+        XCTAssertEqual(b.stackShift, 54)
+        XCTAssertEqual(b.stackShift - a.stackShift, 50 + 8 + 30)
+        r.remove("a")
+        XCTAssertEqual(b.stackShift, 0)
+        XCTAssertEqual(r.keys, ["b"])
+    }
+
+    func testRegionsStackApartAndAnOSDGrowsUpwards() {
+        let r = HUDRegistry<Box, String>()
+        let left = Box(height: 50, region: Rect(x: 0, y: 0, width: 800, height: 600))
+        let right = Box(height: 50, region: Rect(x: 800, y: 0, width: 800, height: 600))
+        r.add(left, key: "l", parent: "left")
+        r.add(right, key: "r", parent: "right")
+        XCTAssertEqual(left.stackShift, 0)
+        XCTAssertEqual(right.stackShift, 0)
+        let osd = Box(height: 80), second = Box(height: 40)
+        osd.configuration.offset.y = 300   // below the centre: the group grows upwards from it
+        let o = HUDRegistry<Box, String>()
+        o.add(osd, key: "osd", parent: "m")
+        o.add(second, key: "n", parent: "m")
+        XCTAssertEqual(osd.stackShift, 0)
+        XCTAssertEqual(second.stackShift, -(40 + 8 + 20))
+    }
+
+    func testLooksAreKeptForRememberedHUDsOnlyAndForgotten() {
+        let r = HUDRegistry<Box, String>()
+        let vol = Box(height: 50)
+        vol.configuration.label = "Volume"
+        r.add(vol, key: "vol", parent: "m", remembered: true)
+        r.add(Box(height: 50), key: " notification 1", parent: "m")
+        r[" notification 1"]!.activity += 1
+        XCTAssertEqual(r[" notification 1"]?.activity, 1)
+        r.remove("vol")
+        r.remove(" notification 1")
+        XCTAssertTrue(r.isEmpty)
+        XCTAssertEqual(r.look(of: "vol")?.configuration.label, "Volume")
+        XCTAssertEqual(r.look(of: "vol")?.parent, "m")
+        XCTAssertNil(r.look(of: " notification 1"))
+        r.forgetLooks()
+        XCTAssertNil(r.look(of: "vol"))
+    }
+
+    func testOnlyTheLastLooksAreKept() {
+        let r = HUDRegistry<Box, Int>()
+        r.memory = 3
+        for i in 0..<5 {
+            r.add(Box(height: 10), key: "\(i)", parent: i, remembered: true)
+            r.remove("\(i)")
+        }
+        XCTAssertNil(r.look(of: "1"))
+        XCTAssertEqual(r.look(of: "4")?.parent, 4)
+        XCTAssertEqual(r.look(of: "2")?.parent, 2)
+    }
+}
