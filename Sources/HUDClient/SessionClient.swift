@@ -52,15 +52,16 @@ public final class SessionClient: HUDLink {
     /// the connection unanswered was on its way out: the next one is asked.
     private func ask(_ request: Wire.Request) -> Wire.Reply? {
         for _ in 0..<3 {
-            let fd: Int32
-            do { fd = try ServerLauncher.connect(paths, starting: host) } catch { return nil }
-            guard UnixSocket.writeAll(fd, request.encoded()) else { close(fd); continue }
+            let fd: Int32, started: Bool
+            do { (fd, started) = try ServerLauncher.connect(paths, starting: host) } catch { return nil }
+            guard UnixSocket.writeAll(fd, request.encoded()) else { close(fd); if started { return nil }; continue }
             do {
                 let reply = try Wire.Reply.decode(UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: 10))
                 if reply.plan != nil { self.fd = fd } else { close(fd) }
                 return reply
             } catch .closed {
                 close(fd)
+                if started { return nil }   // the server this client started could not run (no display)
             } catch {
                 close(fd)
                 return nil

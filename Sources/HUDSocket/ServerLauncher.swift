@@ -22,13 +22,14 @@ public struct ServerLock {
 public enum ServerLauncher {
     public static let listenFDVariable = "XHUD_LISTEN_FD"
 
-    /// `host` is the program that serves (xhud-host); without it no server is started.
-    public static func connect(_ paths: ServerPaths, starting host: String?, timeout: Double = 5) throws(ServerError) -> Int32 {
+    /// `host` is the program that serves (xhud-host); without it no server is started. Returns
+    /// the connection, and whether this call started the server behind it.
+    public static func connect(_ paths: ServerPaths, starting host: String?, timeout: Double = 5) throws(ServerError) -> (fd: Int32, started: Bool) {
         let deadline = UnixSocket.now() + timeout
         var started = 0
         while true {
             switch UnixSocket.connect(paths.socket) {
-            case .success(let fd): return fd
+            case .success(let fd): return (fd, started > 0)
             case .failure(.other(let e)):
                 throw .io("cannot connect to \(paths.socket): \(String(cString: strerror(e)))")
             case .failure:
