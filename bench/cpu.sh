@@ -5,11 +5,14 @@
 #   bench/cpu.sh [--seconds N] [--xhud PATH]
 #
 # Starts its own Xvfb (1280x800x24, -noreset, no compositor) and runs each client, waits 1 s
-# for it to settle, then measures over N seconds (default 5):
+# for it to settle, then measures over N seconds (default 5). For xhud, what is measured is the
+# client and the display's server that draws its HUD (started by the first client, with a
+# private XDG_RUNTIME_DIR, and drawing only that HUD):
 #   CPU %        utime+stime from /proc/PID/stat over the window, in % of one core
 #   wake-ups/s   voluntary + nonvoluntary context switches of all threads
 #                (/proc/PID/task/*/status) over the window, per second
-#   peak RSS     VmHWM from /proc/PID/status at the end of the window
+#   peak RSS     VmHWM from /proc/PID/status at the end of the window (xhud: the server's; the
+#                client's is listed under the table)
 #   frames/s     from XHUD_STATS=1 (`xhud-stats: frames=N ...` on exit), frames over the whole
 #                run from exec to exit (so a little under the rate while up); xhud only
 # Clients: xhud spinner (--mode indeterminate --label Loading), xhud static (--mode bar
@@ -45,6 +48,7 @@ xvfb_pid=
 client_pids=()
 cleanup() {
     for p in "${client_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    s=$(server_pid); [ -n "$s" ] && kill "$s" 2>/dev/null || true
     [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
     wait 2>/dev/null || true
     rm -rf "$work"
@@ -63,14 +67,24 @@ done
 [ -s "$work/display" ] || { echo "cpu.sh: Xvfb did not start" >&2; exit 1; }
 export DISPLAY=:$(tr -d '[:space:]' <"$work/display")
 unset WAYLAND_DISPLAY
+mkdir -m 700 "$work/rt"
+export XDG_RUNTIME_DIR=$work/rt
 
 hz=$(getconf CLK_TCK)
 now() { date +%s.%N; }
 # utime + stime in clock ticks (fields 14 and 15; the command name in field 2 may hold spaces)
-cputicks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+cputicks() { local p t=0; for p in "$@"; do t=$((t + $(sed 's/.*) //' "/proc/$p/stat" | awk '{ print $12 + $13 }'))); done; echo "$t"; }
 # context switches, all threads
-switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'; }
+switches() { local p; for p in "$@"; do cat /proc/"$p"/task/*/status 2>/dev/null; done | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'; }
 hwm_kib() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+# The display's server this script's clients started (its own XDG_RUNTIME_DIR tells it apart).
+server_pid() {
+    local p
+    for p in $(pgrep -x xhud-host); do
+        tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx "XDG_RUNTIME_DIR=$work/rt" && { echo "$p"; return; }
+    done
+}
 alive() { kill -0 "$1" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
 
 # The flood writer: 10 000 progress lines a second, in batches of 100 every 10 ms, keeping to
@@ -125,9 +139,15 @@ measure() {
         rows+=("| $name | failed: exited $rc before the measurement: $(head -c 160 "$err" | tr '\n|' ' /') | | | |")
         return 0
     fi
-    c0=$(cputicks "$pid"); s0=$(switches "$pid"); t0=$(now)
+    local server= peak=$pid
+    if [ "$1" = "$xhud" ]; then
+        server=$(server_pid)
+        [ -n "$server" ] && peak=$server
+    fi
+    c0=$(cputicks "$pid" $server); s0=$(switches "$pid" $server); t0=$(now)
     sleep "$seconds"
-    c1=$(cputicks "$pid" 2>/dev/null || echo); s1=$(switches "$pid"); t1=$(now); hwm=$(hwm_kib "$pid" 2>/dev/null || echo)
+    c1=$(cputicks "$pid" $server 2>/dev/null || echo); s1=$(switches "$pid" $server); t1=$(now); hwm=$(hwm_kib "$peak" 2>/dev/null || echo)
+    [ -n "$server" ] && notes+=("$name: the client's RSS $(awk -v k="$(rss_kib "$pid")" 'BEGIN { printf "%.1f", k / 1024 }') MiB (the server draws)")
     if [ -z "$c1" ] || [ -z "$hwm" ]; then
         rows+=("| $name | failed: exited during the measurement: $(head -c 160 "$err" | tr '\n|' ' /') | | | |")
         [ -n "$wpid" ] && { kill "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true; }

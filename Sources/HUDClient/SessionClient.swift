@@ -144,7 +144,7 @@ public final class SessionClient: HUDLink {
                     signalled = (s.signal == SIGINT || s.signal == SIGTERM) ? 0 : 128 + s.signal
                     quitting = true
                     write(Session.Control.quit.line)
-                    deadline = MonotonicClock.seconds() + 1   // the animation, with room to spare
+                    deadline = MonotonicClock.seconds() + 2   // the animation, with room to spare on a busy machine
                 }
             }
             if fds[1].revents != 0 {
