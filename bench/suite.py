@@ -6,13 +6,20 @@ starts its own X servers (Xvfb, display numbers from --display-base up; one with
 xcompmgr), a private D-Bus session bus and dunst on each, measures, tears everything down (also on
 Ctrl-C or SIGTERM) and writes OUT/latest.md, OUT/latest.json and OUT/startup.png.
 
+Every HUD is drawn by the display's server (`xhud server`, or one that an `xhud` invocation starts
+when none runs); `xhud` itself is a thin client that stays for its HUD's life. Each X session has
+its own XDG_RUNTIME_DIR, so the server's socket is the suite's own.
+
 Sections (each figure is min / median / max over repeated runs, clients interleaved round by
 round so that drift spreads evenly):
-  startup     exec to the first changed pixels of the client's first mapped window (firstframe)
+  startup     exec to the first changed pixels of the client's first mapped window (firstframe);
+              xhud cold (no server running: the invocation starts one) and warm (a server running)
   warm        an update of a HUD that is already up, to the new value on screen (pixwatch)
-  steady      CPU % of one core, wake-ups/s and peak RSS while up (/proc)
+  steady      CPU % of one core, wake-ups/s and peak RSS while up (/proc); for xhud, of the server
+              drawing the one HUD, with the client's RSS beside
   render      xhud-render-bench's table (one frame per mode at scale 1 and 2)
   throughput  updates/s that a named HUD absorbs from 4 parallel loops of `xhud --id`
+  clients     20 HUDs from 20 clients at once: spawn to map of each, stacking, the server's RSS
 No figure ever fails the run: exit status 0 unless the suite itself could not run.
 """
 
@@ -29,6 +36,7 @@ import select
 import shlex
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -40,13 +48,19 @@ SCREEN_W, SCREEN_H = 1280, 800
 FULL = f"{SCREEN_W}x{SCREEN_H}+0+0"
 HZ = os.sysconf("SC_CLK_TCK")
 
-# Targets from the project's issue.
-T_STARTUP_FLOOR = 1.3  # xhud's median within 1.3x the floor's
+# Targets from the project's issues.
+T_WARM_FLOOR = 1.0  # warm first paint (the display's server running) within 1.0x the cold C floor's median
+T_COLD_FLOOR = 1.5  # cold first paint (no server running) within 1.5x the floor's median ...
+T_COLD_AHEAD = ("osd_cat", "aosd_cat")  # ... and ahead of these
 T_WARM_XOB_MS = 4.0  # xob's FIFO update (performance-notes.md), when xob itself is not installed
 T_STATIC_CPU = 0.05  # "0.0 %" at one decimal
 T_STATIC_WAKE = 1.0
 T_SPIN_CPU = 1.0
-T_RSS_MIB = 12.0
+T_SERVER_RSS_MIB = 16.0  # the server drawing one HUD
+T_PER_HUD_MIB = 1.0  # each further HUD, on top of that
+T_CLIENT_RSS_MIB = 3.0  # an `xhud` client
+T_CLIENTS = 20  # HUDs from as many clients at once ...
+T_CLIENT_MAP_MS = 10.0  # ... each mapped within this of its client's spawn
 T_RENDER_MS = 0.3
 T_KEEPUP_MS = 50.0  # throughput: the last value on screen at most 3 frames later than on an idle HUD
 T_GROWTH_MIB = 1.0
@@ -290,8 +304,11 @@ class XSession:
         self.s = suite
         self.composited = composited
         self.xvfb = self.xcm = self.dbus = self.dunst = None
+        self.server: subprocess.Popen | None = None  # a foreground `xhud server`, when one is up
         self.env: dict[str, str] = {}
         self.display = ""
+        self.number = 0
+        self.runtime: Path | None = None  # this session's XDG_RUNTIME_DIR
         self.notes: list[str] = []
 
     @property
@@ -326,7 +343,12 @@ class XSession:
                 break
             procs.stop(p)
             n += 1
-        self.xvfb, self.display, self.env = p, f":{n}", env
+        self.xvfb, self.display, self.env, self.number = p, f":{n}", env, n
+        # A private XDG_RUNTIME_DIR: the display's HUD server listens in it, and in nobody else's.
+        self.runtime = self.s.work / f"run{n}"
+        self.runtime.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(self.runtime, 0o700)
+        self.env["XDG_RUNTIME_DIR"] = str(self.runtime)
         self.run([self.s.ff, "setbg", BG], check=True)
         if self.composited:
             self.xcm = procs.spawn(["xcompmgr"], env, log_name="xcompmgr")
@@ -374,9 +396,15 @@ class XSession:
         procs.stop(self.dunst)
         self.dunst = None
 
+    @property
+    def socket_path(self) -> Path:
+        """Where the display's HUD server listens: $XDG_RUNTIME_DIR/xhud/<display number>.sock."""
+        return (self.runtime or Path("/nonexistent")) / "xhud" / f"{self.number}.sock"
+
     def stop(self) -> None:
-        for p in (self.dunst, self.dbus, self.xcm, self.xvfb):
+        for p in (self.server, self.dunst, self.dbus, self.xcm, self.xvfb):
             self.s.procs.stop(p)
+        self.server = None
 
     def run(self, cmd, timeout=20, check=False, env=None) -> subprocess.CompletedProcess:
         """Runs a short command with its output in files (never a pipe a daemon could keep open)."""
@@ -427,23 +455,78 @@ class Suite:
         self.settle = 0.3 if self.quick else 1.5
         self.ui_settle = 0.3 if self.quick else 0.6
         self.flood_seconds = 1.0 if self.quick else 5.0
-        self.results: dict = {"startup": {}, "warm": {}, "steady": {}, "throughput": {}, "render": None}
+        self.results: dict = {"startup": {}, "warm": {}, "steady": {}, "throughput": {}, "clients": {},
+                              "render": None}
         self.notes: list[str] = []
         self.named: dict = {}  # named-HUD support: {"ok": bool, "why": str}
 
     def have(self, tool: str) -> bool:
         return shutil.which(tool) is not None
 
+    # -- the display's HUD server -----------------------------------------------------------------
+
+    def server_answers(self, x: XSession) -> bool:
+        """Whether something listens on the display's server socket (a stale socket file refuses)."""
+        path = x.socket_path
+        if not path.exists():
+            return False
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.settimeout(1.0)
+            s.connect(str(path))
+            return True
+        except OSError:
+            return False
+        finally:
+            s.close()
+
+    def stop_servers(self, x: XSession) -> None:
+        """No HUD server for x's display afterwards: the foreground one is stopped, one that an
+        invocation started (detached, re-parented to this subreaper) is ended with the other
+        orphans."""
+        if x.server is not None:
+            self.procs.stop(x.server)
+            x.server = None
+        self.procs.end_orphans()
+        deadline = time.monotonic() + 3
+        while self.server_answers(x) and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def start_server(self, x: XSession, env_extra: dict | None = None, log_name: str = "xhud-server") -> subprocess.Popen:
+        """A fresh `xhud server` in the foreground (it never lingers out), once it answers: its
+        socket accepts and `xhud list` returns 0. Any other server is ended first."""
+        self.stop_servers(x)
+        p = self.procs.spawn([self.xhud, "server"], dict(x.env, **(env_extra or {})), log_name=log_name)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if p.poll() is not None:
+                tail = Path(p.log_path).read_text(errors="replace").strip()[-200:]
+                self.procs.stop(p)
+                raise RuntimeError(f"`xhud server` exited {p.returncode}: {tail}")
+            if self.server_answers(x) and x.run([self.xhud, "list"], timeout=5).returncode == 0:
+                x.server = p
+                return p
+            time.sleep(0.05)
+        self.procs.stop(p)
+        raise RuntimeError("`xhud server` did not answer on its socket within 15 s")
+
+    def ensure_server(self, x: XSession) -> bool:
+        """A foreground server up for x's display; True when it had to be (re)started."""
+        if x.server is not None and x.server.poll() is None and self.server_answers(x):
+            return False
+        self.start_server(x)
+        return True
+
     # -- startup --------------------------------------------------------------------------------
 
     def startup_clients(self):
+        xhud = [self.xhud, "--mode", "annular", "--label", "Loading", "--progress", "0.5"]
         c = [
             ("floor", "floor (C, Xlib + Cairo, text line)", [self.floor, "Loading"], {}, None),
-            ("xhud", "**xhud --mode annular**", [self.xhud, "--mode", "annular", "--label", "Loading"], {}, None),
-            # A key press with no server running yet: the invocation starts the display's server.
-            ("xhud-cold", "**xhud --id, cold** (starts the server)",
-             [self.xhud, "--id", "coldbench", "--mode", "annular", "--label", "Loading", "--linger", "0"],
-             {"exit_ok": True, "named": True}, None),
+            # The display's server is up (a foreground `xhud server`): the client only asks it.
+            ("xhud-warm", "**xhud --mode annular**", xhud, {"server": "warm"}, None),
+            # No server runs: the invocation starts one (which then lingers; ended after the run).
+            ("xhud-cold", "**xhud --mode annular, cold** (no server: starts one)", xhud, {"server": "cold"}, None),
             ("osd_cat", "osd_cat", ["osd_cat", "--pos=middle", "--align=center", "--delay=600",
                                     "--font=-*-*-bold-r-*-*-24-*-*-*-*-*-*-*", "--colour=white"],
              {"stdin": "Loading\n"}, "xosd-bin"),
@@ -468,9 +551,7 @@ class Suite:
             res[key] = entry
             if key.startswith("xhud") and not os.access(self.xhud, os.X_OK):
                 entry["status"] = f"not built ({self.xhud})"
-            elif opt.get("named") and not self.check_named(x):
-                entry["status"] = "not available: " + self.named["why"]
-            elif key not in ("floor", "xhud", "xhud-cold") and not self.have(tool):
+            elif key not in ("floor", "xhud-warm", "xhud-cold") and not self.have(tool):
                 entry["status"] = f"not installed ({pkg})"
             elif opt.get("dunst") and not x.dunst:
                 entry["status"] = "not measured: dunst is not running (" + "; ".join(x.notes or ["not installed"]) + ")"
@@ -489,10 +570,24 @@ class Suite:
                     ffargs.append("--exit-ok")
                 if "stdin" in opt:
                     ffargs += ["--stdin-text", opt["stdin"]]
+                # Cold and warm runs set the display's server up themselves, whatever ran before.
+                if opt.get("server") == "cold":
+                    self.stop_servers(x)
+                    x.wait_background()
+                elif opt.get("server") == "warm":
+                    try:
+                        if self.ensure_server(x):
+                            # A server that has just started has never drawn: one untimed HUD first,
+                            # so that every warm run meets a server that has shown one before.
+                            x.run(ffargs + ["--"] + cmd, timeout=30)
+                    except RuntimeError as ex:
+                        failures[key] += 1
+                        e["error"] = str(ex)[:200]
+                        continue
                 r = x.run(ffargs + ["--"] + cmd, timeout=30)
-                if opt.get("named"):
-                    # The next run must start cold again: end the server and wait for the screen.
-                    self.procs.end_orphans()
+                if opt.get("server") == "cold":
+                    # The server this run started lingers: end it, and wait for the screen.
+                    self.stop_servers(x)
                     x.wait_background()
                 m = re.fullmatch(r"\s*([\d.]+) ([\d.]+)\s*", r.stdout)
                 if r.returncode == 0 and m:
@@ -505,6 +600,7 @@ class Suite:
                     e["error"] = (r.stdout.strip() + " " + r.stderr.strip()).strip()[:200] or f"exit {r.returncode}"
             if clients and any(o.get("dunst") for _, _, o in clients):
                 x.dunst_clear()
+        self.stop_servers(x)
         for key, e in res.items():
             if e["status"] == "ok" and not e["times"]:
                 e["status"] = "failed: " + (e["error"] or "no run succeeded")
@@ -697,7 +793,7 @@ class Suite:
         """(key, label, status, start) where start() returns (handle, pid to measure)."""
         out = []
 
-        def simple(key, label, cmd, stdin_text=None, env_extra=None, pick=None, pkg=None):
+        def simple(key, label, cmd, stdin_text=None, env_extra=None, pick=None, pkg=None, served=False):
             if cmd[0] in (self.xhud,) and not os.access(self.xhud, os.X_OK):
                 out.append((key, label, f"not built ({self.xhud})", None))
                 return
@@ -707,8 +803,15 @@ class Suite:
 
             def start():
                 env = dict(x.env, **(env_extra or {}))
+                server = None
+                if served:
+                    # The HUD is drawn by the display's server: a fresh foreground one, with its
+                    # stderr (XHUD_STATS) in a log, serving this HUD only. It is what is measured.
+                    server = self.start_server(x, env_extra=env_extra, log_name=key + "-server")
                 p = self.procs.spawn(cmd, env, stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
                                      log_name=key)
+                if server is not None:
+                    return {"p": p, "server": server}, server.pid
                 if stdin_text is not None:
                     p.stdin.write(stdin_text.encode())
                     p.stdin.flush()
@@ -722,10 +825,10 @@ class Suite:
 
         stats = {"XHUD_STATS": "1"}
         simple("floor", "floor (C, Xlib + Cairo)", [self.floor, "Loading"])
-        simple("xhud-spin", "**xhud spinner** (--mode indeterminate)",
-               [self.xhud, "--mode", "indeterminate", "--label", "Loading"], env_extra=stats)
-        simple("xhud-bar", "**xhud static bar** (--mode bar --progress 0.5)",
-               [self.xhud, "--mode", "bar", "--progress", "0.5", "--label", "Volume"], env_extra=stats)
+        simple("xhud-spin", "**xhud spinner** (--mode indeterminate; the server drawing it)",
+               [self.xhud, "--mode", "indeterminate", "--label", "Loading"], env_extra=stats, served=True)
+        simple("xhud-bar", "**xhud static bar** (--mode bar --progress 0.5; the server drawing it)",
+               [self.xhud, "--mode", "bar", "--progress", "0.5", "--label", "Volume"], env_extra=stats, served=True)
         # the named HUD's server
         label = "**xhud --id static bar** (server)"
         if not os.access(self.xhud, os.X_OK):
@@ -734,6 +837,7 @@ class Suite:
             out.append(("xhud-id", label, "not available: " + self.named["why"], None))
         else:
             def start_named():
+                self.stop_servers(x)  # the invocation starts the server that is measured
                 r = x.run([self.xhud, "--id", "bench", "--mode", "bar", "--progress", "0.5", "--label", "Volume"]
                           + KEEP, env=dict(x.env, **stats))
                 if r.returncode != 0:
@@ -781,10 +885,12 @@ class Suite:
     def stop_steady(self, x: XSession, handle: dict) -> None:
         if handle.get("p"):
             self.procs.stop(handle["p"])
+        if handle.get("server"):
+            self.stop_servers(x)
         if handle.get("named"):
             x.run([self.xhud, "hide", "--id", "bench"], timeout=5)
             time.sleep(0.5)
-            self.procs.end_orphans()
+            self.stop_servers(x)
         if handle.get("dunst"):
             x.dunst_clear()
 
@@ -793,7 +899,7 @@ class Suite:
         clients = self.steady_clients(x)
         for key, label, status, _ in clients:
             res[key] = {"label": label, "status": status, "cpu": [], "wake": [], "hwm": [], "rss": [], "fps": [],
-                        "xcpu": [], "cmcpu": [], "error": None}
+                        "xcpu": [], "cmcpu": [], "client_hwm": [], "client_rss": [], "error": None}
         for _ in range(self.steady_runs):
             for key, label, status, start in clients:
                 e = res[key]
@@ -826,8 +932,21 @@ class Suite:
                         e["xcpu"].append(100 * delta(xa[0], xb[0])[0] / 1e9 / dt)
                     if xa[1] and xb[1]:
                         e["cmcpu"].append(100 * delta(xa[1], xb[1])[0] / 1e9 / dt)
-                    p = handle.get("p")
-                    if p is not None and key.startswith("xhud"):
+                    p, server = handle.get("p"), handle.get("server")
+                    if server is not None and p is not None:
+                        # The client beside the server that draws its HUD.
+                        chwm, crss = status_kib(p.pid, "VmHWM"), status_kib(p.pid, "VmRSS")
+                        if chwm is not None and crss is not None:
+                            e["client_hwm"].append(chwm / 1024)
+                            e["client_rss"].append(crss / 1024)
+                        # With XHUD_STATS in the client's environment the server sends the HUD's
+                        # frame count back to the client when the HUD ends; the client prints it.
+                        self.procs.stop(p, grace=3.0)
+                        t_end = time.monotonic()
+                        m = re.findall(r"xhud-stats: frames=(\d+)", Path(p.log_path).read_text(errors="replace"))
+                        if m:
+                            e["fps"].append(int(m[-1]) / (t_end - t_start))
+                    elif p is not None and key.startswith("xhud"):
                         self.procs.stop(p)
                         t_end = time.monotonic()
                         m = re.findall(r"xhud-stats: frames=(\d+)", Path(p.log_path).read_text(errors="replace"))
@@ -909,6 +1028,148 @@ class Suite:
             time.sleep(0.5)
             self.procs.end_orphans()
 
+    # -- 20 clients at once ---------------------------------------------------------------------
+
+    def hud_windows(self, x: XSession, known: dict) -> dict:
+        """The HUD windows on the root now: {window id: info} of the children of class "xhud"
+        that are InputOutput (a HUD's InputOnly input blocker is left out). `known` caches what
+        xwininfo said about each window's class."""
+        r = x.run(["xwininfo", "-root", "-children"], timeout=10)
+        out = {}
+        for m in re.finditer(r'^\s*(0x[0-9a-f]+) .*?\("([^"]*)" "[^"]*"\)', r.stdout, re.M):
+            wid, instance = int(m.group(1), 16), m.group(2)
+            if instance != "xhud":
+                continue
+            if wid not in known:
+                known[wid] = window_info(x, wid)
+            if known[wid] and known[wid]["io"]:
+                out[wid] = known[wid]
+        return out
+
+    def clients_round(self, x: XSession, n: int) -> dict:
+        """A foreground server with no HUD; one client, then n - 1 more at once. Returns the
+        round's figures; every process it starts is ended before it returns."""
+        rd: dict = {"lat": [], "first_ms": None, "rss1": None, "rss_n": None, "client_rss": [], "visible": 0,
+                    "on_screen": 0, "overlaps": [], "exits": [], "mapped": 0, "rects": []}
+        self.stop_servers(x)
+        x.wait_background()
+        server = self.start_server(x, log_name="clients-server")
+        watcher = self.procs.spawn([sys.executable, os.path.abspath(__file__), "--watch-maps"], x.env,
+                                   log_name="mapwatch")
+        clients: list[tuple[subprocess.Popen, float]] = []
+        known: dict = {}
+        mapped_so_far: dict = {}
+
+        def maps() -> dict[int, float]:
+            """First MapNotify time of each child of the root, from the watcher's lines."""
+            first: dict[int, float] = {}
+            for m in re.finditer(r"^map ([\d.]+) (\d+)$", Path(watcher.log_path).read_text(errors="replace"), re.M):
+                first.setdefault(int(m.group(2)), float(m.group(1)))
+            return first
+
+        def wait_mapped(count: int, timeout: float) -> tuple[dict, dict]:
+            """Until `count` HUD windows are mapped. The watcher's lines are read every 20 ms; the
+            windows are asked for (xwininfo) only once enough maps have come, and then at most
+            every 0.25 s, so that the waiting takes little from the server being measured."""
+            deadline = time.monotonic() + timeout
+            before = len(maps())
+            need = count - len(mapped_so_far)
+            last = time.monotonic() - 0.25
+            while True:
+                mp = maps()  # before the windows: a window mapped by then is listed by then
+                now = time.monotonic()
+                if (len(mp) - before >= need and now - last >= 0.25) or now - last >= 2.0 or now > deadline:
+                    last = now
+                    huds = self.hud_windows(x, known)
+                    mapped = {w: mp[w] for w in huds if w in mp}
+                    if len(mapped) >= count or now > deadline:
+                        mapped_so_far.update(mapped)
+                        return mapped, huds
+                time.sleep(0.02)
+
+        def spawn(i: int) -> None:
+            cmd = [self.xhud, "--mode", "annular", "--label", f"Client {i}", "--progress", "0.5"]
+            t = time.monotonic()
+            clients.append((self.procs.spawn(cmd, x.env, log_name=f"client{i}"), t))
+
+        try:
+            deadline = time.monotonic() + 10
+            while "ready" not in Path(watcher.log_path).read_text(errors="replace"):
+                if watcher.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the MapNotify watcher did not start: "
+                                       + Path(watcher.log_path).read_text(errors="replace")[-200:])
+                time.sleep(0.02)
+            spawn(1)
+            mapped, _ = wait_mapped(1, 30)
+            if not mapped:
+                raise RuntimeError("client 1's HUD was not mapped within 30 s")
+            first_win = min(mapped, key=mapped.get)
+            rd["first_ms"] = 1000 * (mapped[first_win] - clients[0][1])
+            time.sleep(self.ui_settle)
+            rd["rss1"] = (status_kib(server.pid, "VmRSS") or 0) / 1024
+            rd["client1_rss"] = (status_kib(clients[0][0].pid, "VmRSS") or 0) / 1024
+            for i in range(2, n + 1):  # as fast as this process can fork
+                spawn(i)
+            mapped, huds = wait_mapped(n, 60)
+            rd["mapped"] = len(mapped)
+            # The server maps the windows in the order it accepts the requests: the clients' order.
+            later = sorted((t, w) for w, t in mapped.items() if w != first_win)
+            rd["lat"] = [1000 * (mapped[first_win] - clients[0][1])] + \
+                [1000 * (t - clients[i + 1][1]) for i, (t, _) in enumerate(later[:n - 1])]
+            time.sleep(self.ui_settle + 0.3)  # the group settles into its stack
+            rd["rss_n"] = (status_kib(server.pid, "VmRSS") or 0) / 1024
+            rd["client_rss"] = [(status_kib(p.pid, "VmRSS") or 0) / 1024 for p, _ in clients]
+            # Where they are now: visible, on screen, and no two overlapping.
+            rects = []
+            for w in mapped:
+                info = window_info(x, w)
+                if info and info["viewable"]:
+                    rects.append((info["x"], info["y"], info["w"], info["h"]))
+            rd["rects"] = rects
+            rd["visible"] = len(rects)
+            rd["on_screen"] = sum(1 for (rx, ry, rw, rh) in rects
+                                  if rx >= 0 and ry >= 0 and rx + rw <= SCREEN_W and ry + rh <= SCREEN_H)
+            rd["overlaps"] = [(a, b) for i, a in enumerate(rects) for b in rects[i + 1:]
+                              if min(a[0] + a[2], b[0] + b[2]) > max(a[0], b[0])
+                              and min(a[1] + a[3], b[1] + b[3]) > max(a[1], b[1])]
+        finally:
+            # SIGTERM to each client hides its HUD; each exits 0.
+            for p, _ in clients:
+                if p.poll() is None:
+                    try:
+                        os.kill(p.pid, signal.SIGTERM)
+                    except ProcessLookupError:
+                        pass
+            for p, _ in clients:
+                try:
+                    rd["exits"].append(p.wait(timeout=5))
+                except subprocess.TimeoutExpired:
+                    rd["exits"].append(None)
+                self.procs.stop(p)
+            self.procs.stop(watcher)
+            rd["hidden"] = x.wait_background(5) if clients else None  # every HUD gone from the screen
+            self.stop_servers(x)
+        return rd
+
+    def bench_clients(self, x: XSession) -> None:
+        n = T_CLIENTS
+        e = {"status": "ok", "clients": n, "rounds": [], "error": None}
+        self.results["clients"][x.name] = e
+        if not os.access(self.xhud, os.X_OK):
+            e["status"] = f"not built ({self.xhud})"
+            return
+        if not self.have("xwininfo"):
+            e["status"] = "not measured: xwininfo is not installed (x11-utils)"
+            return
+        for _ in range(1 if self.quick else 3):
+            try:
+                e["rounds"].append(self.clients_round(x, n))
+            except (RuntimeError, OSError, subprocess.SubprocessError) as ex:
+                e["error"] = str(ex)[:300]
+                break
+        if not e["rounds"]:
+            e["status"] = "failed: " + (e["error"] or "no round finished")
+
     # -- render ----------------------------------------------------------------------------------
 
     def bench_render(self) -> None:
@@ -931,7 +1192,7 @@ class Suite:
 
     def run(self) -> None:
         sections = set(self.args.only.split(",")) if self.args.only else {"startup", "warm", "steady", "render",
-                                                                           "throughput"}
+                                                                           "throughput", "clients"}
         settings = {"both": [False, True], "off": [False], "on": [True]}[self.args.compositor]
         if True in settings and not self.have("xcompmgr"):
             self.notes.append("xcompmgr is not installed: measured without a compositor only")
@@ -947,22 +1208,79 @@ class Suite:
                 x.start()
                 x.run([self.pw, "snap", FULL, self.work / "bg.raw"], check=True)
                 self.notes += [f"{x.name}: {n}" for n in x.notes]
+                # Each section starts with no HUD server for the display, and leaves none.
                 if "startup" in sections:
                     log(f"{x.name}: start to first frame, {self.runs} runs")
                     self.bench_startup(x)
+                    self.stop_servers(x)
                 if "warm" in sections:
                     log(f"{x.name}: warm update")
                     self.bench_warm(x)
+                    self.stop_servers(x)
                 if "steady" in sections:
                     log(f"{x.name}: steady state, {self.steady_runs} x {self.window:g} s")
                     self.bench_steady(x)
+                    self.stop_servers(x)
                 if "throughput" in sections:
                     log(f"{x.name}: throughput")
                     self.bench_throughput(x)
+                    self.stop_servers(x)
+                if "clients" in sections:
+                    log(f"{x.name}: {T_CLIENTS} clients at once")
+                    self.bench_clients(x)
+                    self.stop_servers(x)
             finally:
                 x.stop()
                 self.procs.end_orphans()
                 (self.work / "bg.raw").unlink(missing_ok=True)
+
+
+def window_info(x: XSession, wid: int) -> dict | None:
+    """xwininfo's class (InputOutput or not), map state and absolute geometry of a window."""
+    r = x.run(["xwininfo", "-id", str(wid)], timeout=10)
+    if r.returncode != 0:
+        return None
+    def num(label):
+        m = re.search(r"^\s*" + label + r":\s*(-?\d+)", r.stdout, re.M)
+        return int(m.group(1)) if m else 0
+    return {"io": bool(re.search(r"^\s*Class:\s*InputOutput", r.stdout, re.M)),
+            "viewable": bool(re.search(r"^\s*Map State:\s*IsViewable", r.stdout, re.M)),
+            "x": num("Absolute upper-left X"), "y": num("Absolute upper-left Y"),
+            "w": num("Width"), "h": num("Height")}
+
+
+def watch_maps() -> int:
+    """`suite.py --watch-maps`: prints "ready" once it listens, then "map T WINDOW" for each
+    MapNotify of a child of the root of $DISPLAY, T being CLOCK_MONOTONIC in seconds (the clock
+    of time.monotonic() in the suite) when the event was read. A process of its own, so that the
+    suite's spawning never delays the reading; it runs until it is killed."""
+    import ctypes.util
+    x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XDefaultRootWindow.restype = ctypes.c_ulong
+    x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+    x11.XSelectInput.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_long]
+    x11.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    x11.XNextEvent.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    dpy = x11.XOpenDisplay(None)
+    if not dpy:
+        print("cannot open the display", flush=True)
+        return 3
+    root = x11.XDefaultRootWindow(dpy)
+    x11.XSelectInput(dpy, root, 1 << 19)  # SubstructureNotifyMask
+    x11.XSync(dpy, 0)
+    print("ready", flush=True)
+    # XEvent is a union of 24 longs; XMapEvent: type (int), serial, send_event (Bool), display,
+    # event, window, override_redirect: on LP64 one long each.
+    ev = (ctypes.c_ulong * 24)()
+    map_notify = 19
+    while True:
+        x11.XNextEvent(dpy, ev)
+        t = time.monotonic()
+        if ev[0] & 0xFFFFFFFF == map_notify:
+            sys.stdout.write(f"map {t:.6f} {ev[5]}\n")
+            sys.stdout.flush()
 
 
 def sh_quote(s: str) -> str:
@@ -1009,6 +1327,19 @@ def machine_info() -> dict:
             "debian": debian, "versions": versions}
 
 
+def startup_refs(res: dict) -> list[tuple[str, str, float]]:
+    """The xhud figures that the alternatives are compared with: (name, key, median), warm first.
+    A report from before the server (one xhud key, its own process) has that one."""
+    refs = []
+    for name, key in (("warm", "xhud-warm"), ("cold", "xhud-cold"), ("xhud", "xhud")):
+        e = res.get(key, {})
+        if key == "xhud-cold" and "--id" in e.get("cmd", []):
+            continue  # an older report's cold start of a named HUD
+        if e.get("times"):
+            refs.append((name, key, mmm(e["times"])[1]))
+    return refs
+
+
 def startup_section(s: Suite) -> list[str]:
     out = ["## 1. Start to first painted frame", "",
            "Milliseconds from fork+exec of the client until the first pixels of its first mapped window "
@@ -1016,12 +1347,17 @@ def startup_section(s: Suite) -> list[str]:
            "window's area, at most 320x200 around its centre, every 0.5 ms); *map* is the median to the "
            "MapNotify. One warm-up run per client is not counted; clients take turns run by run. "
            "*/ floor* is the client's median over the floor's; *xhud / this* is xhud's median over the "
-           "client's (below 1: xhud is ahead).", ""]
+           "client's, warm / cold (below 1: xhud is ahead).", "",
+           "xhud draws every HUD in the display's server. **xhud --mode annular** is the warm case: a "
+           "server runs (a foreground `xhud server`, started when none is up and then kept; after a start "
+           "it first shows one untimed HUD, so that every warm run meets a server that has drawn before). "
+           "*cold*: no server runs (any is ended before and after each run), so the invocation starts one "
+           "(fork, setsid, fork, exec of xhud-host) and its HUD is the new server's first.", ""]
     for setting, res in s.results["startup"].items():
         floor = res.get("floor", {})
         fmed = mmm(floor.get("times", []))[1] if floor.get("times") else None
-        xh = res.get("xhud", {})
-        xmed = mmm(xh.get("times", []))[1] if xh.get("times") else None
+        refs = startup_refs(res)
+        medians = {k: mmm(e["times"])[1] for k, e in res.items() if e.get("times")}
         rows = []
         for key, e in res.items():
             if e["status"] != "ok":
@@ -1029,20 +1365,28 @@ def startup_section(s: Suite) -> list[str]:
                 continue
             mn, med, mx = mmm(e["times"])
             ratio = f"{med / fmed:.2f}×" if fmed else "-"
-            vs = f"{xmed / med:.2f}" if xmed and not key.startswith("xhud") else ""
-            if key == "xhud-cold":
-                target = "(the warm update is in section 2)"
-            elif key == "xhud":
-                target = f"≤ {T_STARTUP_FLOOR}× floor: " + mark(med / fmed <= T_STARTUP_FLOOR if fmed else None)
-            elif key == "floor":
+            vs = " / ".join(f"{m / med:.2f}" for _, _, m in refs) if refs and not key.startswith("xhud") else ""
+            cold = medians.get("xhud-cold") if any(k == "xhud-cold" for _, k, _ in refs) else None
+            if key == "xhud-warm":
+                target = f"warm ≤ {T_WARM_FLOOR:g}× floor: " + mark(med / fmed <= T_WARM_FLOOR if fmed else None)
+            elif key == "xhud-cold" and "--id" not in e.get("cmd", []):
+                target = f"cold ≤ {T_COLD_FLOOR:g}× floor: " + mark(med / fmed <= T_COLD_FLOOR if fmed else None)
+                others = [k for k in T_COLD_AHEAD if k in medians]
+                if others:
+                    target += f"; ahead of {', '.join(others)}: " + mark(all(med < medians[k] for k in others))
+            elif key.startswith("xhud") or key == "floor":
                 target = ""
+            elif key in T_COLD_AHEAD and cold:
+                target = "cold xhud ahead: " + mark(cold < med)
             else:
-                target = "xhud ahead: " + mark(xmed < med if xmed else None)
+                target = f"xhud ahead ({' / '.join(n for n, _, _ in refs)}): " \
+                    + " / ".join(mark(m < med) for _, _, m in refs) if refs else "xhud ahead: n/a"
             rows.append([e["label"], str(len(e["times"])), f1(mn), f1(med), f1(mx), ratio, vs,
                          f1(mmm(e["maps"])[1]), target])
         out += [f"### {setting}", "",
-                md_table(["client", "runs", "min ms", "median ms", "max ms", "/ floor", "xhud / this", "map ms",
-                          "target"], rows), ""]
+                md_table(["client", "runs", "min ms", "median ms", "max ms", "/ floor",
+                          "xhud / this (" + " / ".join(n for n, _, _ in refs) + ")" if refs else "xhud / this",
+                          "map ms", "target"], rows), ""]
     cmds = {}
     for res in s.results["startup"].values():
         for e in res.values():
@@ -1097,8 +1441,14 @@ def steady_section(s: Suite) -> list[str]:
            f"Each client started {s.steady_runs} time{'s' if s.steady_runs > 1 else ''}; after {s.settle:g} s to settle, a {s.window:g} s window: "
            "CPU % of one core (all threads, /proc/PID/task/*/schedstat), wake-ups/s (voluntary + "
            "nonvoluntary context switches of all threads), peak RSS (VmHWM at the end), and what the X "
-           "server (and xcompmgr) spent meanwhile. Cells: median (min-max) over the runs. frames/s from "
-           "XHUD_STATS=1 over the whole run (exec to exit), xhud only.", ""]
+           "server (and xcompmgr) spent meanwhile. Cells: median (min-max) over the runs.", "",
+           "xhud's rows are the figures of the process that draws the HUD: the display's server. For the "
+           "spinner and the bar, a fresh foreground `xhud server` (XHUD_STATS=1, its stderr in a log) "
+           "serves that one HUD of a plain `xhud` client; *client peak RSS* is that client's (its CPU is "
+           "~0 and not counted). frames/s: the HUD's frame count, which the server sends back to a client "
+           "with XHUD_STATS=1 when its HUD ends (the client prints it), over the HUD's life (the client's "
+           "spawn to its exit after SIGTERM). For `--id`, the server that the invocation started (no "
+           "frames/s: that client returns at once).", ""]
 
     def cell(vals, nd=2):
         t = mmm(vals)
@@ -1110,9 +1460,10 @@ def steady_section(s: Suite) -> list[str]:
         rows = []
         for key, e in res.items():
             if e["status"] != "ok":
-                rows.append([e["label"], e["status"], "", "", "", "", "", ""])
+                rows.append([e["label"], e["status"], "", "", "", "", "", "", ""])
                 continue
             cpu, wake, hwm = mmm(e["cpu"])[1], mmm(e["wake"])[1], mmm(e["hwm"])[2]
+            chwm = mmm(e.get("client_hwm", []))
             targets = []
             if key in ("xhud-bar", "xhud-id"):
                 targets.append(f"CPU 0.0 %: {mark(cpu < T_STATIC_CPU)}")
@@ -1120,13 +1471,16 @@ def steady_section(s: Suite) -> list[str]:
             if key == "xhud-spin":
                 targets.append(f"≤ {T_SPIN_CPU:g} %: {mark(cpu <= T_SPIN_CPU)}")
             if key.startswith("xhud"):
-                targets.append(f"RSS ≤ {T_RSS_MIB:g} MB: {mark(hwm <= T_RSS_MIB)}")
+                targets.append(f"server ≤ {T_SERVER_RSS_MIB:g} MiB: {mark(hwm <= T_SERVER_RSS_MIB)}")
+            if chwm:
+                targets.append(f"client ≤ {T_CLIENT_RSS_MIB:g} MiB: {mark(chwm[2] <= T_CLIENT_RSS_MIB)}")
             rows.append([e["label"], cell(e["cpu"]), cell(e["wake"], 1), cell(e["hwm"], 1),
+                         cell(e["client_hwm"], 1) if e.get("client_hwm") else "",
                          cell(e["fps"], 1) if e["fps"] else "", cell(e["xcpu"]),
                          cell(e["cmcpu"]) if e["cmcpu"] else "", "; ".join(targets)])
         out += [f"### {setting}", "",
-                md_table(["client", "CPU %", "wake-ups/s", "peak RSS MiB", "frames/s", "Xvfb CPU %",
-                          "xcompmgr CPU %", "target"], rows), ""]
+                md_table(["client", "CPU %", "wake-ups/s", "peak RSS MiB", "client peak RSS MiB", "frames/s",
+                          "Xvfb CPU %", "xcompmgr CPU %", "target"], rows), ""]
     return out
 
 
@@ -1177,20 +1531,110 @@ def throughput_section(s: Suite) -> list[str]:
                             "server RSS MiB before -> after", "server peak RSS MiB", "target"], rows), ""]
 
 
+def clients_figures(e: dict) -> dict | None:
+    """The figures of section 6 for one setting, over its rounds; None when none finished."""
+    rounds = e.get("rounds") or []
+    if not rounds:
+        return None
+    n = e.get("clients", T_CLIENTS)
+    lat = [v for rd in rounds for v in rd["lat"]]
+    per = [(rd["rss_n"] - rd["rss1"]) / (n - 1) for rd in rounds if rd["rss_n"] and rd["rss1"]]
+    exits = [c for rd in rounds for c in rd["exits"]]
+    return {"n": n, "rounds": len(rounds), "lat": mmm(lat), "count": len(lat),
+            "first": mmm([rd["first_ms"] for rd in rounds if rd["first_ms"] is not None]),
+            "mapped": min(rd["mapped"] for rd in rounds), "visible": min(rd["visible"] for rd in rounds),
+            "on_screen": min(rd["on_screen"] for rd in rounds),
+            "overlaps": max(len(rd["overlaps"]) for rd in rounds),
+            "rss1": mmm([rd["rss1"] for rd in rounds if rd["rss1"]]),
+            "rss_n": mmm([rd["rss_n"] for rd in rounds if rd["rss_n"]]), "per": mmm(per),
+            "client": max((v for rd in rounds for v in rd["client_rss"] + [rd.get("client1_rss") or 0]), default=None),
+            "exit0": sum(1 for c in exits if c == 0), "exits": len(exits),
+            "hidden": all(rd.get("hidden") is not False for rd in rounds),
+            "bad_exits": sorted({str(c) for c in exits if c != 0})}
+
+
+def clients_section(s: Suite) -> list[str]:
+    res = s.results.get("clients") or {}
+    if not res:
+        return []
+    n = next(iter(res.values())).get("clients", T_CLIENTS)
+    out = [f"## 6. {n} HUDs from {n} clients at once", "",
+           f"A foreground `xhud server` with no HUD; one client (`xhud --mode annular --label \"Client 1\" "
+           f"--progress 0.5`) until its HUD is mapped: the server's VmRSS with one HUD, the client's; then "
+           f"{n - 1} more clients (\"Client 2\" ...) spawned as fast as the suite can fork. *spawn to map*: ms "
+           "from just before each client's fork until the MapNotify of its HUD window (a separate watcher "
+           "process with SubstructureNotify on the root; windows of class \"xhud\" that are InputOutput, "
+           "the InputOnly input blockers left out), windows paired with clients in map order, which is the "
+           "order the server accepts them in; over all clients of all rounds (client 1 included, alone: "
+           "the server's first HUD). Then where the windows are (xwininfo): viewable, inside the screen, "
+           "and overlapping pairs; the server's VmRSS with all of them and per further HUD; the largest "
+           "client VmRSS. At the end SIGTERM to every client: each hides its HUD and should exit 0.", ""]
+    rows = []
+    for setting, e in res.items():
+        f = clients_figures(e)
+        if e["status"] != "ok" or f is None:
+            rows.append([setting, e["status"] if e["status"] != "ok" else "no round finished"] + [""] * 10)
+            continue
+        lat, first = f["lat"], f["first"]
+        stacked = f["visible"] == n and f["on_screen"] == n and f["overlaps"] == 0 and f["mapped"] == n
+        targets = [f"all visible, stacked: {mark(stacked)}",
+                   f"each ≤ {T_CLIENT_MAP_MS:g} ms: {mark(lat[2] <= T_CLIENT_MAP_MS and f['count'] == n * f['rounds'] if lat else False)}",
+                   f"server ≤ {T_SERVER_RSS_MIB:g} MiB: {mark(f['rss1'][1] <= T_SERVER_RSS_MIB if f['rss1'] else None)}",
+                   f"≤ {T_PER_HUD_MIB:g} MiB/HUD: {mark(f['per'][1] <= T_PER_HUD_MIB if f['per'] else None)}",
+                   f"client ≤ {T_CLIENT_RSS_MIB:g} MiB: {mark(f['client'] <= T_CLIENT_RSS_MIB if f['client'] else None)}"]
+        rows.append([setting, str(f["rounds"]),
+                     f"{f['mapped']} / {f['visible']} / {f['on_screen']}", str(f["overlaps"]),
+                     f"{lat[1]:.1f} / {lat[2]:.1f} ({f['count']})" if lat else "-",
+                     f1(first[1]) if first else "-",
+                     f1(f["rss1"][1] if f["rss1"] else None), f1(f["rss_n"][1] if f["rss_n"] else None),
+                     f1(f["per"][1] if f["per"] else None, 2), f1(f["client"]),
+                     f"{f['exit0']} / {f['exits']}" + (f" (others: {', '.join(f['bad_exits'])})" if f["bad_exits"] else "")
+                     + ("" if f["hidden"] else "; HUDs left on screen"),
+                     "; ".join(targets)])
+    out += [md_table(["setting", "rounds", f"mapped / visible / on screen (of {n})", "overlapping pairs",
+                      "spawn to map ms median / max (clients)", "client 1 alone ms", "server RSS MiB, 1 HUD",
+                      f"server RSS MiB, {n} HUDs", "MiB per further HUD", "client RSS MiB, max",
+                      "exit 0 on SIGTERM", "target"], rows), ""]
+    errors = [f"{setting}: {e['error']}" for setting, e in res.items() if e.get("error") and e["status"] == "ok"]
+    if errors:
+        out += ["Rounds that did not finish: " + "; ".join(errors), ""]
+    return out
+
+
 def summary_section(s: Suite) -> list[str]:
     """One line per target, from the run without a compositor (and with, where it differs)."""
     rows = []
     for setting in s.results.get("settings", []):
         st = s.results["startup"].get(setting, {})
-        if st.get("xhud", {}).get("times") and st.get("floor", {}).get("times"):
-            x, f = mmm(st["xhud"]["times"])[1], mmm(st["floor"]["times"])[1]
-            rows.append([f"start-up ≤ {T_STARTUP_FLOOR}× floor ({setting})", f"{x:.1f} ms = {x / f:.2f}× {f:.1f} ms",
-                         mark(x / f <= T_STARTUP_FLOOR)])
+        fl = st.get("floor", {}).get("times")
+        refs = {name: (key, m) for name, key, m in startup_refs(st)}
+        if fl:
+            f = mmm(fl)[1]
+            for name, limit in (("warm", T_WARM_FLOOR), ("cold", T_COLD_FLOOR)):
+                if name in refs:
+                    x = refs[name][1]
+                    what = "the server running" if name == "warm" else "no server running"
+                    rows.append([f"{name} first paint ({what}) ≤ {limit:g}× floor ({setting})",
+                                 f"{x:.1f} ms = {x / f:.2f}× {f:.1f} ms", mark(x / f <= limit)])
+                elif st.get(f"xhud-{name}") and "--id" not in st[f"xhud-{name}"].get("cmd", []):
+                    rows.append([f"{name} first paint ≤ {limit:g}× floor ({setting})", st[f"xhud-{name}"]["status"],
+                                 "n/a"])
+            if "xhud" in refs:  # a report from before the server
+                x = refs["xhud"][1]
+                rows.append([f"start-up, own process ({setting})", f"{x:.1f} ms = {x / f:.2f}× {f:.1f} ms", "n/a"])
+        if "cold" in refs:
+            cold = refs["cold"][1]
+            ahead = [(k, mmm(st[k]["times"])[1]) for k in T_COLD_AHEAD if st.get(k, {}).get("times")]
+            rows.append([f"cold first paint ahead of {' and '.join(T_COLD_AHEAD)} ({setting})",
+                         f"{cold:.1f} ms vs " + (", ".join(f"{k} {m:.1f} ms" for k, m in ahead) or "neither measured"),
+                         mark(all(cold < m for _, m in ahead) if ahead else None)])
+        if refs:
+            name, (_, x) = next(iter(refs.items()))
             others = [(e["label"], mmm(e["times"])[1]) for k, e in st.items()
-                      if k not in ("xhud", "xhud-cold", "floor") and e.get("times")]
+                      if not k.startswith("xhud") and k != "floor" and e.get("times")]
             behind = [lab for lab, m in others if m <= x]
             if others:
-                rows.append([f"start-up ahead of the alternatives ({setting})",
+                rows.append([f"start-up ({name}) ahead of the alternatives ({setting})",
                              "behind: " + ", ".join(behind) if behind else f"ahead of all {len(others)} measured",
                              mark(not behind)])
         w = s.results["warm"].get(setting, {})
@@ -1218,8 +1662,13 @@ def summary_section(s: Suite) -> list[str]:
             wk = mmm(e["wake"])[1]
             rows.append([f"static bar ≤ {T_STATIC_WAKE:g} wake-up/s ({setting})", f"{wk:.1f}/s", mark(wk <= T_STATIC_WAKE)])
         peaks = [mmm(e["hwm"])[2] for k, e in sd.items() if k.startswith("xhud") and e.get("hwm")]
-        if peaks:
-            rows.append([f"peak RSS ≤ {T_RSS_MIB:g} MB ({setting})", f"{max(peaks):.1f} MiB", mark(max(peaks) <= T_RSS_MIB)])
+        if peaks and any("client_hwm" in e for e in sd.values()):
+            rows.append([f"server peak RSS with one HUD ≤ {T_SERVER_RSS_MIB:g} MiB, steady ({setting})",
+                         f"{max(peaks):.1f} MiB", mark(max(peaks) <= T_SERVER_RSS_MIB)])
+        cpeaks = [mmm(e["client_hwm"])[2] for k, e in sd.items() if e.get("client_hwm")]
+        if cpeaks:
+            rows.append([f"client peak RSS ≤ {T_CLIENT_RSS_MIB:g} MiB, steady ({setting})",
+                         f"{max(cpeaks):.1f} MiB", mark(max(cpeaks) <= T_CLIENT_RSS_MIB)])
         t = s.results["throughput"].get(setting)
         if t and t.get("ups"):
             lags = [v for v in t["lag"] if v is not None]
@@ -1230,6 +1679,36 @@ def summary_section(s: Suite) -> list[str]:
             rows.append([f"named HUD keeps up with 4 loops, no growth ({setting})",
                          f"{mmm(t['ups'])[1]:.0f} updates/s, last value {f1(max(lags) if lags else None)} ms, "
                          f"RSS {f1(t['rss_before'])} -> {f1(t['rss_after'])} MiB", mark(ok)])
+        ce = (s.results.get("clients") or {}).get(setting)
+        cf = clients_figures(ce) if ce and ce["status"] == "ok" else None
+        if cf:
+            n = cf["n"]
+            stacked = cf["visible"] == n and cf["on_screen"] == n and cf["overlaps"] == 0 and cf["mapped"] == n
+            rows.append([f"{n} HUDs from {n} clients: all visible, stacked ({setting})",
+                         f"{cf['mapped']} mapped, {cf['visible']} viewable, {cf['on_screen']} inside the screen, "
+                         f"{cf['overlaps']} overlapping pairs", mark(stacked)])
+            if cf["lat"]:
+                rows.append([f"{n} HUDs: each mapped ≤ {T_CLIENT_MAP_MS:g} ms after its client's spawn ({setting})",
+                             f"median {cf['lat'][1]:.1f} ms, max {cf['lat'][2]:.1f} ms ({cf['count']} clients)",
+                             mark(cf["lat"][2] <= T_CLIENT_MAP_MS and cf["count"] == n * cf["rounds"])])
+            if cf["rss1"]:
+                rows.append([f"server RSS with one HUD ≤ {T_SERVER_RSS_MIB:g} MiB ({setting})",
+                             f"{cf['rss1'][1]:.1f} MiB", mark(cf["rss1"][1] <= T_SERVER_RSS_MIB)])
+            if cf["per"]:
+                rows.append([f"each further HUD ≤ {T_PER_HUD_MIB:g} MiB ({setting})",
+                             f"{cf['per'][1]:.2f} MiB ({cf['rss1'][1]:.1f} -> {cf['rss_n'][1]:.1f} MiB for {n})",
+                             mark(cf["per"][1] <= T_PER_HUD_MIB)])
+            if cf["client"]:
+                rows.append([f"a client ≤ {T_CLIENT_RSS_MIB:g} MiB ({setting})", f"max {cf['client']:.1f} MiB",
+                             mark(cf["client"] <= T_CLIENT_RSS_MIB)])
+            rows.append([f"{n} clients exit 0 on SIGTERM, their HUDs hidden ({setting})",
+                         f"{cf['exit0']} of {cf['exits']} exit 0" + (f" (others: {', '.join(cf['bad_exits'])})"
+                                                                     if cf["bad_exits"] else "")
+                         + ("; the screen shows the background again" if cf["hidden"]
+                            else "; HUDs still on screen 5 s later"),
+                         mark(cf["exits"] > 0 and cf["exit0"] == cf["exits"] and cf["hidden"])])
+        elif ce:
+            rows.append([f"{T_CLIENTS} HUDs from {T_CLIENTS} clients ({setting})", ce["status"], "n/a"])
     r = s.results.get("render")
     if r and r["rows"]:
         worst = max((row["median"], row["mode"]) for row in r["rows"] if row["scale"] == 1)
@@ -1255,12 +1734,16 @@ def write_report(s: Suite, out_dir: Path) -> None:
     if info["versions"]:
         lines += ["Versions: " + ", ".join(f"{k} {v}" for k, v in info["versions"].items()) + ".", ""]
     lines += summary_section(s) + startup_section(s) + warm_section(s) + steady_section(s) + render_section(s) \
-        + throughput_section(s)
+        + throughput_section(s) + clients_section(s)
     if s.notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in s.notes] + [""]
     lines += ["![start-up](startup.png)", ""]
     (out_dir / "latest.md").write_text("\n".join(lines))
     (out_dir / "latest.json").write_text(json.dumps(s.results, indent=1, default=str))
+
+
+# The chart's names for xhud's two start-up figures (the table's labels keep the command).
+PLOT_LABELS = {"xhud-warm": "xhud, warm (server running)", "xhud-cold": "xhud, cold (starts the server)"}
 
 
 def write_plot(s: Suite, out_dir: Path) -> str | None:
@@ -1281,6 +1764,8 @@ def write_plot(s: Suite, out_dir: Path) -> str | None:
     keys.sort(key=lambda k: -next((mmm(st[s_][k]["times"])[1] for s_ in settings if st[s_].get(k, {}).get("times")), 0))
     def label_of(k):
         e = next(st[s_][k] for s_ in settings if k in st[s_])
+        if k in PLOT_LABELS and "--id" not in e.get("cmd", []):
+            return PLOT_LABELS[k]
         return re.sub(r'[*`"]', "", e["label"])
 
     dat = s.work / "startup.dat"
@@ -1336,6 +1821,8 @@ plot {', '.join(plots)}
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--watch-maps"]:
+        return watch_maps()
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--helpers", default="", help="directory with firstframe, pixwatch and floor")
     ap.add_argument("--xhud", default="")
@@ -1348,7 +1835,8 @@ def main() -> int:
     ap.add_argument("--steady-runs", type=int, default=0)
     ap.add_argument("--window", type=float, default=0)
     ap.add_argument("--compositor", choices=["both", "on", "off"], default="both")
-    ap.add_argument("--only", default="", help="comma-separated sections: startup,warm,steady,render,throughput")
+    ap.add_argument("--only", default="", help="comma-separated sections: startup,warm,steady,render,throughput,"
+                    "clients")
     ap.add_argument("--display-base", type=int, default=200)
     ap.add_argument("--from-json", default="", help="no measuring: write the report and the plot again from a "
                     "latest.json (after a change of the report's layout)")
