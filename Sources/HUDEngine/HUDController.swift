@@ -46,10 +46,12 @@ public final class HUDController {
     /// The bezel's size now (logical pixels), to stack HUDs.
     public var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
     public var isVisible: Bool { lifecycle.isVisible }
-    /// Vertical shift of the bezel (logical pixels) that stacks several HUDs in one region.
-    public var stackShift: Double = 0 {
-        didSet { if stackShift != oldValue { relayout(); dirty = true } }
+    /// Shift of the bezel (logical pixels) that stacks several HUDs in one region.
+    public var stackOffset: Point = .zero {
+        didSet { if stackOffset != oldValue { relayout(); dirty = true } }
     }
+    /// The region's size in logical pixels, where a stack must fit.
+    public var stackArea: Size { Size(width: region.width / scale, height: region.height / scale) }
 
     public init(backend: HUDBackend, configuration: HUDConfiguration, region: Rect, scale: Double) throws {
         self.backend = backend
@@ -204,14 +206,19 @@ public final class HUDController {
         let before = bezelTween?.value(at: now) ?? layout.bezel
         let size = Size(width: region.width / scale, height: region.height / scale)
         var c = configuration
-        c.offset.y += stackShift
+        c.offset.x += stackOffset.x
+        c.offset.y += stackOffset.y
         layout = HUDLayout.compute(c, region: size, measurer: renderer.text).snapped(toScale: scale)
         bezelTween = nil
         if !regionMoved, output != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
             // The bezel eases from what holds both the old and the new content to the new size:
             // where it grows it is at once as large as the new text needs (text laid out for the
             // final size is never clipped by a bezel still growing); where it shrinks it eases.
-            bezelTween = RectTween(from: before.union(layout.bezel), to: layout.bezel, start: now)
+            // A bezel that only moves (a stack making room) goes there at once: a window as
+            // large as both places would need a new canvas twice per move, and twenty HUDs
+            // arriving at once would move each other hundreds of times.
+            let moves = before.width == layout.bezel.width && before.height == layout.bezel.height
+            if !moves { bezelTween = RectTween(from: before.union(layout.bezel), to: layout.bezel, start: now) }
         }
         guard let output else { return }
         var target = windowRect(for: layout.bezel)

@@ -4,9 +4,12 @@ import HUDCore
 public protocol StackableHUD: AnyObject {
     var bezelSize: Size { get }
     var configuration: HUDConfiguration { get }
-    var stackShift: Double { get set }
+    /// Where the stack puts it, from where it would be alone (logical pixels).
+    var stackOffset: Point { get set }
     /// The region it covers: HUDs in one region stack as one group.
     var stackRegion: Rect { get }
+    /// That region's size in the units of `bezelSize`: the room a stack has.
+    var stackArea: Size { get }
 }
 
 extension HUDController: StackableHUD {
@@ -32,6 +35,8 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
 
     /// Pixels between stacked bezels.
     public var gap = 8.0
+    /// Pixels a stack keeps from its region's edges.
+    public var margin = 16.0
     /// How many hidden HUDs' looks are kept.
     public var memory = 64
     public private(set) var keys: [String] = []
@@ -81,7 +86,9 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
 
     /// HUDs in one region stack top to bottom in the order they appeared, `gap` apart, the group
     /// centred where one HUD would be; when the first sits below the centre (an OSD pinned to the
-    /// bottom) they grow upwards from it instead.
+    /// bottom) they grow upwards from it instead. A column that would leave the region goes on
+    /// in the next one, the columns side by side and centred as a group: twenty HUDs from twenty
+    /// clients are all in sight, none over another.
     public func restack() {
         var groups: [Rect: [Entry]] = [:], regions: [Rect] = []
         for key in keys {
@@ -92,13 +99,36 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
         }
         for region in regions {
             let group = groups[region]!
-            let heights = group.map { $0.hud.bezelSize.height }
-            let total = heights.reduce(0, +) + gap * Double(group.count - 1)
-            let upwards = group[0].hud.configuration.offset.y > 0
-            var top = upwards ? 0 : -total / 2 + heights[0] / 2
-            for (i, e) in group.enumerated() {
-                if i > 0 { top += heights[i - 1] / 2 + gap + heights[i] / 2 }
-                e.hud.stackShift = upwards ? -top : top
+            let first = group[0].hud
+            let upwards = first.configuration.offset.y > 0
+            let area = first.stackArea
+            // The height a column may take: the region less a margin, or (growing upwards) the
+            // room above the first HUD's lower edge.
+            let room = upwards ? area.height / 2 + first.configuration.offset.y + first.bezelSize.height / 2 - margin
+                               : area.height - 2 * margin
+            var columns: [[Entry]] = [[]]
+            var used = 0.0
+            for e in group {
+                let h = e.hud.bezelSize.height
+                if !columns[columns.count - 1].isEmpty && used + gap + h > room {
+                    columns.append([])
+                    used = 0
+                }
+                used += (columns[columns.count - 1].isEmpty ? 0 : gap) + h
+                columns[columns.count - 1].append(e)
+            }
+            let widths = columns.map { $0.map(\.hud.bezelSize.width).max() ?? 0 }
+            var x = -(widths.reduce(0, +) + gap * Double(columns.count - 1)) / 2
+            for (c, column) in columns.enumerated() {
+                let centreX = columns.count == 1 ? 0 : x + widths[c] / 2
+                x += widths[c] + gap
+                let heights = column.map { $0.hud.bezelSize.height }
+                let total = heights.reduce(0, +) + gap * Double(column.count - 1)
+                var top = upwards ? 0 : -total / 2 + heights[0] / 2
+                for (i, e) in column.enumerated() {
+                    if i > 0 { top += heights[i - 1] / 2 + gap + heights[i] / 2 }
+                    e.hud.stackOffset = Point(x: centreX, y: upwards ? -top : top)
+                }
             }
         }
     }

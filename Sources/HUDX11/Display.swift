@@ -43,7 +43,16 @@ final class PThreadLock: @unchecked Sendable {
 }
 
 /// One connection to an X server, its default screen and the atoms xhud uses.
+/// A reference that does not keep its object.
+final class Weak<T: AnyObject> {
+    weak var value: T?
+    init(_ value: T) { self.value = value }
+}
+
 public final class X11Display {
+    /// The outputs of this connection's HUDs (what lies under each, to take copies of the screen
+    /// without them).
+    var outputs: [Weak<X11Output>] = []
     public let handle: OpaquePointer
     public let screen: Int32
     public let root: Window

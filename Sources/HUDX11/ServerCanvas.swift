@@ -27,6 +27,10 @@ final class ServerCanvas {
     private var background: Background = .none
     private var backgroundPicture: Picture = 0
     private var snapshotPixmap: Pixmap = 0
+    private var snapshotRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// What lies under the window, when the background is a copy of the screen: the copy and
+    /// where it was taken (root coordinates).
+    var snapshot: (pixmap: Pixmap, rect: Rect)? { snapshotPixmap != 0 ? (snapshotPixmap, snapshotRect) : nil }
     /// The background blurred (a frosted bezel without a compositor), made on the server the
     /// first frame after the background or the radius changed; `blurClip` is where it shows.
     private var blurRadius = 0.0
@@ -92,11 +96,16 @@ final class ServerCanvas {
 
     /// Blend over the wallpaper, over a copy of the screen under `rect` (root coordinates, taken
     /// now, on the server: no pixels travel), or over nothing (a compositor does the blending).
-    func setBackground(_ b: Background, rect: Rect) {
+    /// `under` are copies of what lies beneath windows of ours that the copy of the screen
+    /// would catch (other HUDs, this one where it was): they go over it, so that no HUD is in
+    /// another's background.
+    func setBackground(_ b: Background, rect: Rect, under: [(pixmap: Pixmap, rect: Rect)] = []) {
         let d = display.handle
         dropBlurred()
         if backgroundPicture != 0 { XRenderFreePicture(d, backgroundPicture); backgroundPicture = 0 }
-        if snapshotPixmap != 0 { XFreePixmap(d, snapshotPixmap); snapshotPixmap = 0 }
+        let oldSnapshot = snapshotPixmap   // may be one of `under`: freed once copied from
+        snapshotPixmap = 0
+        defer { if oldSnapshot != 0 { XFreePixmap(d, oldSnapshot) } }
         background = b
         let rootFormat = XRenderFindVisualFormat(d, XDefaultVisual(d, display.screen))
         switch b {
@@ -114,7 +123,15 @@ final class ServerCanvas {
             let gc = XCreateGC(d, snapshotPixmap, UInt(GCSubwindowMode), &values)
             XCopyArea(d, display.root, snapshotPixmap, gc, Int32(saturating: rect.x), Int32(saturating: rect.y),
                       UInt32(width), UInt32(height), 0, 0)
+            let area = Rect(x: rect.x, y: rect.y, width: Double(width), height: Double(height))
+            for u in under {
+                let i = u.rect.intersection(area)
+                guard !i.isEmpty else { continue }
+                XCopyArea(d, u.pixmap, snapshotPixmap, gc, Int32(saturating: i.x - u.rect.x), Int32(saturating: i.y - u.rect.y),
+                          UInt32(i.width), UInt32(i.height), Int32(saturating: i.x - rect.x), Int32(saturating: i.y - rect.y))
+            }
             XFreeGC(d, gc)
+            snapshotRect = area
             backgroundPicture = XRenderCreatePicture(d, snapshotPixmap, rootFormat, 0, nil)
         }
     }

@@ -56,7 +56,7 @@ public final class X11HUD: HUDBackend {
     public var isVisible: Bool { controller.isVisible }
     public var bezelSize: Size { controller.bezelSize }
     public var framesDrawn: Int { controller.framesDrawn }
-    public var stackShift: Double { get { controller.stackShift } set { controller.stackShift = newValue } }
+    public var stackOffset: Point { get { controller.stackOffset } set { controller.stackOffset = newValue } }
     public var onButton: (() -> Void)? { get { controller.onButton } set { controller.onButton = newValue } }
     public var onHidden: (() -> Void)? { get { controller.onHidden } set { controller.onHidden = newValue } }
     public var onEscape: (() -> Void)? { get { controller.onEscape } set { controller.onEscape = newValue } }
@@ -182,4 +182,5 @@ public final class X11HUD: HUDBackend {
 
 extension X11HUD: StackableHUD {
     public var stackRegion: Rect { region.rect }
+    public var stackArea: Size { controller.stackArea }
 }

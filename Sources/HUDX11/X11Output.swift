@@ -41,9 +41,13 @@ final class X11Output: HUDOutput {
         window = OverlayWindow(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
         canvas = X11Output.makeCanvas(display, window, useSHM)
         chooseBackground()
+        display.outputs.append(Weak(self))
     }
 
-    deinit { grabEscape(false) }
+    deinit {
+        grabEscape(false)
+        display.outputs.removeAll { $0.value == nil || $0.value === self }
+    }
 
     private static func makeCanvas(_ display: X11Display, _ window: OverlayWindow, _ useSHM: Bool) -> ServerCanvas {
         ServerCanvas(display: display, window: window.window, visual: window.visual, depth: window.depth,
@@ -67,6 +71,15 @@ final class X11Output: HUDOutput {
             return
         }
         let old = window.rect
+        let to = r.integral
+        if window.isMapped, !composited, !onWallpaper, to.width == old.width, to.height == old.height, let own = canvas.snapshot {
+            // What lies under the new place is taken before the window goes there (the screen
+            // shows this HUD where it was, with what it covered put back).
+            canvas.setBackground(.snapshot, rect: to, under: underOtherHUDs() + [own])
+            window.move(to: r, blocker: region)
+            shapeKey = nil
+            return
+        }
         window.move(to: r, blocker: region)
         if window.rect.width != old.width || window.rect.height != old.height {
             canvas = X11Output.makeCanvas(display, window, useSHM)
@@ -129,15 +142,29 @@ final class X11Output: HUDOutput {
             onWallpaper = true
             return canvas.setBackground(.wallpaper(wallpaper), rect: window.rect)
         }
-        // The screen as it is now: taken with the window unmapped, so that it is not in it.
+        // The screen as it is now, with what lies under our other HUDs (and under this one where
+        // it was) put back: a HUD that moves or appears next to others needs no unmapping.
+        let others = underOtherHUDs()
+        if !window.isMapped { return canvas.setBackground(.snapshot, rect: window.rect, under: others) }
+        // A new canvas for a mapped window (it changed size): the screen is taken with the
+        // window unmapped, so that it is not in it.
         let wasMapped = window.isMapped
         if wasMapped {
             window.unmap()
             XSync(display.handle, 0)
             usleep(40_000)   // let the windows beneath repaint
         }
-        canvas.setBackground(.snapshot, rect: window.rect)
+        canvas.setBackground(.snapshot, rect: window.rect, under: others)
         if wasMapped { window.map() }
+    }
+
+    /// What lies under this connection's other mapped HUDs, where they blend over a copy of the
+    /// screen.
+    private func underOtherHUDs() -> [(pixmap: Pixmap, rect: Rect)] {
+        display.outputs.compactMap { w in
+            guard let o = w.value, o !== self, o.window.isMapped else { return nil }
+            return o.canvas.snapshot
+        }
     }
 
     /// The window shows only the pixels the rounded bezel covers, with or without a compositor:

@@ -6,8 +6,10 @@ import HUDEngine
 private final class Box: StackableHUD {
     var bezelSize: Size
     var configuration = HUDConfiguration()
-    var stackShift = 0.0
+    var stackOffset = Point.zero
+    var stackShift: Double { stackOffset.y }
     var stackRegion: Rect
+    var stackArea: Size { Size(width: stackRegion.width, height: stackRegion.height) }
     init(height: Double, region: Rect = Rect(x: 0, y: 0, width: 1920, height: 1080)) {
         bezelSize = Size(width: 100, height: height); stackRegion = region
     }
@@ -74,5 +76,31 @@ final class RegistryTests: XCTestCase {
         XCTAssertNil(r.look(of: "1"))
         XCTAssertEqual(r.look(of: "4")?.parent, 4)
         XCTAssertEqual(r.look(of: "2")?.parent, 2)
+    }
+
+    func testAColumnThatWouldLeaveTheRegionGoesOnInTheNext() {
+        let r = HUDRegistry<Box, String>()
+        let region = Rect(x: 0, y: 0, width: 1280, height: 800)
+        let boxes = (0..<20).map { _ in Box(height: 100, region: region) }
+        for (i, b) in boxes.enumerated() { r.add(b, key: "\(i)", parent: "m") }
+        // 800 - 2 x 16 = 768 tall columns hold 7 HUDs of 100 (7 x 100 + 6 x 8 = 748): 7, 7, 6.
+        let xs = Set(boxes.map(\.stackOffset.x))
+        XCTAssertEqual(xs.count, 3)
+        XCTAssertEqual(xs.sorted(), [-108, 0, 108])
+        for b in boxes {
+            let top = 400 + b.stackOffset.y - 50, bottom = 400 + b.stackOffset.y + 50
+            XCTAssertGreaterThanOrEqual(top, 16)
+            XCTAssertLessThanOrEqual(bottom, 784)
+        }
+        // No two overlap.
+        for (i, a) in boxes.enumerated() {
+            for b in boxes[(i + 1)...] {
+                let apart = abs(a.stackOffset.x - b.stackOffset.x) >= 100 || abs(a.stackOffset.y - b.stackOffset.y) >= 100
+                XCTAssertTrue(apart)
+            }
+        }
+        // Fewer HUDs: one centred column again.
+        for i in 7..<20 { r.remove("\(i)") }
+        XCTAssertEqual(Set(boxes[0..<7].map(\.stackOffset.x)), [0])
     }
 }

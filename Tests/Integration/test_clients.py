@@ -153,3 +153,37 @@ def test_a_usage_error_runs_no_command(nx, tmp_path):
                        capture_output=True, text=True, timeout=10)
     assert r.returncode == 2 and "nope" in r.stderr
     assert not marker.exists()
+
+
+def test_a_stack_over_a_desktop_without_a_wallpaper_shows_no_hud_in_another(nx):
+    """Without a compositor and without a wallpaper pixmap, each HUD blends over a copy of the
+    screen. HUDs arriving next to others, and moving to make room, must not catch each other in
+    that copy: four identical HUDs end up with identical pixels, and the others make room for
+    the fourth without being unmapped (no flicker, no wait for the screen to repaint)."""
+    for prop in ("_XROOTPMAP_ID", "_XSETROOT_ID"):
+        nx.run("xprop", "-root", "-remove", prop)
+    clients = []
+    for i in range(3):
+        clients.append(start(nx, "--mode", "text", "--label", "Same", "--no-shadow", "--animation", "none", "--mask", "none"))
+        assert wait_until(lambda: len(hud_rects(nx)) == i + 1, 5), f"HUD {i + 1} did not show"
+        time.sleep(0.3)
+    watch = nx.spawn(["stdbuf", "-oL", "xev", "-root", "-event", "substructure"], stdout=subprocess.PIPE, text=True)
+    time.sleep(0.3)
+    clients.append(start(nx, "--mode", "text", "--label", "Same", "--no-shadow", "--animation", "none", "--mask", "none"))
+    assert wait_until(lambda: len(hud_rects(nx)) == 4, 5)
+    time.sleep(0.4)
+    watch.terminate()
+    events = watch.communicate(timeout=5)[0]
+    assert "MapNotify" in events, "xev saw nothing"
+    assert "UnmapNotify" not in events, "HUDs were unmapped to make room for another"
+    shot = nx.screenshot()
+    rects = sorted(hud_rects(nx), key=lambda r: r[1])
+    w, h = rects[0][2], rects[0][3]
+    assert all((r[2], r[3]) == (w, h) for r in rects), rects
+    pictures = [[shot.pixel(r[0] + dx, r[1] + dy) for dy in range(h) for dx in range(w)] for r in rects]
+    for i, p in enumerate(pictures[1:], 1):
+        worst = max(max(abs(a - b) for a, b in zip(pa, pb)) for pa, pb in zip(pictures[0], p))
+        assert worst <= 2, f"HUD {i + 1} differs from the first by {worst}: one holds another's pixels"
+    for c in clients:
+        c.send_signal(signal.SIGTERM)
+        assert c.wait(5) == 0
