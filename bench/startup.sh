@@ -11,7 +11,8 @@
 # max per client and the ratio of its median to the floor's.
 #
 # Clients: the floor; `xhud --mode annular --label Loading` (XHUD_BIN or --xhud, default
-# .build/debug/xhud); and, when installed, osd_cat, aosd_cat, zenity --progress --pulsate,
+# .build/debug/xhud) twice: cold (no server: each run starts the display's server, ended
+# before the next) and warm (the server of the previous run still up); and, when installed, osd_cat, aosd_cat, zenity --progress --pulsate,
 # yad --progress --pulsate ("not installed" otherwise).
 # Exit status: 0 when the floor was measured (other clients may fail: their rows say so),
 # 1 when the floor could not be measured, 2 on usage errors.
@@ -49,12 +50,24 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/xhud-bench.XXXXXX")
 xvfb_pid=
 cm_pid=
 cleanup() {
+    declare -F end_servers >/dev/null && end_servers
     [ -n "$cm_pid" ] && kill "$cm_pid" 2>/dev/null || true
     [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
     wait 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
+# A private socket directory: the servers started here are this script's alone.
+mkdir -m 700 "$work/rt"
+export XDG_RUNTIME_DIR=$work/rt
+end_servers() {
+    local p
+    for p in $(pgrep -x xhud-host); do
+        tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx "XDG_RUNTIME_DIR=$work/rt" && kill "$p" 2>/dev/null
+    done
+    for _ in $(seq 100); do [ -S "$work/rt/xhud/${DISPLAY#:}.sock" ] || break; sleep 0.02; done
+    return 0
+}
 trap 'exit 130' INT TERM
 
 # --- build ---
@@ -101,6 +114,7 @@ measure() {
     local times=$work/times.$RANDOM maps=$work/maps.$RANDOM out fail=
     : >"$times"; : >"$maps"
     for _ in $(seq "$runs"); do
+        [ -n "${before_each:-}" ] && $before_each
         if out=$("$ff" --bg "$bg" --timeout "$timeout_ms" ${region:+--region "$region"} -- "$@" 2>"$work/ff.err"); then
             echo "${out%% *}" >>"$times"
             echo "${out##* }" >>"$maps"
@@ -131,7 +145,9 @@ if ! measure "floor (Xlib + Cairo)" "$work/floor" Loading; then
 fi
 
 if [ -x "$xhud" ]; then
-    measure "xhud --mode annular" "$xhud" --mode annular --label Loading || true
+    before_each=end_servers measure "xhud --mode annular, cold" "$xhud" --mode annular --label Loading || true
+    measure "xhud --mode annular, warm" "$xhud" --mode annular --label Loading || true
+    end_servers
 else
     notes+=("xhud: not installed ($xhud does not exist; build it with swift build)")
 fi
