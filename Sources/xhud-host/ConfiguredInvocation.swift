@@ -23,7 +23,7 @@ struct ConfiguredInvocation {
 
     /// `settings` loads the files (`--config` or the XDG ones); `cwd` resolves relative images.
     static func make(arguments: [String], cwd: String, settings: (String?) -> Settings) throws -> ConfiguredInvocation {
-        let user = try XHUDCommand.parse(arguments)
+        let user = try ParseCache.parse(arguments)
         let loaded = settings(user.config ?? env("XHUD_CONFIG"))
         let kind = Settings.Kind(wrapsCommand: !user.command.isEmpty, isNotification: user.isNotification,
                                  id: user.id)
@@ -41,19 +41,19 @@ struct ConfiguredInvocation {
         // kept.
         let all = settings.flatMap(\.1)
         if !all.isEmpty {
-            if let parsed = try? XHUDCommand.parse(all + arguments), (try? parsed.hudConfiguration()) != nil {
+            if let parsed = try? ParseCache.parse(all + arguments), (try? parsed.hudConfiguration()) != nil {
                 out.options = parsed
             } else {
                 var prefix: [String] = []
                 for (s, args) in settings {
                     do {
-                        _ = try XHUDCommand.parse(args).hudConfiguration()
+                        _ = try ParseCache.parse(args).hudConfiguration()
                         prefix += args
                     } catch {
                         out.warnings.append("\(s.source): '\(s.key)': \(oneLine(XHUDCommand.message(for: error))); ignored")
                     }
                 }
-                if let parsed = try? XHUDCommand.parse(prefix + arguments) {
+                if let parsed = try? ParseCache.parse(prefix + arguments) {
                     out.options = parsed
                 } else if !prefix.isEmpty {
                     out.warnings.append("the configuration does not go with this command line; it is ignored")
