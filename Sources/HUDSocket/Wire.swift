@@ -31,17 +31,17 @@ public enum Wire {
             self.staysConnected = staysConnected; self.stdinIsPipe = stdinIsPipe; self.resumes = resumes
             self.wantsStats = wantsStats
         }
-        public func encoded() -> [UInt8] {
-            let flags = (staysConnected ? "c" : "") + (stdinIsPipe ? "i" : "") + (resumes ? "r" : "") + (wantsStats ? "s" : "")
-            return Wire.frame(Wire.requestTag, [cwd, flags] + arguments)
-        }
+        var flags: String { (staysConnected ? "c" : "") + (stdinIsPipe ? "i" : "") + (resumes ? "r" : "") + (wantsStats ? "s" : "") }
+        public func encoded() -> [UInt8] { Wire.frame(Wire.requestTag, [cwd, flags] + arguments) }
         public static func decode(_ bytes: [UInt8]) throws(ServerError) -> Request {
             let f = try Wire.fields(bytes, tag: Wire.requestTag)
             guard f.count >= 2 else { throw .protocolError("no working directory") }
             let flags = f[1]
-            guard flags.allSatisfy({ "cirs".contains($0) }) else { throw .protocolError("unknown flags '\(flags)'") }
-            return Request(cwd: f[0], arguments: Array(f.dropFirst(2)), staysConnected: flags.contains("c"),
-                           stdinIsPipe: flags.contains("i"), resumes: flags.contains("r"), wantsStats: flags.contains("s"))
+            let r = Request(cwd: f[0], arguments: Array(f.dropFirst(2)), staysConnected: flags.contains("c"),
+                            stdinIsPipe: flags.contains("i"), resumes: flags.contains("r"), wantsStats: flags.contains("s"))
+            // One spelling per request: each flag once, in order, none unknown.
+            guard r.flags == flags else { throw .protocolError("bad flags '\(flags)'") }
+            return r
         }
     }
 

@@ -21,6 +21,11 @@ final class SessionTests: XCTestCase {
         let r = Wire.Request(cwd: "/", arguments: ["--label", "x", "--", "make"], staysConnected: true, stdinIsPipe: true,
                              resumes: true, wantsStats: true)
         XCTAssertEqual(try Wire.Request.decode(r.encoded()), r)
+        // One spelling per request: a repeated, unordered or unknown flag is refused.
+        for flags in ["rr", "ic", "x"] {
+            let bytes: [UInt8] = Array("xhq2".utf8) + [UInt8(3 + flags.utf8.count), 0, 0, 0] + [0x2f, 0] + Array(flags.utf8) + [0]
+            XCTAssertThrowsError(try Wire.Request.decode(bytes), flags)
+        }
     }
 
     func testControlLinesStartWithNUL() {
