@@ -170,7 +170,7 @@ def run_socket(env: dict, seconds: float, rng: random.Random) -> tuple[int, list
     pid = server_pid(env)
     if pid is None:
         return 0, ["the server is not running after its first request"]
-    sock = next(Path(env["XDG_RUNTIME_DIR"], "xhud").glob("*.sock"))
+    sock = Path(env["XDG_RUNTIME_DIR"], "xhud", env["DISPLAY"].lstrip(":").split(".")[0] + ".sock")
     tried, deaths, deadline = 0, 0, time.monotonic() + seconds
     while time.monotonic() < deadline:
         msg = random_message(rng)
@@ -185,6 +185,9 @@ def run_socket(env: dict, seconds: float, rng: random.Random) -> tuple[int, list
                 pass
         except socket.timeout:
             problems.append(f"no answer within 5 s to {msg[:120]!r}")
+        except (ConnectionRefusedError, FileNotFoundError):
+            problems.append(f"the server's socket refused a connection after {tried - 1} messages")
+            break
         except OSError:
             pass
         finally:

@@ -89,7 +89,10 @@ final class HUDServer {
         _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
         _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
         let display: X11Display
-        do { display = try X11Display() } catch { return Status.noDisplay }
+        do { display = try X11Display() } catch {
+            unlink(paths.socket)   // ours (the lock is held): no stale socket is left behind
+            return Status.noDisplay
+        }
         let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
         server.scheduleExit()
         return server.loop.run()

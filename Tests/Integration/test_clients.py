@@ -187,3 +187,13 @@ def test_a_stack_over_a_desktop_without_a_wallpaper_shows_no_hud_in_another(nx):
     for c in clients:
         c.send_signal(signal.SIGTERM)
         assert c.wait(5) == 0
+
+
+def test_without_a_display_no_server_and_no_socket_stay(nx):
+    env = dict(nx.env, DISPLAY=":987654")
+    r = subprocess.run([str(XHUD_BIN), "--label", "x"], env=env, capture_output=True, text=True, timeout=10)
+    assert r.returncode == 3 and "cannot open display" in r.stderr, r
+    w = subprocess.run([str(XHUD_BIN), "--label", "x", "--", "sh", "-c", "echo out; exit 4"], env=env,
+                       capture_output=True, text=True, timeout=10)
+    assert (w.returncode, w.stdout) == (4, "out\n"), w
+    assert not list((nx.rt / "xhud").glob("987654*.sock")), "a server that could not start left its socket"
