@@ -16,10 +16,12 @@ enum TestDisplay {
         }
         let pipe = Pipe()
         let p = Process()
-        // -displayfd 3: Xvfb writes the display number it picked on fd 3, our pipe.
+        // -displayfd 3: Xvfb writes the display number it picked on fd 3, our pipe. The shell
+        // ends Xvfb when the test process goes: its stdin is a pipe only that process writes to.
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "exec \(xvfb) -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -noreset 3>&1 1>/dev/null 2>/dev/null"]
+        p.arguments = ["-c", "\(xvfb) -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -noreset 3>&1 1>/dev/null 2>/dev/null </dev/null & x=$!; read -r _; kill $x"]
         p.standardOutput = pipe
+        p.standardInput = Pipe()
         try p.run()
         var text = ""
         while !text.hasSuffix("\n") {
