@@ -48,7 +48,7 @@ extension ClosedRange where Bound == Double {
 extension BinaryInteger where Self: FixedWidthInteger {
     /// The nearest representable value (NaN is 0): a conversion that cannot trap, for values
     /// that reach C calls (pixel sizes, coordinates, timeouts).
-    public init(saturating v: Double) {
+    @inlinable public init(saturating v: Double) {
         if v.isNaN { self = 0; return }
         if v <= Double(Self.min) { self = Self.min; return }
         if v >= Double(Self.max) { self = Self.max; return }
