@@ -174,8 +174,11 @@ extension HUDServer {
     func sessionPlan(_ options: XHUDCommand, _ request: Wire.Request) -> Session.Plan? {
         guard options.id == nil, options.action == nil || options.isNotification else { return nil }
         let wraps = !options.command.isEmpty
-        let readsStdin = options.verb == nil && request.stdinIsPipe && !wraps
-        if options.isNotification && !wraps && !readsStdin && !options.wait { return nil }
+        let pipedIn = options.verb == nil && request.stdinIsPipe && !wraps
+        // A notification never reads stdin; with stdin a pipe (`--mode text` in a pipeline) it
+        // stays for its duration, as it always has.
+        if options.isNotification && !wraps && !pipedIn && !options.wait { return nil }
+        let readsStdin = pipedIn && !options.isNotification
         return Session.Plan(readsStdin: readsStdin, wraps: wraps, scansOutput: options.progressFromOutput ?? false,
                             killTimeout: options.killTimeout)
     }
