@@ -197,3 +197,15 @@ def test_without_a_display_no_server_and_no_socket_stay(nx):
                        capture_output=True, text=True, timeout=10)
     assert (w.returncode, w.stdout) == (4, "out\n"), w
     assert not list((nx.rt / "xhud").glob("987654*.sock")), "a server that could not start left its socket"
+
+
+def test_a_notification_with_stdin_a_pipe_ignores_its_end(nx):
+    """`--mode text` in a pipeline: the notification does not read stdin, and the end of its
+    input does not cut it short."""
+    client = start(nx, "--mode", "text", "--label", "Hi", "--hide-after", "1", stdin=subprocess.PIPE)
+    client.stdin.close()   # its input ends at once
+    assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
+    time.sleep(0.5)
+    assert hud_rects(nx), "the end of stdin hid the notification"
+    assert client.poll() is None, "the client left before its notification"
+    assert client.wait(5) == 0
