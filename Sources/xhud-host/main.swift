@@ -5,9 +5,19 @@ import ArgumentParser
 import HUDRender
 import HUDSettings
 import HUDCore
+import HUDSocket
 
 // Fonts load on a second thread while options are parsed and X is connected.
 FontWarmup.start()
+
+// A server started by a client (`ServerLauncher`): its first request is already waiting. It
+// goes straight to serving, and the argument parser's first parse (type metadata, a few ms
+// that every later parse is spared) is made on a third thread while X connects.
+if CommandLine.arguments.dropFirst().elementsEqual(["server"]), getenv(ServerLauncher.listenFDVariable) != nil,
+   let paths = ServerPaths.current() {
+    ParserWarmup.start()
+    exit(HUDServer.runForeground(paths: paths))
+}
 
 // Parse by hand so that every usage error exits 2 with one line, as documented.
 do {
