@@ -124,10 +124,7 @@ public final class SessionClient: HUDLink {
             lineNumber += 1
             // What was wrong with a line's bytes is said here, where the bytes were; the server
             // names what was wrong with its meaning.
-            let problem = l.truncated ? "longer than \(lines.limit) bytes; the rest was dropped"
-                : l.hadNUL ? "contains NUL bytes; they were removed"
-                : !l.valid ? "not valid UTF-8; the bad bytes were replaced" : nil
-            if let problem { fputs("xhud: stdin line \(lineNumber): \(problem)\n", stderr) }
+            if let problem = l.byteProblem(limit: lines.limit) { fputs("xhud: stdin line \(lineNumber): \(problem)\n", stderr) }
             state.record(l.line)
             write(Array(l.line.utf8) + [10])
         }

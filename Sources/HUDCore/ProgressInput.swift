@@ -9,6 +9,14 @@ public struct LineBuffer: Sendable {
         public var valid: Bool
         /// It held NUL bytes, which were removed (C strings would cut the text there).
         public var hadNUL: Bool = false
+
+        /// What was wrong with its bytes, in a few words for a warning (nil: nothing), from a
+        /// buffer of `limit` bytes a line.
+        public func byteProblem(limit: Int) -> String? {
+            truncated ? "longer than \(limit) bytes; the rest was dropped"
+                : hadNUL ? "contains NUL bytes; they were removed"
+                : !valid ? "not valid UTF-8; the bad bytes were replaced" : nil
+        }
     }
 
     public let limit: Int

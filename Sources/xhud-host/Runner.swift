@@ -174,9 +174,7 @@ struct InputApplier {
         let truncated = input.truncated, valid = input.valid && !input.hadNUL
         func say(_ s: String) { warn("stdin line \(lineNumber): \(s)".escapingControlCharacters) }
         // One warning a line: what was wrong with its bytes, else what was wrong with it.
-        if truncated { say("longer than \(64 * 1024) bytes; the rest was dropped") }
-        else if input.hadNUL { say("contains NUL bytes; they were removed") }
-        else if !input.valid { say("not valid UTF-8; the bad bytes were replaced") }
+        if let problem = input.byteProblem(limit: LineBuffer().limit) { say(problem) }
         switch command {
         case .empty: break
         case .set(let change):

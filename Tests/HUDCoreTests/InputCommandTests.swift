@@ -242,3 +242,18 @@ final class InputCommandTests: XCTestCase {
         XCTAssertEqual(applied(.mode(.indeterminate), to: .warning).mode, .indeterminate)
     }
 }
+
+final class LineBufferTests: XCTestCase {
+    func testEachByteProblemIsNamedOnce() {
+        var b = LineBuffer(limit: 4)
+        let bytes: [UInt8] = Array("ok\nlonger\na\0b\n".utf8) + [0xff, 0x41, 10]
+        let lines = bytes.withUnsafeBytes { b.append($0) }
+        XCTAssertEqual(lines.map(\.line), ["ok", "long", "ab", "\u{FFFD}A"])
+        XCTAssertEqual(lines.map { $0.byteProblem(limit: 4) }, [
+            nil,
+            "longer than 4 bytes; the rest was dropped",
+            "contains NUL bytes; they were removed",
+            "not valid UTF-8; the bad bytes were replaced",
+        ])
+    }
+}

@@ -96,7 +96,6 @@ def test_a_killed_server_is_replaced_and_a_wrapped_command_never_notices(nx, tmp
         assert len(first) == 1
         os.kill(first[0], signal.SIGKILL)
         t0 = time.monotonic()
-        assert wait_until(lambda: not hud_rects(nx), 1, 0.005) or True   # gone with its server, maybe briefly
         assert wait_until(lambda: (s := server_pids(nx)) and s != first and hud_rects(nx), 2, 0.01), \
             "no new server showed the HUD again"
         took = time.monotonic() - t0
