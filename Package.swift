@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "xhud", targets: ["xhud"]),
         .executable(name: "xhud-host", targets: ["xhud-host"]),
         .executable(name: "xhud-config", targets: ["xhud-config"]),
+        .executable(name: "xhud-help", targets: ["xhud-help"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,6 +40,9 @@ let package = Package(
         // The thin client: a HUD's session with the server (stdin forwarded, a wrapped command
         // run, the server restarted if it dies). No X11, Cairo, Pango or Foundation.
         .target(name: "HUDClient", dependencies: ["HUDCore", "HUDSocket"]),
+        // The command line, parsed: every option typed (`HUDOptions`), a table-driven parser that
+        // costs microseconds (the server parses every HUD's command line). No Foundation.
+        .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket"]),
         // The desktop's settings: the configuration file and themes, their precedence, XDG
         // locations, icon themes. Used by the command and its server; no TOML parser linked in.
         .target(name: "HUDSettings"),
@@ -52,12 +56,15 @@ let package = Package(
         // Its folder is not Sources/xhud: that differs from Sources/XHUD only by case.
         .executableTarget(name: "xhud", dependencies: ["HUDSocket", "HUDClient"], path: "Sources/xhud-client",
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
-        // The command's work: options, stdin, wrapping, notifications, the named-HUD server. It
-        // uses the backend directly; of Foundation only FoundationEssentials (no ICU) comes in,
-        // with swift-argument-parser.
+        // The command's work: options, stdin, wrapping, notifications, the display's HUD server.
+        // It uses the backend directly. No Foundation and no argument parser: help is xhud-help's.
         .executableTarget(name: "xhud-host", dependencies: [
-            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine",
+        ]),
+        // `--help`, `--version` and the shell completions, formatted by swift-argument-parser
+        // (which brings FoundationEssentials): run by xhud-host for those alone.
+        .executableTarget(name: "xhud-help", dependencies: [
+            "HUDCore", "HUDSocket", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).
         .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
@@ -71,6 +78,7 @@ let package = Package(
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
         .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),
+        .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "xhud-help"]),
         .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDSettingsTOML"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),

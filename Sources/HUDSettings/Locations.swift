@@ -10,6 +10,17 @@ public enum Locations {
         return String(cString: v)
     }
 
+    /// One of xhud's helper programs (`xhud-config`, `xhud-help`): beside this executable (a
+    /// build tree, /usr/lib/xhud itself) or in `../lib/xhud` (the command in /usr/bin).
+    public static func companion(_ name: String) -> String? {
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        guard n > 0 else { return nil }
+        let exe = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let dir = String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)])
+        return [dir + "/" + name, dir + "/../lib/xhud/" + name].first { access($0, X_OK) == 0 }
+    }
+
     static var home: String? {
         if let h = env("HOME") { return h }
         guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return nil }

@@ -71,13 +71,7 @@ public enum SettingsReader {
 
     /// `xhud-config`: `$XHUD_CONFIG_READER`, else beside this executable or in `../lib/xhud`.
     static func readerPath() -> String? {
-        if let r = Locations.env("XHUD_CONFIG_READER") { return r }
-        var buf = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-        guard n > 0 else { return nil }
-        let exe = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let dir = String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)])
-        return [dir + "/xhud-config", dir + "/../lib/xhud/xhud-config"].first { access($0, X_OK) == 0 }
+        Locations.env("XHUD_CONFIG_READER") ?? Locations.companion("xhud-config")
     }
 
     static func stampLine(_ stamp: [Int], allowsSections: Bool) -> String {

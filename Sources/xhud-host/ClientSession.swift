@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDCommandLine
 import HUDCore
 import HUDSocket
 import HUDX11
@@ -13,7 +14,7 @@ import HUDRender
 final class ClientSession {
     let fd: Int32
     let hud: X11HUD
-    private let options: XHUDCommand
+    private let options: HUDOptions
     private let plan: Session.Plan
     private var input: InputApplier!
     private var lines = LineBuffer(limit: 64 * 1024 + 64)
@@ -30,7 +31,7 @@ final class ClientSession {
     /// The client asked for frame counts (`XHUD_STATS`): the display link's ticks at the start.
     private let ticksAtStart: Int?
 
-    init(fd: Int32, hud: X11HUD, options: XHUDCommand, plan: Session.Plan, request: Wire.Request, remove: @escaping () -> Void) {
+    init(fd: Int32, hud: X11HUD, options: HUDOptions, plan: Session.Plan, request: Wire.Request, remove: @escaping () -> Void) {
         self.fd = fd; self.hud = hud; self.options = options; self.plan = plan; self.remove = remove
         resumed = request.resumes
         ticksAtStart = request.wantsStats ? hud.loop.ticks : nil
@@ -171,7 +172,7 @@ final class ClientSession {
 extension HUDServer {
     /// What a staying client does, or nil when its invocation is answered at once (a named HUD,
     /// a verb, a notification that does not wait).
-    func sessionPlan(_ options: XHUDCommand, _ request: Wire.Request) -> Session.Plan? {
+    func sessionPlan(_ options: HUDOptions, _ request: Wire.Request) -> Session.Plan? {
         guard options.id == nil, options.action == nil || options.isNotification else { return nil }
         let wraps = !options.command.isEmpty
         let pipedIn = options.verb == nil && request.stdinIsPipe && !wraps
@@ -183,7 +184,7 @@ extension HUDServer {
                             killTimeout: options.killTimeout)
     }
 
-    func openSession(_ options: XHUDCommand, plan: Session.Plan, request: Wire.Request, fd: Int32) -> Wire.Reply {
+    func openSession(_ options: HUDOptions, plan: Session.Plan, request: Wire.Request, fd: Int32) -> Wire.Reply {
         var config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return usageError("\(error)") }
         if let path = config.imagePath, !path.hasPrefix("/") { config.imagePath = request.cwd + "/" + path }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import HUDCommandLine
 import HUDSettings
 import HUDSocket
 import HUDRender
@@ -13,9 +13,9 @@ import HUDRender
 /// and key, and the rest apply.
 struct ConfiguredInvocation {
     /// The command line over the settings.
-    var options: XHUDCommand
+    var options: HUDOptions
     /// The command line alone: an update of a named HUD changes only what it names.
-    var userOptions: XHUDCommand
+    var userOptions: HUDOptions
     var resolution: Settings.Resolution
     /// The setting keys the command line gave itself.
     var given: Set<String>
@@ -23,7 +23,7 @@ struct ConfiguredInvocation {
 
     /// `settings` loads the files (`--config` or the XDG ones); `cwd` resolves relative images.
     static func make(arguments: [String], cwd: String, settings: (String?) -> Settings) throws -> ConfiguredInvocation {
-        let user = try ParseCache.parse(arguments)
+        let user = try HUDOptions.parse(arguments)
         let loaded = settings(user.config ?? env("XHUD_CONFIG"))
         let kind = Settings.Kind(wrapsCommand: !user.command.isEmpty, isNotification: user.isNotification,
                                  id: user.id)
@@ -41,19 +41,19 @@ struct ConfiguredInvocation {
         // kept.
         let all = settings.flatMap(\.1)
         if !all.isEmpty {
-            if let parsed = try? ParseCache.parse(all + arguments), (try? parsed.hudConfiguration()) != nil {
+            if let parsed = try? HUDOptions.parse(all + arguments), (try? parsed.hudConfiguration()) != nil {
                 out.options = parsed
             } else {
                 var prefix: [String] = []
                 for (s, args) in settings {
                     do {
-                        _ = try ParseCache.parse(args).hudConfiguration()
+                        _ = try HUDOptions.parse(args).hudConfiguration()
                         prefix += args
                     } catch {
-                        out.warnings.append("\(s.source): '\(s.key)': \(oneLine(XHUDCommand.message(for: error))); ignored")
+                        out.warnings.append("\(s.source): '\(s.key)': \(oneLine("\(error)")); ignored")
                     }
                 }
-                if let parsed = try? ParseCache.parse(prefix + arguments) {
+                if let parsed = try? HUDOptions.parse(prefix + arguments) {
                     out.options = parsed
                 } else if !prefix.isEmpty {
                     out.warnings.append("the configuration does not go with this command line; it is ignored")
@@ -67,7 +67,7 @@ struct ConfiguredInvocation {
     /// Turns an icon name into its file (`--image dialog-information`), and makes symbolic icons
     /// take the content colour. A name that no theme has is a warning, and the HUD shows no image.
     private mutating func resolveImages(cwd: String) {
-        func resolve(_ o: inout XHUDCommand, warn: Bool) {
+        func resolve(_ o: inout HUDOptions, warn: Bool) {
             guard let image = o.image, !image.isEmpty else { return }
             let path = image.hasPrefix("/") ? image : cwd + "/" + image
             if access(path, F_OK) == 0 || !IconTheme.isIconName(image) { return }
@@ -86,7 +86,7 @@ struct ConfiguredInvocation {
     }
 
     /// Keys the command line set, by any of their spellings (zenity's included).
-    private static func givenKeys(_ arguments: [String], _ user: XHUDCommand) -> Set<String> {
+    private static func givenKeys(_ arguments: [String], _ user: HUDOptions) -> Set<String> {
         // zenity's --progress is a bar with a Cancel button, --percentage a bar.
         let aliases = ["text": ["label"], "pulsate": ["mode"], "cancel-label": ["button"], "cancel": ["button"],
                        "progress-dialog": ["mode", "button"], "percentage": ["mode"], "attach": ["monitor"],

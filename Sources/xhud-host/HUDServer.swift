@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import HUDCommandLine
 import HUDCore
 import HUDSocket
 import HUDX11
@@ -187,7 +187,7 @@ final class HUDServer {
                 return c.current()
             }
         } catch {
-            return usageError("\(oneLine(XHUDCommand.message(for: error)))")
+            return usageError("\(oneLine("\(error)"))")
         }
         // An edited file applies to the next HUD: what hidden HUDs looked like is forgotten.
         let generation = settings.values.reduce(0) { $0 + $1.generation }

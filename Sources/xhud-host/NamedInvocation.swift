@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDCommandLine
 import HUDCore
 import HUDSocket
 
@@ -9,7 +10,7 @@ import HUDSocket
 /// retry until its socket answers. A killed server's lock dies with it, and its stale socket
 /// is replaced by the next one.
 struct NamedInvocation {
-    let options: XHUDCommand
+    let options: HUDOptions
 
     func run() -> Int32 {
         // Usage errors are reported here, synchronously, before any server is involved.

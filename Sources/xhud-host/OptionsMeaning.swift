@@ -1,10 +1,10 @@
-import ArgumentParser
+import HUDCommandLine
 import HUDCore
 import HUDX11
 
 /// What the parsed options mean: the HUD configuration they name, the parent region, the
 /// notification's display time; and zenity's spelling turned into ours before parsing.
-extension XHUDCommand {
+extension HUDOptions {
     /// `base` with what these flags name changed (the defaults for a new HUD).
     func hudConfiguration(base: HUDConfiguration = HUDConfiguration()) throws -> HUDConfiguration {
         var c = base
@@ -42,18 +42,18 @@ extension XHUDCommand {
             if let a = alternateColor { c.alternateColor = try RGBA.parse(a) }
             if let m = mask { c.mask = try HUDMask.parse(m) }
         } catch let e as RGBA.ParseError {
-            throw ValidationError(e.description)
+            throw UsageError(e.description)
         }
         if let s = minSize {
             let p = s.split(separator: "x").compactMap { Double($0) }
             guard p.count == 2, p.allSatisfy({ Limits.minSide.contains($0) }) else {
-                throw ValidationError("--min-size must be WxH, each \(Limits.describe(Limits.minSide)), e.g. 120x120")
+                throw UsageError("--min-size must be WxH, each \(Limits.describe(Limits.minSide)), e.g. 120x120")
             }
             c.minSize = Size(width: p[0], height: p[1])
         }
         if let o = offset {
             let p = o.split(separator: ",").compactMap { Double($0) }
-            guard p.count == 2, p.allSatisfy({ $0.isFinite }) else { throw ValidationError("--offset must be X,Y, e.g. 0,200") }
+            guard p.count == 2, p.allSatisfy({ $0.isFinite }) else { throw UsageError("--offset must be X,Y, e.g. 0,200") }
             // Beyond an edge pins the bezel to it: huge values are clamped, not refused.
             c.offset = Point(x: Limits.offset.clamp(p[0]), y: Limits.offset.clamp(p[1]))
         }
@@ -76,32 +76,4 @@ extension XHUDCommand {
     func notificationDuration(for c: HUDConfiguration) -> Double {
         hideAfter ?? displayDuration(for: c.label + c.details, minimum: minDuration, maximum: maxDuration ?? .infinity)
     }
-}
-
-/// zenity's `--progress` is a bare flag, ours takes a value: a `--progress` followed by nothing
-/// or by another flag is zenity's, so `zenity --progress --text=...` scripts work with the name
-/// changed. An option followed by a negative number takes it as its value (`--offset -40,0`,
-/// `--progress -1` gets a range error, not "missing value").
-func translatingZenityFlags(_ args: [String]) -> [String] {
-    var out: [String] = []
-    var i = 0
-    func isNegativeNumber(_ s: String) -> Bool {
-        guard s.hasPrefix("-"), let c = s.dropFirst().first else { return false }
-        return c.isASCII && (c.isNumber || c == ".")
-    }
-    while i < args.count {
-        let a = args[i]
-        if a == "--" { out += args[i...]; break }
-        let next: String? = i + 1 < args.count ? args[i + 1] : nil
-        if a == "--progress", next == nil || (next!.hasPrefix("-") && !isNegativeNumber(next!)) {
-            out.append("--progress-dialog")
-        } else if a.hasPrefix("--"), !a.contains("="), let n = next, isNegativeNumber(n) {
-            out.append(a + "=" + n)
-            i += 1
-        } else {
-            out.append(a)
-        }
-        i += 1
-    }
-    return out
 }

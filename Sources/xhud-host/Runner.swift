@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDCommandLine
 import HUDCore
 import HUDX11
 import HUDRender
@@ -11,7 +12,7 @@ import HUDSocket
 /// and runs it.
 struct Runner {
     let invocation: ConfiguredInvocation
-    var options: XHUDCommand { invocation.options }
+    var options: HUDOptions { invocation.options }
 
     func run() -> Int32 {
         if options.action == .server {
@@ -118,7 +119,7 @@ extension Runner {
 /// Progress lines on stdin (zenity's and xhud's protocol); the end of input hides the HUD.
 struct StdinProgress {
     let hud: X11HUD
-    let options: XHUDCommand
+    let options: HUDOptions
     let finish: (Int32) -> Void
 
     func start() {
@@ -155,7 +156,7 @@ struct StdinProgress {
 /// lines on the server. `finish(status, delay)` hides the HUD after `delay` and ends it.
 struct InputApplier {
     let hud: X11HUD
-    let options: XHUDCommand
+    let options: HUDOptions
     let finish: (Int32, Double) -> Void
     /// One line for the user's stderr, without the "xhud: " prefix, input in it escaped.
     let warn: (String) -> Void
@@ -163,7 +164,7 @@ struct InputApplier {
     /// Finished: later lines change nothing.
     private(set) var ended = false
 
-    init(hud: X11HUD, options: XHUDCommand, finish: @escaping (Int32, Double) -> Void, warn: @escaping (String) -> Void) {
+    init(hud: X11HUD, options: HUDOptions, finish: @escaping (Int32, Double) -> Void, warn: @escaping (String) -> Void) {
         self.hud = hud; self.options = options; self.finish = finish; self.warn = warn
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDCommandLine
 import HUDCore
 import HUDX11
 import HUDRender
@@ -12,7 +13,7 @@ import HUDSocket
 /// never touches the command's streams, so a HUD that cannot be shown (no display) changes
 /// nothing for the script. The two speak the server's session lines over a pair of pipes.
 struct Wrapper {
-    let options: XHUDCommand
+    let options: HUDOptions
     let configuration: HUDConfiguration
 
     func run() -> Int32 {
@@ -70,7 +71,7 @@ final class PipeLink: HUDLink {
 /// The HUD side: lines from the parent set progress (`progress=42%`) and end it (`exit N`,
 /// `signal N`); `cancel` goes back when the user cancels.
 struct WrappedHUD {
-    let options: XHUDCommand
+    let options: HUDOptions
     let configuration: HUDConfiguration
     let input: Int32
     let output: Int32

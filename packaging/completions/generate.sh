@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerates the shell completions in this directory from a built xhud-host
-# (swift-argument-parser writes them: --generate-completion-script bash|zsh|fish).
+# (xhud-help, beside it, writes them with swift-argument-parser:
+# --generate-completion-script bash|zsh|fish).
 #
 #   packaging/completions/generate.sh .build/debug/xhud-host
 #

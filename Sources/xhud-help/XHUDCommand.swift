@@ -1,6 +1,5 @@
 import ArgumentParser
 import HUDCore
-import HUDX11
 import HUDSocket
 
 extension HUDMode: ExpressibleByArgument {}
@@ -8,8 +7,9 @@ extension HUDStyle: ExpressibleByArgument {}
 extension HUDAnimation: ExpressibleByArgument {}
 extension SpinnerStyle: ExpressibleByArgument {}
 
-/// `xhud`: flags named after MBProgressHUD's vocabulary. Appearance options are optional so
-/// that an update of a named HUD changes exactly what it names.
+/// `xhud`'s options as `--help` and the shell completions describe them, named after
+/// MBProgressHUD's vocabulary. The command parses with `HUDCommandLine` (`OptionTable`), which
+/// sets the same options; `OptionTableTests` keeps the two in step.
 struct XHUDCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xhud",
@@ -235,80 +235,8 @@ struct XHUDCommand: ParsableCommand {
     @Argument(parsing: .postTerminator, help: ArgumentHelp("A command to run while the HUD shows (after --).", valueName: "command"))
     var command: [String] = []
 
-    /// The verb, typed (validated: nil only without one).
-    var action: Verb? { verb.flatMap(Verb.init(rawValue:)) }
-
-    /// A notification verb's icon.
-    static func mode(of verb: Verb) -> HUDMode? {
-        switch verb {
-        case .success: return .success
-        case .error: return .error
-        case .info: return .info
-        case .warning: return .warning
-        default: return nil
-        }
+    /// Run without --help: the help all the same (xhud-host runs this only for help).
+    mutating func run() throws {
+        print(Self.helpMessage())
     }
-
-    func validate() throws {
-        // Every number is checked here, once, against the ranges in `Limits`: past this point
-        // no conversion can trap and no deadline is out of reach.
-        let seconds: [(String, Double?)] = [("--grace", grace), ("--min-show", minShow), ("--hide-after", hideAfter),
-            ("--min-duration", minDuration), ("--max-duration", maxDuration), ("--result-time", resultTime),
-            ("--kill-timeout", killTimeout), ("--delay", delay), ("--linger", linger)]
-        for case let (name, v?) in seconds { try Self.check(name, v, Limits.seconds, unit: " seconds") }
-        let others: [(String, Double?, ClosedRange<Double>)] = [("--progress", progress, Limits.progress),
-            ("--percentage", percentage, Limits.percentage), ("--margin", margin, Limits.margin),
-            ("--corner-radius", cornerRadius, Limits.cornerRadius), ("--image-size", imageSize, Limits.imageSize),
-            ("--scale", scale, Limits.scale), ("--spacing", spacing, Limits.margin), ("--blur", blur, Limits.blur),
-            ("--max-text-width", maxTextWidth, Limits.textWidth)]
-        for case let (name, v?, range) in others { try Self.check(name, v, range, unit: "") }
-        if let g = geometry, parseGeometry(g) == nil {
-            throw ValidationError("--geometry must be WxH+X+Y in whole pixels (sizes 1 to 32767, positions -32768 to 32767), got '\(g)'")
-        }
-        if let t = timeout { try Self.check("--timeout", t, Limits.seconds, unit: " seconds") }
-        if [window, monitor, geometry].compactMap({ $0 }).count > 1 {
-            throw ValidationError("give only one of --window, --monitor and --geometry")
-        }
-        if let v = verb {
-            guard let a = Verb(rawValue: v) else {
-                throw ValidationError("unknown verb '\(v)' (expected \(Verb.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            if !a.isNotification && message != nil { throw ValidationError("'\(v)' takes no text") }
-            if a.needsID && id == nil { throw ValidationError("'\(v)' needs --id NAME") }
-            if !command.isEmpty { throw ValidationError("'\(v)' cannot wrap a command") }
-        }
-        if let id { try Self.validateName(id) }
-        if id != nil && !command.isEmpty { throw ValidationError("--id cannot wrap a command") }
-        if mode == .custom && image == nil { throw ValidationError("--mode custom needs --image FILE") }
-    }
-
-    static func check(_ name: String, _ v: Double, _ range: ClosedRange<Double>, unit: String) throws {
-        guard v.isFinite, range.contains(v) else {
-            throw ValidationError("\(name) must be \(Limits.describe(range))\(unit), got \(v)")
-        }
-    }
-
-    static func validateName(_ id: String) throws {
-        guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
-            throw ValidationError("--id must be 1-64 letters, digits, '-', '_' or '.'")
-        }
-    }
-
-    /// The mode the invocation asks for: a notification verb, zenity's --pulsate, --mode.
-    var requestedMode: HUDMode? {
-        if let a = action, let m = Self.mode(of: a) { return m }
-        if pulsate { return .indeterminate }
-        if let mode { return mode }
-        if zenityProgress || percentage != nil { return .bar }
-        return nil
-    }
-
-    /// Whether this invocation shows a notification that dismisses itself.
-    var isNotification: Bool {
-        if action?.isNotification == true { return true }
-        return (requestedMode?.isNotification ?? false) && command.isEmpty
-    }
-
-    /// Only --help and --version come here (main.swift runs everything else with its configuration).
-    mutating func run() throws {}
 }

@@ -1,0 +1,117 @@
+import XCTest
+import HUDCore
+@testable import HUDCommandLine
+@testable import xhud_help
+
+final class OptionTableTests: XCTestCase {
+    private func parse(_ a: String...) throws -> HUDOptions { try HUDOptions.parse(a) }
+
+    private func usageError(_ a: [String]) -> String? {
+        do { _ = try HUDOptions.parse(a); return nil } catch { return error.description }
+    }
+
+    func testValuesBothSpellingsAndTypes() throws {
+        let o = try parse("--mode", "annular", "--label=Loading", "--progress", "0.5", "--width", "300",
+                          "--animation=zoom-in", "--details", "a=b")
+        XCTAssertEqual(o.mode, .annular)
+        XCTAssertEqual(o.label, "Loading")
+        XCTAssertEqual(o.progress, 0.5)
+        XCTAssertEqual(o.width, 300)
+        XCTAssertEqual(o.animation, .zoomIn)
+        XCTAssertEqual(o.details, "a=b", "only the first '=' splits name from value")
+        XCTAssertNil(o.button)
+        XCTAssertEqual(o.minDuration, 5, "defaults stay")
+        XCTAssertEqual(o.killTimeout, 5)
+    }
+
+    func testTheLastValueWinsSoTheCommandLineOverridesSettingsBeforeIt() throws {
+        let o = try parse("--label=from-settings", "--no-shadow", "--label", "mine", "--shadow")
+        XCTAssertEqual(o.label, "mine")
+        XCTAssertEqual(o.shadow, true)
+        XCTAssertEqual(try parse("--shadow", "--no-shadow").shadow, false)
+    }
+
+    func testAValueMayLookLikeAnOption() throws {
+        XCTAssertEqual(try parse("--label", "--mode").label, "--mode")
+        XCTAssertEqual(try parse("--offset", "-40,0").offset, "-40,0")
+        XCTAssertEqual(try parse("--label=").label, "")
+    }
+
+    func testFlagsTogglesAndLists() throws {
+        let o = try parse("--wait", "--no-cancel", "--no-wrap", "--tint-image", "--no-markup",
+                          "--extra-button", "A", "--extra-button=B")
+        XCTAssertTrue(o.wait)
+        XCTAssertTrue(o.noCancel, "--no-cancel is zenity's flag, not the inversion of a --cancel")
+        XCTAssertTrue(o.noWrap)
+        XCTAssertEqual(o.tintImage, true)
+        XCTAssertEqual(o.markup, false)
+        XCTAssertEqual(o.extraButton, ["A", "B"])
+        XCTAssertFalse(try parse().wait)
+        XCTAssertNil(try parse().tintImage)
+    }
+
+    func testVerbTextAndTheWrappedCommand() throws {
+        let n = try parse("success", "Saved", "--hide-after", "2")
+        XCTAssertEqual(n.action, .success)
+        XCTAssertEqual(n.message, "Saved")
+        XCTAssertTrue(n.isNotification)
+        XCTAssertEqual(n.requestedMode, .success)
+        let w = try parse("--label", "Copying", "--", "cp", "--label", "-r", "--")
+        XCTAssertEqual(w.command, ["cp", "--label", "-r", "--"], "after -- nothing is ours")
+        XCTAssertEqual(w.label, "Copying")
+        XCTAssertFalse(w.isNotification)
+        XCTAssertEqual(try parse("--mode", "text").isNotification, true)
+        XCTAssertEqual(try parse("--mode", "text", "--", "true").isNotification, false)
+    }
+
+    func testUsageErrorsNameWhatIsWrong() {
+        XCTAssertEqual(usageError(["--bogus"]), "Unknown option '--bogus'")
+        XCTAssertEqual(usageError(["-x"]), "Unknown option '-x'")
+        XCTAssertEqual(usageError(["--no-label"]), "Unknown option '--no-label'", "only switches have a --no- form")
+        XCTAssertEqual(usageError(["--label"]), "Missing value for '--label <label>'")
+        XCTAssertEqual(usageError(["--progress", "abc"]), "The value 'abc' is invalid for '--progress <progress>'")
+        XCTAssertEqual(usageError(["--progress", ""]), "The value '' is invalid for '--progress <progress>'")
+        XCTAssertEqual(usageError(["--width", "1.5"]), "The value '1.5' is invalid for '--width <width>'")
+        XCTAssertTrue(usageError(["--mode", "ring"])?.hasPrefix("The value 'ring' is invalid for '--mode <mode>'. Please provide one of 'indeterminate'") == true)
+        XCTAssertEqual(usageError(["--wait=yes"]), "'--wait' takes no value, got '--wait=yes'")
+        XCTAssertEqual(usageError(["--no-shadow=1"]), "'--no-shadow' takes no value, got '--no-shadow=1'")
+        XCTAssertEqual(usageError(["info", "a", "b"]), "Unexpected argument 'b'")
+        XCTAssertEqual(usageError(["--progress", "2"]), "--progress must be between 0 and 1, got 2.0")
+        XCTAssertEqual(usageError(["--hide-after", "inf"]), "--hide-after must be between 0 and 86400 seconds, got inf")
+        XCTAssertEqual(usageError(["frobnicate"]), "unknown verb 'frobnicate' (expected success, error, info, warning, hide, list, push, pop, server)")
+        XCTAssertEqual(usageError(["hide"]), "'hide' needs --id NAME")
+        XCTAssertEqual(usageError(["--id", "a b"]), "--id must be 1-64 letters, digits, '-', '_' or '.'")
+        XCTAssertEqual(usageError(["--monitor", "0", "--geometry", "10x10+0+0"]), "give only one of --window, --monitor and --geometry")
+        XCTAssertNil(usageError(["--progress", "1e-1", "--scale", "2"]))
+    }
+
+    /// `--help` and the completions (xhud-help, swift-argument-parser) describe exactly the
+    /// options this parser takes, each the same kind: a switch with its --no- form, an option
+    /// with a value, a flag without one.
+    func testHelpDescribesExactlyTheOptionsTheParserTakes() {
+        let help = XHUDCommand.helpMessage(includeHidden: true, columns: 1000)
+        let section = help.components(separatedBy: "\nOPTIONS:\n").last ?? ""
+        var described: [String: String] = [:]   // first spelling -> the line's option column
+        for line in section.split(separator: "\n") where line.hasPrefix("  -") {
+            let column = line.dropFirst(2).components(separatedBy: "  ").first ?? ""
+            for spelling in column.split(separator: " ").first!.split(separator: ",") {
+                let first = spelling.split(separator: "/").first.map(String.init) ?? ""
+                described[first.trimmingCharacters(in: .whitespaces)] = column
+            }
+        }
+        described["-h"] = nil; described["--help"] = nil; described["--version"] = nil
+        var taken: Set<String> = []
+        for spec in OptionTable.all {
+            let first = spec.spellings[0]
+            taken.insert(first)
+            guard let column = described[first] else { XCTFail("\(first) is parsed but not in --help"); continue }
+            switch spec.kind {
+            case .value: XCTAssertTrue(column.contains("<"), "\(first) takes a value, --help says '\(column)'")
+            case .flag: XCTAssertFalse(column.contains("<") || column.contains("/--no-"), "\(first) is a flag, --help says '\(column)'")
+            case .toggle: XCTAssertTrue(column.contains("\(first)/--no-\(spec.name)"), "\(first) has a --no- form, --help says '\(column)'")
+            }
+        }
+        XCTAssertEqual(Set(described.keys).subtracting(taken), [], "in --help but not parsed")
+        XCTAssertGreaterThan(taken.count, 70)
+    }
+}
