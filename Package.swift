@@ -1,6 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The release links pack the code a HUD runs at the front of each binary (`layout/*.order`, made
+/// by `scripts/layout`), so that the few hundred KiB it runs are resident, not the megabytes of
+/// 64 KiB blocks they would be scattered over. lld does it; the server also links the Swift
+/// runtime's libstdc++ needs from the archive and packs its relocations (DT_RELR), so that less
+/// is mapped, relocated and kept at its start.
+let layout = Context.packageDirectory + "/layout"
+/// Each function in a section of its own, so that the order can place it: only targets outside the
+/// XHUD library product (a package that depends on it may not carry unsafe flags).
+let ownSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+func packedCode(_ order: String) -> [String] {
+    ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(layout)/\(order)", "-Xlinker", "--no-warn-symbol-ordering"]
+}
+
 let package = Package(
     name: "xhud",
     products: [
@@ -36,16 +49,16 @@ let package = Package(
         .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
         // The server's socket, its messages and its start: plain Swift and Glibc, so that a client
         // starts lean.
-        .target(name: "HUDSocket"),
+        .target(name: "HUDSocket", swiftSettings: ownSections),
         // The thin client: a HUD's session with the server (stdin forwarded, a wrapped command
         // run, the server restarted if it dies). No X11, Cairo, Pango or Foundation.
-        .target(name: "HUDClient", dependencies: ["HUDCore", "HUDSocket"]),
+        .target(name: "HUDClient", dependencies: ["HUDCore", "HUDSocket"], swiftSettings: ownSections),
         // The command line, parsed: every option typed (`HUDOptions`), a table-driven parser that
         // costs microseconds (the server parses every HUD's command line). No Foundation.
-        .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket"]),
+        .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket"], swiftSettings: ownSections),
         // The desktop's settings: the configuration file and themes, their precedence, XDG
         // locations, icon themes. Used by the command and its server; no TOML parser linked in.
-        .target(name: "HUDSettings"),
+        .target(name: "HUDSettings", swiftSettings: ownSections),
         // TOML with TOMLKit (toml++), which imports Foundation (and ICU with it: 50 MB and 4 ms
         // at every start): only `xhud-config` links it, run once per version of a file.
         .target(name: "HUDSettingsTOML", dependencies: ["HUDSettings", .product(name: "TOMLKit", package: "TOMLKit")]),
@@ -54,13 +67,16 @@ let package = Package(
         // for help, `xhud server` and where no server can run.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
         // Its folder is not Sources/xhud: that differs from Sources/XHUD only by case.
-        .executableTarget(name: "xhud", dependencies: ["HUDSocket", "HUDClient"], path: "Sources/xhud-client",
-                          linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        .executableTarget(name: "xhud", dependencies: ["HUDSocket", "HUDClient"], path: "Sources/xhud-client", swiftSettings: ownSections,
+                          linkerSettings: [.unsafeFlags(["-static-executable"]),
+                                           .unsafeFlags(packedCode("xhud.order"), .when(configuration: .release))]),
         // The command's work: options, stdin, wrapping, notifications, the display's HUD server.
         // It uses the backend directly. No Foundation and no argument parser: help is xhud-help's.
         .executableTarget(name: "xhud-host", dependencies: [
             "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine",
-        ]),
+        ], swiftSettings: ownSections, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
+                                                                          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                                         .when(configuration: .release))]),
         // `--help`, `--version` and the shell completions, formatted by swift-argument-parser
         // (which brings FoundationEssentials): run by xhud-host for those alone.
         .executableTarget(name: "xhud-help", dependencies: [

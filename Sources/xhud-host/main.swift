@@ -7,6 +7,13 @@ import HUDSettings
 import HUDCore
 import HUDSocket
 
+@_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+
+// One malloc arena for every thread: the font warm-up's allocations (fontconfig's configuration,
+// kept for the process's life) would otherwise open a second heap whose pages stay resident. The
+// threads here allocate little and rarely at once.
+_ = mallopt(-8 /* M_ARENA_MAX, <malloc.h> */, 1)
+
 // Fonts load on a second thread while options are parsed and X is connected.
 FontWarmup.start()
 
