@@ -25,6 +25,10 @@ public enum X11Error: Error, CustomStringConvertible, Equatable {
 
 /// X errors are reported here instead of ending the process (Xlib's default handler exits).
 nonisolated(unsafe) var lastXError: UInt8 = 0
+/// The request serial of the last X error, and how many there were: `checked` tells its own
+/// errors from earlier ones by serial, with one round trip instead of two.
+nonisolated(unsafe) var lastXErrorSerial: UInt = 0
+nonisolated(unsafe) var xErrorCount = 0
 
 /// XHUD_DEBUG_X=1 prints every X error the handler swallows.
 let debugXErrors = getenv("XHUD_DEBUG_X") != nil
@@ -57,6 +61,8 @@ public final class X11Display {
     public let screen: Int32
     public let root: Window
     private var atoms: [String: Atom] = [:]
+    /// What a new HUD asks of the root, kept while the loop hears of its changes.
+    var rootState = RootState()
 
     public init(name: String? = nil) throws {
         let displayName = name ?? String(cString: XDisplayName(nil))
@@ -89,6 +95,8 @@ public final class X11Display {
             errorLock.unlock()
             if !ours, let previous { return previous(display, event) }
             lastXError = event?.pointee.error_code ?? 1
+            lastXErrorSerial = event?.pointee.serial ?? UInt.max
+            xErrorCount &+= 1
             if debugXErrors, let e = event?.pointee {
                 fputs("xhud: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n", stderr)
             }
@@ -121,11 +129,10 @@ public final class X11Display {
 
     /// Runs `body` and reports whether the server answered it with an error.
     public func checked<T>(_ body: () -> T) -> (T, ok: Bool) {
-        XSync(handle, 0)
-        lastXError = 0
+        let first = XNextRequest(handle), errors = xErrorCount
         let value = body()
         XSync(handle, 0)
-        return (value, lastXError == 0)
+        return (value, xErrorCount == errors || lastXErrorSerial < first)
     }
 
     /// The first window of a property of type WINDOW (e.g. `_NET_ACTIVE_WINDOW`).
@@ -144,6 +151,13 @@ public final class X11Display {
     /// for HiDPI. Read at each call, not the copy Xlib took at connection: a long-lived server
     /// sees `xrdb` changes.
     public var xftDPI: Double? {
+        if rootState.watched, let known = rootState.dpi { return known }
+        let dpi = readXftDPI()
+        if rootState.watched { rootState.dpi = .some(dpi) }
+        return dpi
+    }
+
+    private func readXftDPI() -> Double? {
         var type: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0, after: UInt = 0

@@ -25,6 +25,7 @@ public final class HUDLoop {
         self.display = display
         pthread_mutex_init(&postedLock, nil)
         XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask | PropertyChangeMask))
+        display.watchRoot()
     }
 
     deinit { link?.invalidate() }
@@ -169,6 +170,7 @@ public final class HUDLoop {
         var ev = XEvent()
         while XPending(d) > 0 {
             XNextEvent(d, &ev)
+            display.noteEvent(&ev)
             for h in huds { h.handle(&ev) }
         }
     }

@@ -10,6 +10,13 @@ public struct Monitor: Equatable {
 
 extension X11Display {
     public func monitors() -> [Monitor] {
+        if rootState.randrEventBase != nil, let known = rootState.monitors { return known }
+        let list = readMonitors()
+        if rootState.randrEventBase != nil { rootState.monitors = list }
+        return list
+    }
+
+    private func readMonitors() -> [Monitor] {
         var n: Int32 = 0
         var list: [Monitor] = []
         if let infos = XRRGetMonitors(handle, root, 1, &n) {
@@ -39,23 +46,34 @@ extension X11Display {
 
     /// The refresh rate of the CRTC that shows a point, from its mode line; 60 when unknown.
     public func refreshRate(at p: Point) -> Double {
-        guard let res = XRRGetScreenResourcesCurrent(handle, root) else { return 60 }
+        let rates: [(rect: Rect, hz: Double)]
+        if rootState.randrEventBase != nil, let known = rootState.crtcRates { rates = known } else {
+            rates = readCRTCRates()
+            if rootState.randrEventBase != nil { rootState.crtcRates = rates }
+        }
+        return rates.first { $0.rect.contains(p) }?.hz ?? 60
+    }
+
+    /// Each lit CRTC's rectangle and the refresh rate of its mode line (those between 20 and 500 Hz).
+    private func readCRTCRates() -> [(rect: Rect, hz: Double)] {
+        guard let res = XRRGetScreenResourcesCurrent(handle, root) else { return [] }
         defer { XRRFreeScreenResources(res) }
+        var out: [(rect: Rect, hz: Double)] = []
         for i in 0..<Int(res.pointee.ncrtc) {
             guard let crtc = XRRGetCrtcInfo(handle, res, res.pointee.crtcs[i]) else { continue }
             defer { XRRFreeCrtcInfo(crtc) }
             let c = crtc.pointee
+            guard c.mode != 0 else { continue }
             let r = Rect(x: Double(c.x), y: Double(c.y), width: Double(c.width), height: Double(c.height))
-            guard c.mode != 0, r.contains(p) else { continue }
             for j in 0..<Int(res.pointee.nmode) where res.pointee.modes[j].id == c.mode {
                 let m = res.pointee.modes[j]
                 let total = Double(m.hTotal) * Double(m.vTotal)
                 if total > 0 && m.dotClock > 0 {
                     let hz = Double(m.dotClock) / total
-                    if hz >= 20 && hz <= 500 { return hz }
+                    if hz >= 20 && hz <= 500 { out.append((r, hz)) }
                 }
             }
         }
-        return 60
+        return out
     }
 }

@@ -21,6 +21,9 @@ final class UploadedImage {
     /// The segment's description lives on the heap: the XImage points at it for its whole life.
     private var shm: UnsafeMutablePointer<XShmSegmentInfo>?
     private var shmImage: UnsafeMutablePointer<XImage>?
+    /// The serial of the last XShmPutImage from the segment: the segment may not be drawn into
+    /// until the server has executed it.
+    private var pendingPut: UInt = 0
 
     init(display: X11Display, width: Int, height: Int, useSHM: Bool) {
         self.display = display
@@ -49,8 +52,9 @@ final class UploadedImage {
         let d = display.handle
         cairo_surface_destroy(surface)
         if let info = shm {
+            // No wait for the server: its own attachment keeps the segment (marked for removal)
+            // alive until it has detached.
             XShmDetach(d, info)
-            XSync(d, 0)
             shmdt(info.pointee.shmaddr)
             if let shmImage { shmImage.pointee.data = nil; XFree(shmImage) }
             info.deallocate()
@@ -60,6 +64,15 @@ final class UploadedImage {
     }
 
     var usesSHM: Bool { shm != nil }
+
+    /// Waits, if need be, until the server has read the segment's last upload: call it before
+    /// drawing into `surface`. Usually the server has long done so (a frame later) and this
+    /// costs nothing; a new HUD's first upload no longer waits for a server busy with others.
+    func prepareToDraw() {
+        guard pendingPut != 0 else { return }
+        if XLastKnownRequestProcessed(display.handle) < pendingPut { XSync(display.handle, 0) }
+        pendingPut = 0
+    }
 
     /// A shared segment the X server has attached, or nil (a remote server, no MIT-SHM, no
     /// memory): then plain requests carry the pixels.
@@ -83,7 +96,16 @@ final class UploadedImage {
         info.pointee.shmaddr = addr.assumingMemoryBound(to: CChar.self)
         info.pointee.readOnly = 1
         image.pointee.data = info.pointee.shmaddr
-        let (_, ok) = display.checked { XShmAttach(d, info) }
+        // The first attachment on a connection is checked (a server in another IPC namespace
+        // cannot attach); once one has worked, the next ones are sent without waiting.
+        let ok: Bool
+        if display.rootState.shmAttachWorks {
+            XShmAttach(d, info)
+            ok = true
+        } else {
+            ok = display.checked { XShmAttach(d, info) }.ok
+            display.rootState.shmAttachWorks = ok
+        }
         // Marked for removal now: it goes when both sides have detached, even after a crash.
         shmctl(info.pointee.shmid, IPC_RMID, nil)
         guard ok else {
@@ -104,9 +126,9 @@ final class UploadedImage {
         let d = display.handle
         let (x, y, w, h) = changed
         if let shmImage {
+            pendingPut = XNextRequest(d)
             XShmPutImage(d, pixmap, gc, shmImage, Int32(x), Int32(y), Int32(x), Int32(y), UInt32(w), UInt32(h), 0)
-            // The next frame draws into the segment: the server must have read it first.
-            XSync(d, 0)
+            XFlush(d)
         } else {
             let data = cairo_image_surface_get_data(surface)!
             var visualInfo = XVisualInfo()

@@ -96,6 +96,7 @@ final class X11Output: HUDOutput {
     func raise() { window.raise() }
 
     func drawContent(_ draw: (OpaquePointer) -> Void) {
+        canvas.content.prepareToDraw()
         draw(canvas.content.surface)
         canvas.content.upload()
     }
@@ -213,6 +214,13 @@ extension X11Display {
     /// one pixel, or one that is gone, is no wallpaper (the HUD then blends over a copy of the
     /// screen).
     var wallpaperPixmap: Pixmap? {
+        if rootState.watched, let known = rootState.wallpaper { return known }
+        let p = readWallpaperPixmap()
+        if rootState.watched { rootState.wallpaper = .some(p) }
+        return p
+    }
+
+    private func readWallpaperPixmap() -> Pixmap? {
         guard let p = rootPixmapProperty else { return nil }
         var root: Window = 0
         var x: Int32 = 0, y: Int32 = 0

@@ -1,0 +1,50 @@
+import CX11
+import HUDCore
+
+/// What every new HUD asks of the root (the compositor, the wallpaper, `Xft.dpi`), read once and
+/// kept while the loop watches the root's properties and the compositor's selection: each is a
+/// round trip, and a server busy with a burst of HUDs waits on every round trip behind everything
+/// the X server has queued. A PropertyNotify or selection event forgets what it changed; without
+/// the watch (`watched` false) every question goes to the server.
+struct RootState {
+    var watched = false
+    var compositorWatched = false
+    var fixesEventBase: Int32 = 0
+    var compositor: Bool?
+    var wallpaper: Pixmap??
+    var dpi: Double??
+    /// XRandR: the monitors, and each lit CRTC's rectangle and refresh rate.
+    var randrEventBase: Int32?
+    var monitors: [Monitor]?
+    var crtcRates: [(rect: Rect, hz: Double)]?
+    /// The X server attached one of our MIT-SHM segments: it can attach the next ones, which
+    /// then need no check (a round trip) of their own.
+    var shmAttachWorks = false
+}
+
+extension X11Display {
+    /// The loop selects PropertyChangeMask on the root and calls `noteEvent` for every event.
+    func watchRoot() {
+        rootState.watched = true
+        var eventBase: Int32 = 0, errorBase: Int32 = 0
+        if XRRQueryExtension(handle, &eventBase, &errorBase) != 0 {
+            XRRSelectInput(handle, root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
+            rootState.randrEventBase = eventBase
+        }
+    }
+
+    /// Forgets what an event says has changed; call it before the HUDs see the event.
+    func noteEvent(_ ev: inout XEvent) {
+        if let base = rootState.randrEventBase, ev.type == base + RRScreenChangeNotify || ev.type == base + RRNotify {
+            if ev.type == base + RRScreenChangeNotify { XRRUpdateConfiguration(&ev) }   // Xlib's screen size
+            rootState.monitors = nil
+            rootState.crtcRates = nil
+        } else if rootState.compositorWatched, ev.type == rootState.fixesEventBase + XFixesSelectionNotify {
+            rootState.compositor = nil
+        } else if ev.type == PropertyNotify, ev.xproperty.window == root {
+            let a = ev.xproperty.atom
+            if a == atom("_XROOTPMAP_ID") || a == atom("_XSETROOT_ID") { rootState.wallpaper = nil }
+            if a == Atom(XA_RESOURCE_MANAGER) { rootState.dpi = nil }
+        }
+    }
+}
