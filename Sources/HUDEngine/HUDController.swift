@@ -341,11 +341,9 @@ public final class HUDController {
         // The bezel's shape: what the window shows (a compositor then shadows and blurs the
         // rounded bezel, not a box), and where the blur goes.
         output.setShape(bezel: bezel, zoom: presentation.scale) {
-            var full = contentFrame(at: shownAt, in: output)
-            full.presentation = Presentation(alpha: 1, scale: presentation.scale)
-            full.drawsMask = false
-            full.configuration.shadow = false
-            return coverage(full, width: Int(output.rect.width), height: Int(output.rect.height))
+            var outline = contentFrame(at: shownAt, in: output).outline
+            outline.presentation = Presentation(alpha: 1, scale: presentation.scale)
+            return coverage(outline, width: Int(output.rect.width), height: Int(output.rect.height))
         }
         output.present(composition)
         framesDrawn += 1
@@ -353,7 +351,7 @@ public final class HUDController {
         lastPresentation = presentation
     }
 
-    /// The spans the bezel covers at full alpha (a fading frame covers the same pixels).
+    /// The spans the bezel's outline covers (a fading frame covers the same pixels).
     private func coverage(_ frame: HUDFrame, width: Int, height: Int) -> [Rect] {
         let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, width)), Int32(max(1, height)))!
         defer { cairo_surface_destroy(s) }

@@ -23,6 +23,24 @@ public struct HUDFrame {
     /// spinner sprite over.
     public var leavesOutSpinner: Bool = false
 
+    /// This frame reduced to its bezel, filled opaque: what a window's shape follows. Everything a
+    /// HUD draws lies inside its bezel, so the outline covers it whatever the bezel's colour, and
+    /// it costs a rounded rectangle where the whole frame (text, rings) would be drawn a second
+    /// time.
+    public var outline: HUDFrame {
+        var o = self
+        o.layout.indicator = nil
+        o.layout.image = nil
+        o.layout.label = nil
+        o.layout.details = nil
+        o.layout.button = nil
+        o.layout.value = nil
+        o.configuration.bezelColor = RGBA(0, 0, 0, 1)
+        o.configuration.shadow = false
+        o.drawsMask = false
+        return o
+    }
+
     public init(configuration: HUDConfiguration, layout: HUDLayout) {
         self.configuration = configuration
         self.layout = layout
