@@ -48,7 +48,9 @@ public final class HUDController {
     public var isVisible: Bool { lifecycle.isVisible }
     /// Shift of the bezel (logical pixels) that stacks several HUDs in one region.
     public var stackOffset: Point = .zero {
-        didSet { if stackOffset != oldValue { relayout(); dirty = true } }
+        // Applied at the next frame (or show): HUDs arriving faster than frames move each HUD
+        // already up once a frame, not once an arrival.
+        didSet { if stackOffset != oldValue { stackMoved = true; dirty = true } }
     }
     /// The region's size in logical pixels, where a stack must fit.
     public var stackArea: Size { Size(width: region.width / scale, height: region.height / scale) }
@@ -295,6 +297,7 @@ public final class HUDController {
     /// One frame. The content is drawn on this side only when it changed (and the backend sends
     /// only what changed); the spinner's turn, a fade and a zoom are composed by the backend.
     private func drawFrame() {
+        applyStackMove()
         guard let output, output.isMapped || lifecycle.isVisible else { return }
         let now = clock.now
         // Drawn for the moment it reaches the screen, one refresh ahead (CVDisplayLink's output
@@ -351,6 +354,14 @@ public final class HUDController {
         lastPresentation = presentation
     }
 
+    private var stackMoved = false
+
+    private func applyStackMove() {
+        guard stackMoved else { return }
+        stackMoved = false
+        relayout()
+    }
+
     /// The spans the bezel's outline covers (a fading frame covers the same pixels).
     private func coverage(_ frame: HUDFrame, width: Int, height: Int) -> [Rect] {
         let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, width)), Int32(max(1, height)))!
@@ -370,6 +381,7 @@ public final class HUDController {
     // MARK: Mapping
 
     private func appear() {
+        applyStackMove()
         if output == nil {
             let m = configuration.effectiveMask
             output = backend.makeOutput(rect: windowRect(), blockInputOver: m.blocksInput ? region : nil,

@@ -36,31 +36,32 @@ final class ClientSession {
         resumed = request.resumes
         ticksAtStart = request.wantsStats ? hud.loop.ticks : nil
         input = InputApplier(hud: hud, options: options,
-                             finish: { [unowned self] code, delay in self.finish(code, after: delay) },
-                             warn: { [unowned self] in self.tell(.warn("xhud: " + $0)) })
+                             finish: { [weak self] code, delay in guard let self else { return }; self.finish(code, after: delay) },
+                             warn: { [weak self] in guard let self else { return }; self.tell(.warn("xhud: " + $0)) })
     }
 
     /// Shows the HUD as the invocation says and starts listening to the client.
     func start() {
         let hud = self.hud
-        let cancel = { [unowned self] in
+        let cancel = { [weak self] in
+            guard let self else { return }
             guard !self.ended else { return }
             self.ended = true
             if self.plan.wraps {
                 // The client ends the command; the HUD goes now, its status is the client's.
                 self.tell(.cancel)
-                hud.hide(animated: true) { [unowned self] in self.done(Status.cancelled) }
+                hud.hide(animated: true) { [weak self] in guard let self else { return }; self.done(Status.cancelled) }
             } else {
-                hud.dismiss(animated: true) { [unowned self] in self.done(Status.cancelled, killParent: self.options.autoKill) }
+                hud.dismiss(animated: true) { [weak self] in guard let self else { return }; self.done(Status.cancelled, killParent: self.options.autoKill) }
             }
         }
         hud.onButton = cancel
         // Whatever blocks input gives it back on Escape (the key is grabbed only while it does).
         hud.onEscape = cancel
-        hud.onParentGone = { [unowned self] in self.done(Status.done) }
+        hud.onParentGone = { [weak self] in guard let self else { return }; self.done(Status.done) }
         hud.show(animated: !resumed)
         if options.isNotification {
-            if options.clickThrough != true && hud.configuration.mode != .text { hud.onClick = { [unowned self] in self.finish(Status.done) } }
+            if options.clickThrough != true && hud.configuration.mode != .text { hud.onClick = { [weak self] in guard let self else { return }; self.finish(Status.done) } }
             finish(Status.done, after: options.notificationDuration(for: hud.configuration))
         } else if !plan.wraps {
             if let after = options.hideAfter {
@@ -69,7 +70,7 @@ final class ClientSession {
                 finish(Status.timedOut, after: t)   // zenity --timeout: closes the dialog and exits 5
             }
         }
-        hud.loop.addReader(fd: fd) { [unowned self] in self.receive() }
+        hud.loop.addReader(fd: fd) { [weak self] in guard let self else { return }; self.receive() }
     }
 
     // MARK: The client's lines
@@ -99,7 +100,7 @@ final class ClientSession {
             // SIGINT or SIGTERM: the normal way to end a HUD. It goes now (min show time is for
             // the task's end, not for the user's).
             ended = true
-            hud.dismiss(animated: true) { [unowned self] in self.done(Status.done) }
+            hud.dismiss(animated: true) { [weak self] in guard let self else { return }; self.done(Status.done) }
         case .exit(let v):
             released = true
             result(success: v == 0, details: v == 0 ? "" : "Exit status \(v)")
@@ -136,7 +137,7 @@ final class ClientSession {
 
     private func finish(_ status: Int32, after delay: Double = 0) {
         ended = true
-        hud.hide(animated: true, afterDelay: delay) { [unowned self] in self.done(status) }
+        hud.hide(animated: true, afterDelay: delay) { [weak self] in guard let self else { return }; self.done(status) }
     }
 
     /// The HUD is gone: the client hears its status, the server drops it.
@@ -204,10 +205,12 @@ extension HUDServer {
         hud.easesProgress = options.smooth ?? false
         sessionCount += 1
         let id = " client \(sessionCount)"
-        sessions[id] = ClientSession(fd: fd, hud: hud, options: options, plan: plan, request: request) { [unowned self] in
+        let session = ClientSession(fd: fd, hud: hud, options: options, plan: plan, request: request) { [unowned self] in
             self.sessions[id] = nil
             self.remove(id)
         }
+        sessions[id] = session
+        opened = session
         huds.add(hud, key: id, parent: options.parentSpec)   // before it shows: its window is made where it will stay
         keep()
         return Wire.Reply(status: 0, plan: plan)

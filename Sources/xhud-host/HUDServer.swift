@@ -33,6 +33,10 @@ final class HUDServer {
     var sessionCount = 0
     /// The HUDs that live as long as their client's connection, by key.
     var sessions: [String: ClientSession] = [:]
+    /// The session the request being answered opened: started once its reply is sent. (Not
+    /// looked up by descriptor: a session whose client has gone keeps its HUD a while, and the
+    /// descriptor number it had is given to the next connection.)
+    var opened: ClientSession?
 
     /// Binds the socket, then forks: the caller gets the first request's reply and exits at
     /// once, the child serves.
@@ -109,6 +113,9 @@ final class HUDServer {
         loop.installSignalHandlers()
         loop.onSignal = { [unowned self] _ in self.exit() }
         loop.addReader(fd: listener) { [unowned self] in self.acceptAll() }
+        // What starting up allocated and freed (fontconfig's parse of its configuration, the
+        // first layouts) goes back to the system once the first HUDs are up, off their path.
+        loop.addTimer(after: 1) { [unowned loop] in loop.releaseFreedMemory() }
     }
 
     // MARK: Connections
@@ -154,12 +161,14 @@ final class HUDServer {
     private func answer(_ fd: Int32, _ reply: Wire.Reply) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         _ = UnixSocket.writeAll(fd, reply.encoded())
+        let session = opened
+        opened = nil
         guard reply.plan != nil, let c = connections.removeValue(forKey: fd) else { return drop(fd) }
         // A session: the connection is its HUD's now (ClientSession reads it, and closes it).
         loop.cancelTimer(c.timer)
         loop.removeReader(fd: fd)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        sessions.values.first { $0.fd == fd }?.start()
+        session?.start()
     }
 
     private func drop(_ fd: Int32) {

@@ -208,3 +208,19 @@ def test_a_notification_with_stdin_a_pipe_ignores_its_end(nx):
     assert hud_rects(nx), "the end of stdin hid the notification"
     assert client.poll() is None, "the client left before its notification"
     assert client.wait(5) == 0
+
+
+def test_a_client_after_one_whose_hud_outlives_it_gets_its_own_hud(nx):
+    """A wrapped command's client exits as its command ends, while its HUD shows the result for
+    --result-time; the next client's connection gets the same descriptor number. The server once
+    found the session to start by that number and could start the old one again: the new
+    client's HUD never showed and the client waited forever."""
+    for i in range(8):
+        wrapped = start(nx, "--grace", "0", "--result-time", "1.5", "--label", f"Wrapped {i}", "--", "true")
+        assert wrapped.wait(10) == 0
+        plain = start(nx, "--label", f"Plain {i}", "--hide-after", "0.3", "--animation", "none")
+        try:
+            assert plain.wait(5) == 0, f"round {i}: exit {plain.returncode}"
+        except subprocess.TimeoutExpired:
+            plain.kill()
+            pytest.fail(f"round {i}: the plain client never ended (its HUD was not started)")
