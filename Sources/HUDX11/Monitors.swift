@@ -9,14 +9,9 @@ public struct Monitor: Equatable {
 }
 
 extension X11Display {
+    /// Asked of the server each time: a monitor set with `xrandr --setmonitor` sends no event
+    /// that would say a kept list is out of date.
     public func monitors() -> [Monitor] {
-        if rootState.randrEventBase != nil, let known = rootState.monitors { return known }
-        let list = readMonitors()
-        if rootState.randrEventBase != nil { rootState.monitors = list }
-        return list
-    }
-
-    private func readMonitors() -> [Monitor] {
         var n: Int32 = 0
         var list: [Monitor] = []
         if let infos = XRRGetMonitors(handle, root, 1, &n) {

@@ -1,11 +1,12 @@
 import CX11
 import HUDCore
 
-/// What every new HUD asks of the root (the compositor, the wallpaper, `Xft.dpi`), read once and
-/// kept while the loop watches the root's properties and the compositor's selection: each is a
-/// round trip, and a server busy with a burst of HUDs waits on every round trip behind everything
-/// the X server has queued. A PropertyNotify or selection event forgets what it changed; without
-/// the watch (`watched` false) every question goes to the server.
+/// What every new HUD asks of the root (the compositor, the wallpaper, `Xft.dpi`, the CRTCs'
+/// refresh rates), read once and kept while the loop hears of their changes: each is a round
+/// trip, and a server busy with a burst of HUDs waits on every round trip behind everything the
+/// X server has queued. A PropertyNotify, selection or XRandR event forgets what it changed;
+/// without the watch (`watched` false) every question goes to the server. The monitors are not
+/// kept: `xrandr --setmonitor` changes them without an event.
 struct RootState {
     var watched = false
     var compositorWatched = false
@@ -13,9 +14,8 @@ struct RootState {
     var compositor: Bool?
     var wallpaper: Pixmap??
     var dpi: Double??
-    /// XRandR: the monitors, and each lit CRTC's rectangle and refresh rate.
+    /// XRandR: each lit CRTC's rectangle and refresh rate.
     var randrEventBase: Int32?
-    var monitors: [Monitor]?
     var crtcRates: [(rect: Rect, hz: Double)]?
     /// The X server attached one of our MIT-SHM segments: it can attach the next ones, which
     /// then need no check (a round trip) of their own.
@@ -37,7 +37,6 @@ extension X11Display {
     func noteEvent(_ ev: inout XEvent) {
         if let base = rootState.randrEventBase, ev.type == base + RRScreenChangeNotify || ev.type == base + RRNotify {
             if ev.type == base + RRScreenChangeNotify { XRRUpdateConfiguration(&ev) }   // Xlib's screen size
-            rootState.monitors = nil
             rootState.crtcRates = nil
         } else if rootState.compositorWatched, ev.type == rootState.fixesEventBase + XFixesSelectionNotify {
             rootState.compositor = nil

@@ -86,6 +86,21 @@ def test_centred_on_monitor(x, args, pointer, centre):
         assert mon_x <= w.x and w.x + w.width <= mon_x + 640, f"window {w.rect} leaves monitor at x={mon_x}"
 
 
+def test_monitors_set_while_the_server_runs_are_followed(x):
+    """The display's server keeps the monitor list between HUDs (a round trip each) and forgets
+    it when XRandR says the screen changed: monitors set after its first HUD count for the next."""
+    first = x.start_xhud("--mode", "text", "--label", "Before", *STILL)
+    assert x.hud_bbox()[0] is not None, "nothing drawn: " + first.describe()
+    first.signal(15)
+    assert first.wait(5) == 0
+    setup_monitors(x)
+    x.run("xdotool", "mousemove", "1000", "300")
+    hud = x.start_xhud("--mode", "text", "--label", "After", *STILL)
+    box, _ = x.hud_bbox()
+    assert box is not None, "nothing drawn: " + hud.describe()
+    assert_centred(box, (960, 400), "the monitor under the pointer, set after the server's first HUD")
+
+
 def test_primary_monitor(x):
     setup_monitors(x)
     # Make R the primary monitor (xrandr's '*' prefix); the pointer stays on L.
