@@ -344,9 +344,8 @@ public final class HUDController {
         // The bezel's shape: what the window shows (a compositor then shadows and blurs the
         // rounded bezel, not a box), and where the blur goes.
         output.setShape(bezel: bezel, zoom: presentation.scale) {
-            var outline = contentFrame(at: shownAt, in: output).outline
-            outline.presentation = Presentation(alpha: 1, scale: presentation.scale)
-            return coverage(outline, width: Int(output.rect.width), height: Int(output.rect.height))
+            CoverageSpans.outline(of: contentFrame(at: shownAt, in: output), zoom: presentation.scale, renderer: renderer,
+                                  width: Int(output.rect.width), height: Int(output.rect.height))
         }
         output.present(composition)
         framesDrawn += 1
@@ -360,17 +359,6 @@ public final class HUDController {
         guard stackMoved else { return }
         stackMoved = false
         relayout()
-    }
-
-    /// The spans the bezel's outline covers (a fading frame covers the same pixels).
-    private func coverage(_ frame: HUDFrame, width: Int, height: Int) -> [Rect] {
-        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, width)), Int32(max(1, height)))!
-        defer { cairo_surface_destroy(s) }
-        let cr = cairo_create(s)!
-        renderer.render(frame, to: cr)
-        cairo_destroy(cr)
-        cairo_surface_flush(s)
-        return CoverageSpans.of(s)
     }
 
     private func inButton(_ p: Point) -> Bool {

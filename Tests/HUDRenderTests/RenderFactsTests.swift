@@ -23,6 +23,32 @@ final class RenderFactsTests: XCTestCase {
         return p.r   // white ink over a dark bezel: red channel grows with coverage
     }
 
+    /// A window's shape is its bezel's outline whatever the bezel's colour: every pixel the full
+    /// frame draws is inside it, and a fully transparent bezel still gets its whole shape.
+    func testTheOutlineCoversEverythingTheFrameDrawsWhateverTheBezelColour() {
+        for bezel in [RGBA(0.1, 0.1, 0.1, 0.82), RGBA(0, 0, 0, 0)] {
+            var c = HUDConfiguration()
+            c.mode = .annular; c.progress = 0.7; c.label = "Loading"; c.details = "Fetching packages"
+            c.shadow = false; c.bezelColor = bezel
+            let region = Size(width: 260, height: 200)
+            let layout = renderer.layout(c, region: region)
+            let spans = CoverageSpans.outline(of: HUDFrame(configuration: c, layout: layout), zoom: 1, renderer: renderer,
+                                              width: 260, height: 200)
+            let b = layout.bezel
+            XCTAssertEqual(spans.count, Int(b.height.rounded(.up)), "one span per row of the bezel (\(bezel))")
+            let (s, _) = render(c, region: region)
+            defer { cairo_surface_destroy(s) }
+            var outside = 0
+            for y in 0..<200 {
+                for x in 0..<260 where Golden.alpha(s, x, y) > 0 {
+                    let covered = spans.contains { $0.minY == Double(y) && Double(x) >= $0.minX && Double(x) < $0.maxX }
+                    if !covered { outside += 1 }
+                }
+            }
+            XCTAssertEqual(outside, 0, "drawn pixels outside the shape (\(bezel))")
+        }
+    }
+
     func testAnnularAtHalfCoversExactlyTheRightHalf() {
         var c = HUDConfiguration()
         c.mode = .annular; c.progress = 0.5; c.shadow = false
