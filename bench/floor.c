@@ -3,8 +3,12 @@
  *
  * Opens the display, creates an override-redirect 32-bit ARGB window centred on the screen,
  * maps it and paints a rounded dark bezel, a ring and one line of text ("Loading") with Cairo
- * right after XMapWindow, flushes, then sleeps in its event loop (repainting on Expose) until
- * it is killed. No toolkit, no font configuration beyond Cairo's toy text API.
+ * right after XMapWindow (offscreen, then shown in one operation), flushes, then sleeps in its
+ * event loop (repainting on Expose) until it is killed. No toolkit, no font configuration beyond Cairo's toy text API.
+ *
+ * The window has no background (None), as a HUD that must not flash should: with a background
+ * pixel, an X server without a compositor shows a black square at the map, before Cairo has
+ * drawn anything, and a first-frame watcher would count that square as the floor's first frame.
  *
  * Build: cc -O2 -o floor floor.c $(pkg-config --cflags --libs x11 cairo)
  * Usage: floor [LABEL]
@@ -33,6 +37,9 @@ static void rounded(cairo_t *cr, double x, double y, double w, double h, double 
 
 static void paint(cairo_surface_t *s, const char *label) {
     cairo_t *cr = cairo_create(s);
+    /* The frame is drawn offscreen and shown whole: the first pixels on screen are the HUD with
+     * its text, not a bezel that waits for fontconfig (several ms) before its label appears. */
+    cairo_push_group(cr);
     cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
     cairo_set_source_rgba(cr, 0, 0, 0, 0);
     cairo_paint(cr);
@@ -59,6 +66,9 @@ static void paint(cairo_surface_t *s, const char *label) {
     cairo_move_to(cr, cx - te.width / 2 - te.x_bearing, 20 + 37 + 4 + 16);
     cairo_show_text(cr, label);
 
+    cairo_pop_group_to_source(cr);
+    cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+    cairo_paint(cr);
     cairo_destroy(cr);
     cairo_surface_flush(s);
 }
@@ -92,12 +102,12 @@ int main(int argc, char **argv) {
     a.override_redirect = True;
     a.colormap = cmap;
     a.border_pixel = 0;
-    a.background_pixel = 0;
+    a.background_pixmap = None;
     a.event_mask = ExposureMask;
     int x = (DisplayWidth(dpy, screen) - BEZEL_W) / 2;
     int y = (DisplayHeight(dpy, screen) - BEZEL_H) / 2;
     Window w = XCreateWindow(dpy, root, x, y, BEZEL_W, BEZEL_H, 0, depth, InputOutput, visual,
-                             CWOverrideRedirect | CWColormap | CWBorderPixel | CWBackPixel | CWEventMask, &a);
+                             CWOverrideRedirect | CWColormap | CWBorderPixel | CWBackPixmap | CWEventMask, &a);
     XClassHint ch = {"floor", "floor"};
     XSetClassHint(dpy, w, &ch);
 
