@@ -31,13 +31,16 @@ let package = Package(
         // C libraries, found with pkg-config. Only HUDRender and HUDX11 import them.
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrender xrandr xfixes",
                        providers: [.apt(["libx11-dev", "libxext-dev", "libxrender-dev", "libxrandr-dev", "libxfixes-dev"])]),
-        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo",
-                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo fontconfig",
+                       providers: [.apt(["libcairo2-dev", "libfontconfig-dev"])]),
 
         // Platform-free: configuration, layout, animation, lifecycle, progress. No C, no Foundation.
         .target(name: "HUDCore"),
         // Draws a HUD state into any Cairo surface; knows nothing of X11.
-        .target(name: "HUDRender", dependencies: ["HUDCore", "CCairo"]),
+        // Pango through stubs that load it on first use (see its header): nothing links Pango, so
+        // a server's first frame does not wait for 17 more libraries to be mapped before main.
+        .target(name: "CPango", dependencies: ["CCairo"]),
+        .target(name: "HUDRender", dependencies: ["HUDCore", "CCairo", "CPango"]),
         // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
         // draw), the interface a display backend implements (HUDBackend, HUDOutput), and the
         // registry that stacks a process's HUDs (the server's, the library's).
@@ -98,7 +101,7 @@ let package = Package(
         .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDSettingsTOML"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
-        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo"], exclude: ["Golden"]),
+        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v5]
 )

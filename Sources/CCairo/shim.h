@@ -1,3 +1,2 @@
 #include <cairo.h>
-#include <pango/pangocairo.h>
 #include <fontconfig/fontconfig.h>

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CCairo
+import CPango
 
 /// SVG images through librsvg, loaded with dlopen the first time an SVG is drawn: a HUD without
 /// one never pays for librsvg and the libraries it brings (GIO, libxml2, ...) at start-up.

@@ -1,4 +1,5 @@
 import CCairo
+import CPango
 import HUDCore
 import HUDRender
 import XCTest

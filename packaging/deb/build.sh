@@ -163,6 +163,9 @@ if [ -z "$depends" ]; then
     echo "build.sh: dpkg-shlibdeps unavailable or failed; using the fixed list" >&2
     depends=$fallback
 fi
+# Pango is loaded with dlopen when text is first laid out (Sources/CPango): no NEEDED entry
+# tells dpkg-shlibdeps about it.
+case $depends in *libpangocairo-1.0-0*) ;; *) depends="$depends, libpangocairo-1.0-0" ;; esac
 
 # --- control -------------------------------------------------------------------------------
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
