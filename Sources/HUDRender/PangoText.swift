@@ -10,9 +10,6 @@ public final class PangoText: TextMeasurer {
     private var fonts: [String: OpaquePointer] = [:]
 
     public init() {
-        // Pango's libraries load here while fontconfig's configuration is read on the warm-up
-        // thread: the first text waits for the longer of the two, not for both.
-        _ = xhud_pango_load()
         FontWarmup.join()
         let fontMap = pango_cairo_font_map_get_default()
         context = pango_font_map_create_context(fontMap)

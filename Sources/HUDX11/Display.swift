@@ -127,6 +127,8 @@ public final class X11Display {
         return a
     }
 
+    func rememberAtom(_ name: String, _ atom: Atom) { atoms[name] = atom }
+
     /// Runs `body` and reports whether the server answered it with an error.
     public func checked<T>(_ body: () -> T) -> (T, ok: Bool) {
         let first = XNextRequest(handle), errors = xErrorCount

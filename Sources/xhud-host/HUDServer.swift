@@ -113,6 +113,8 @@ final class HUDServer {
         loop.installSignalHandlers()
         loop.onSignal = { [unowned self] _ in self.exit() }
         loop.addReader(fd: listener) { [unowned self] in self.acceptAll() }
+        // While the fonts load (FontWarmup): the first HUD then finds its round trips done.
+        loop.display.prefetchForHUDs()
         // What starting up allocated and freed (fontconfig's parse of its configuration, the
         // first layouts) goes back to the system once the first HUDs are up, off their path.
         loop.addTimer(after: 1) { [unowned loop] in loop.releaseFreedMemory() }

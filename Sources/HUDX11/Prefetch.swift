@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CX11
+import CCairo
+import HUDCore
+
+extension X11Display {
+    /// The atoms xhud uses, interned together by `prefetchForHUDs`.
+    static var knownAtoms: [String] {
+        ["UTF8_STRING", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE",
+         "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER", "_XROOTPMAP_ID", "_XSETROOT_ID",
+         "_KDE_NET_WM_BLUR_BEHIND_REGION", "_COMPTON_SHADOW"]
+    }
+
+    /// Asks now what a server's first HUD would otherwise ask, one round trip after another,
+    /// once its text is measured: the atoms (one XInternAtoms), the first query of each extension
+    /// (SHAPE, RENDER's formats, MIT-SHM, XFixes, XRandR), and what `RootState` keeps (the
+    /// compositor, the wallpaper, `Xft.dpi`, the refresh rates). A cold server calls it while its
+    /// fonts load on other threads, so that none of it is left on the way to the first frame.
+    /// Call it after the loop watches the root (`HUDLoop.init`), or nothing is kept.
+    public func prefetchForHUDs() {
+        let names = X11Display.knownAtoms + ["_NET_WM_CM_S\(screen)"]
+        var strings: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) }
+        defer { strings.forEach { free($0) } }
+        var found = [Atom](repeating: 0, count: names.count)
+        if XInternAtoms(handle, &strings, Int32(names.count), 0, &found) != 0 {
+            for (n, a) in zip(names, found) where a != 0 { rememberAtom(n, a) }
+        }
+        var event: Int32 = 0, error: Int32 = 0
+        _ = XShapeQueryExtension(handle, &event, &error)
+        _ = XRenderFindStandardFormat(handle, Int32(PictStandardARGB32))
+        _ = sharedMemoryUsable
+        _ = watchCompositor()
+        _ = compositorRunning
+        _ = wallpaperPixmap
+        _ = xftDPI
+        _ = refreshRate(at: Point(x: 0, y: 0))
+    }
+}
