@@ -110,6 +110,12 @@ public final class HUDLoop {
             for r in watched { fds.append(pollfd(fd: r.fd, events: Int16(POLLIN), revents: 0)) }
             let n = poll(&fds, nfds_t(fds.count), XPending(display.handle) > 0 ? 0 : timeout())
             if n < 0 && errno != EINTR { break }
+            handleXEvents()
+            var read = false
+            for (i, r) in watched.enumerated() where fds[i + 2].revents != 0 {
+                // A handler may have removed its reader (end of input) or another one.
+                if readers.contains(where: { $0.fd == r.fd }) { r.handler(); read = true }
+            }
             if fds[1].revents != 0 {
                 wake.drain()
                 runPosted()
@@ -118,12 +124,12 @@ public final class HUDLoop {
                     receivedSignal = 0
                     if let onSignal { onSignal(sig) } else { stop(exitCode: 128 + sig) }
                 }
+                // What the readers did (a new HUD's window and first frame, a new value) goes
+                // to the X server before this tick's frames, which it would otherwise execute
+                // first: under a burst of new HUDs, each is mapped without waiting for every
+                // fade-in already running.
+                if read { XFlush(display.handle) }
                 for h in huds { h.tick() }
-            }
-            handleXEvents()
-            for (i, r) in watched.enumerated() where fds[i + 2].revents != 0 {
-                // A handler may have removed its reader (end of input) or another one.
-                if readers.contains(where: { $0.fd == r.fd }) { r.handler() }
             }
             fireTimers()
         }

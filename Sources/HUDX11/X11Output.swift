@@ -91,7 +91,14 @@ final class X11Output: HUDOutput {
         shapeKey = nil
     }
 
-    func map() { window.map(); XFlush(display.handle) }
+    func map() {
+        window.map()
+        // Without a compositor an unmapped window keeps nothing drawn into it (no backing
+        // store): the frame composed before the map is copied in right after it, in the same
+        // flush, not one Expose round trip later.
+        if !composited { canvas.repaint(Rect(x: 0, y: 0, width: window.rect.width, height: window.rect.height)) }
+        XFlush(display.handle)
+    }
     func unmap() { window.unmap(); XFlush(display.handle) }
     func raise() { window.raise() }
 
