@@ -21,7 +21,9 @@ final class ServerCanvas {
     private var spriteKey: SpriteKey?
     private let windowPicture: Picture
     private let back: (pixmap: Pixmap, picture: Picture)
-    private let layer: (pixmap: Pixmap, picture: Picture)
+    /// The content with the spinner turned over it: made for a spinner's first frame only (a
+    /// window-sized pixmap fewer on the X server for every other HUD).
+    private var layer: (pixmap: Pixmap, picture: Picture)?
     private let contentPicture: Picture
     private var spritePicture: Picture = 0
     private var background: Background = .none
@@ -55,21 +57,30 @@ final class ServerCanvas {
             return (p, XRenderCreatePicture(d, p, format, 0, nil))
         }
         back = pixmapPicture(depth, XRenderFindVisualFormat(d, visual))
-        layer = pixmapPicture(32, argb)
         content = UploadedImage(display: display, width: self.width, height: self.height, useSHM: useSHM)
         contentPicture = XRenderCreatePicture(d, content.pixmap, argb, 0, nil)
-        for p in [contentPicture, layer.picture] { setFilter(p, "bilinear") }
+        setFilter(contentPicture, "bilinear")
     }
 
     deinit {
         let d = display.handle
-        for p in [windowPicture, back.picture, layer.picture, contentPicture, spritePicture, backgroundPicture] where p != 0 {
+        for p in [windowPicture, back.picture, layer?.picture ?? 0, contentPicture, spritePicture, backgroundPicture] where p != 0 {
             XRenderFreePicture(d, p)
         }
         XFreePixmap(d, back.pixmap)
-        XFreePixmap(d, layer.pixmap)
+        if let layer { XFreePixmap(d, layer.pixmap) }
         if snapshotPixmap != 0 { XFreePixmap(d, snapshotPixmap) }
         dropBlurred()
+    }
+
+    private func spinnerLayer() -> (pixmap: Pixmap, picture: Picture) {
+        if let layer { return layer }
+        let d = display.handle
+        let p = XCreatePixmap(d, display.root, UInt32(width), UInt32(height), 32)
+        let l = (p, XRenderCreatePicture(d, p, XRenderFindStandardFormat(d, Int32(PictStandardARGB32)), 0, nil))
+        setFilter(l.1, "bilinear")
+        layer = l
+        return l
     }
 
     private func setFilter(_ p: Picture, _ name: String) {
@@ -157,6 +168,7 @@ final class ServerCanvas {
         // The layer: the content, with the spinner turned over it.
         var source = contentPicture
         if let spinner, let sprite, spritePicture != 0 {
+            let layer = spinnerLayer()
             XRenderComposite(d, PictOpSrc, contentPicture, 0, layer.picture, x, y, 0, 0, x, y, w, h)
             let half = Double(sprite.width) / 2
             let c = cos(spinner.angle), s = sin(spinner.angle)
