@@ -2,30 +2,25 @@
 import Glibc
 #endif
 import CCairo
-import CPango
 
-/// What text needs before its first layout, made ready on two threads while the main thread
-/// parses options and connects to X: fontconfig's configuration and caches (`FcInit`: XML
-/// parsing, a few milliseconds) on one, Pango's libraries (`xhud_pango_load`: 17 libraries
-/// mapped and relocated) on the other. Text layout joins them first. They must also be joined
-/// before a fork: a child must not inherit a lock a thread holds.
+/// Loads fontconfig's configuration and caches (XML parsing, a few milliseconds) on a second
+/// thread while the main thread parses options and connects to X. Text layout joins it first.
+/// It must also be joined before a fork: a child must not inherit a lock the thread holds.
 public enum FontWarmup {
-    nonisolated(unsafe) private static var threads: [pthread_t] = []
+    nonisolated(unsafe) private static var thread: pthread_t?
 
     public static func start() {
-        guard threads.isEmpty else { return }
-        for job in [{ _ = FcInit() }, { _ = xhud_pango_load() }] as [@convention(c) () -> Void] {
-            var t = pthread_t()
-            let box = unsafeBitCast(job, to: UnsafeMutableRawPointer.self)
-            if pthread_create(&t, nil, { arg in
-                unsafeBitCast(arg, to: (@convention(c) () -> Void).self)()
-                return nil
-            }, box) == 0 { threads.append(t) }
-        }
+        guard thread == nil else { return }
+        var t = pthread_t()
+        if pthread_create(&t, nil, { _ in
+            FcInit()
+            return nil
+        }, nil) == 0 { thread = t }
     }
 
     public static func join() {
-        for t in threads { pthread_join(t, nil) }
-        threads = []
+        guard let t = thread else { return }
+        thread = nil
+        pthread_join(t, nil)
     }
 }

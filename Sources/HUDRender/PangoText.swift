@@ -10,6 +10,12 @@ public final class PangoText: TextMeasurer {
     private var fonts: [String: OpaquePointer] = [:]
 
     public init() {
+        // Pango's libraries load here, on the main thread once its X requests are answered,
+        // while fontconfig reads its configuration on the warm-up thread: the first text waits
+        // for the longer of the two, not for both. (A third thread loading them from the start
+        // was slower on two cores: the X server then waited for a core to answer the main
+        // thread.)
+        _ = xhud_pango_load()
         FontWarmup.join()
         let fontMap = pango_cairo_font_map_get_default()
         context = pango_font_map_create_context(fontMap)

@@ -51,31 +51,55 @@ public enum ServerLauncher {
         }
     }
 
-    /// fork, setsid, fork, exec: the server belongs to no terminal and to no client (no zombie
-    /// of it waits on a long-lived client), holds none of the client's descriptors but the
-    /// socket and the lock, and lives in `/`.
+    /// posix_spawn (a vfork: nothing of this process is copied) of the server in a session of
+    /// its own, holding none of the client's descriptors but the socket and the lock (as 3 and 4),
+    /// with /dev/null for 0-2, default signal handling and `/` as its directory. It is this
+    /// process's child until this process exits (then init's); should it die first, it stays a
+    /// zombie until then, which holds neither the socket nor the lock.
     static func spawnServer(_ host: String, listener: Int32, lock: Int32) -> Bool {
-        let pid = fork()
-        if pid < 0 { return false }
-        if pid > 0 {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return status == 0
+        // Above 4 first: dup2 onto 3 and 4 must not overwrite the other one.
+        let l = fcntl(listener, F_DUPFD_CLOEXEC, 10), k = fcntl(lock, F_DUPFD_CLOEXEC, 10)
+        defer { if l >= 0 { close(l) }; if k >= 0 { close(k) } }
+        guard l >= 0, k >= 0 else { return false }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, l, 3)
+        posix_spawn_file_actions_adddup2(&actions, k, 4)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        spawnAddCloseFrom(&actions, 5)
+        spawnAddChdir(&actions, "/")
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all); sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(spawnSetSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var e = environ
+        while let entry = e.pointee {
+            if strncmp(entry, listenFDVariable + "=", listenFDVariable.utf8.count + 1) != 0 { environment.append(strdup(entry)) }
+            e += 1
         }
-        setsid()
-        if fork() != 0 { _exit(0) }
-        let l = fcntl(listener, F_DUPFD, 10), k = fcntl(lock, F_DUPFD, 10)
-        guard l >= 0, k >= 0, dup2(l, 3) == 3, dup2(k, 4) == 4 else { _exit(1) }
-        let null = open("/dev/null", O_RDWR)
-        if null >= 0 { for fd: Int32 in 0...2 { dup2(null, fd) } }
-        closeDescriptors(except: [0, 1, 2, 3, 4])
-        _ = chdir("/")
-        setenv(listenFDVariable, "3", 1)
+        environment.append(strdup(listenFDVariable + "=3"))
+        environment.append(nil)
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup("xhud"), strdup("server"), nil]
-        execv(host, &argv)
-        _exit(127)
+        defer { (argv + environment).forEach { free($0) } }
+        var pid: pid_t = 0
+        return posix_spawn(&pid, host, &actions, &attributes, &argv, &environment) == 0
     }
 }
+
+// glibc's extensions (2.26, 2.34 and 2.29), not in the Glibc module's headers.
+private let spawnSetSID: Int32 = 0x80   // POSIX_SPAWN_SETSID, <spawn.h>
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnAddCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
+@_silgen_name("posix_spawn_file_actions_addchdir_np")
+private func spawnAddChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>) -> Int32
 
 /// Closes every open descriptor but `keep` (a process that outlives its parent holds nothing of
 /// the parent's: `out=$(xhud ...)` would wait for it).

@@ -114,8 +114,7 @@ final class UploadedImage {
             XFree(image)
             return fail()
         }
-        memset(addr, 0, size)
-        return (info, image)
+        return (info, image)   // zero-filled by the kernel (shmget)
     }
 
     /// Sends what changed since the last upload; returns the rectangle sent (nil: nothing).

@@ -15,7 +15,7 @@ extension X11Display {
 
     /// Asks now what a server's first HUD would otherwise ask, one round trip after another,
     /// once its text is measured: the atoms (one XInternAtoms), the first query of each extension
-    /// (SHAPE, RENDER's formats, MIT-SHM, XFixes, XRandR), and what `RootState` keeps (the
+    /// (SHAPE, RENDER's formats, MIT-SHM and its first attachment, XFixes, XRandR), and what `RootState` keeps (the
     /// compositor, the wallpaper, `Xft.dpi`, the refresh rates). A cold server calls it while its
     /// fonts load on other threads, so that none of it is left on the way to the first frame.
     /// Call it after the loop watches the root (`HUDLoop.init`), or nothing is kept.
@@ -30,7 +30,10 @@ extension X11Display {
         var event: Int32 = 0, error: Int32 = 0
         _ = XShapeQueryExtension(handle, &event, &error)
         _ = XRenderFindStandardFormat(handle, Int32(PictStandardARGB32))
-        _ = sharedMemoryUsable
+        // The first MIT-SHM attachment is checked (a round trip); a one-pixel image does it.
+        if sharedMemoryUsable && !rootState.shmAttachWorks {
+            _ = UploadedImage(display: self, width: 1, height: 1, useSHM: true)
+        }
         _ = watchCompositor()
         _ = compositorRunning
         _ = wallpaperPixmap
