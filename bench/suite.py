@@ -1352,7 +1352,7 @@ def startup_section(s: Suite) -> list[str]:
            "server runs (a foreground `xhud server`, started when none is up and then kept; after a start "
            "it first shows one untimed HUD, so that every warm run meets a server that has drawn before). "
            "*cold*: no server runs (any is ended before and after each run), so the invocation starts one "
-           "(fork, setsid, fork, exec of xhud-host) and its HUD is the new server's first.", ""]
+           "(posix_spawn of xhud-host in a session of its own) and its HUD is the new server's first.", ""]
     for setting, res in s.results["startup"].items():
         floor = res.get("floor", {})
         fmed = mmm(floor.get("times", []))[1] if floor.get("times") else None

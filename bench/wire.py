@@ -12,7 +12,7 @@ xhud takes its plain-request path, not MIT-SHM):
   bar      a bar fed 10 values a second on stdin (zenity --progress fed the same): B/s, and
            CPU % of one core of the client and of the X server
 xhud draws every HUD in the display's server, which the `xhud` client starts when none runs
-(detached: setsid, double fork). The server inherits the client's DISPLAY, so its X traffic goes
+(detached: posix_spawn in a session of its own). The server inherits the client's DISPLAY, so its X traffic goes
 through the proxy too; its CPU is added to the client's ("client + server"). It is found by its
 comm (xhud-host) and the private XDG_RUNTIME_DIR in its environment, and ended between cases so
 that each case starts the same way: no server running.
