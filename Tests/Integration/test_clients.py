@@ -71,6 +71,36 @@ def test_the_server_starts_without_pango_and_loads_it_for_its_first_text(nx):
     assert client.wait(5) == 0
 
 
+def test_a_server_started_by_a_client_holds_nothing_of_it(nx):
+    """The server a client starts lives in a session of its own, in /, with /dev/null for its
+    standard streams and none of the client's descriptors: `out=$(xhud ...)` ends when the
+    client does, and the client's files are not held open by the server."""
+    assert not server_pids(nx)
+    extra_r, extra_w = os.pipe()
+    out_r, out_w = os.pipe()
+    try:
+        client = nx.spawn([str(XHUD_BIN), "--mode", "annular", "--label", "Spawned", "--progress", "0.4",
+                           "--hide-after", "0.3"], stdout=out_w, stderr=subprocess.DEVNULL, pass_fds=(extra_w,))
+        os.close(out_w)
+        os.close(extra_w)
+        assert wait_until(lambda: server_pids(nx), 5), "no server was started"
+        server = server_pids(nx)[0]
+        fds = {int(n): os.readlink(f"/proc/{server}/fd/{n}") for n in os.listdir(f"/proc/{server}/fd")}
+        assert all(fds[n] == "/dev/null" for n in (0, 1, 2)), fds
+        assert fds[3].startswith("socket:") and fds[4].endswith(".lock"), fds
+        ours = {os.readlink(f"/proc/self/fd/{fd}") for fd in (extra_r, out_r)}
+        assert not ours & set(fds.values()), f"the server holds the client's pipes: {fds}"
+        assert os.readlink(f"/proc/{server}/cwd") == "/"
+        assert os.getsid(server) not in (os.getsid(0), client.pid), "in the client's session"
+        assert client.wait(5) == 0
+        # Both pipes end with the client: the server holds neither write end.
+        assert os.read(out_r, 100) == b""
+        assert os.read(extra_r, 100) == b""
+    finally:
+        for fd in (extra_r, out_r):
+            os.close(fd)
+
+
 def test_huds_of_many_clients_stack_without_overlap(nx):
     clients = [start(nx, "--mode", "bar", "--progress", f"0.{i}", "--label", f"Client {i}") for i in range(1, 7)]
     rects = wait_until(lambda: (r := hud_rects(nx)) and len(r) == 6 and r, 10)
