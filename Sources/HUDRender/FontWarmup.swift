@@ -2,24 +2,56 @@
 import Glibc
 #endif
 import CCairo
+import CPango
 
 /// Loads fontconfig's configuration and caches (XML parsing, a few milliseconds) on a second
-/// thread while the main thread parses options and connects to X. Text layout joins it first.
-/// It must also be joined before a fork: a child must not inherit a lock the thread holds.
+/// thread while the main thread parses options, connects to X and loads Pango. Text waits for
+/// it (`waitForConfiguration`). A process must join the thread before a fork: a child must not
+/// inherit a lock the thread holds.
 public enum FontWarmup {
+    /// Owned by the thread that calls `start`, `waitForConfiguration` and `join` (one thread).
     nonisolated(unsafe) private static var thread: pthread_t?
+    nonisolated(unsafe) private static var configurationSeen = false
+    /// Posted by the warm-up thread once fontconfig's configuration is loaded.
+    nonisolated(unsafe) private static let configured: UnsafeMutablePointer<sem_t> = {
+        let s = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        sem_init(s, 0, 0)
+        return s
+    }()
 
     public static func start() {
         guard thread == nil else { return }
+        _ = configured
         var t = pthread_t()
         if pthread_create(&t, nil, { _ in
             FcInit()
+            sem_post(FontWarmup.configured)
             return nil
-        }, nil) == 0 { thread = t }
+        }, nil) == 0 {
+            thread = t
+        } else {
+            configurationSeen = true   // no thread: fontconfig loads with the first text
+        }
+    }
+
+    /// Loads Pango on the calling thread now, while the warm-up thread reads fontconfig's
+    /// configuration. A server started for a waiting client calls it first thing, before it
+    /// connects to X: the loading is the longer of its main thread's jobs, and after it the X
+    /// round trips and the first request fill the time until the configuration is read. (Loaded
+    /// after them, Pango was what the first text waited for; loaded on a third thread, it left
+    /// the X server no core to answer on.)
+    public static func loadPango() { _ = xhud_pango_load() }
+
+    /// Returns once fontconfig's configuration is loaded (at once without a warm-up thread).
+    public static func waitForConfiguration() {
+        guard thread != nil, !configurationSeen else { return }
+        while sem_wait(configured) != 0 && errno == EINTR {}
+        configurationSeen = true
     }
 
     public static func join() {
         guard let t = thread else { return }
+        waitForConfiguration()
         thread = nil
         pthread_join(t, nil)
     }

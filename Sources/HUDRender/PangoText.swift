@@ -5,33 +5,53 @@ import HUDCore
 /// Pango text, measured and drawn with the same settings so that what layout measured is what
 /// is drawn. Layouts are cached by request: a spinner frame re-lays out no text.
 public final class PangoText: TextMeasurer {
-    private let context: OpaquePointer
+    /// Made at the first text, not with the object: what shows no text loads no Pango and waits
+    /// for no fonts.
+    private var madeContext: OpaquePointer?
+    private var context: OpaquePointer {
+        if let c = madeContext { return c }
+        let c = PangoText.makeContext()
+        madeContext = c
+        return c
+    }
     private var layouts: [TextRequest: OpaquePointer] = [:]
     private var fonts: [String: OpaquePointer] = [:]
 
-    public init() {
-        // Pango's libraries load here, on the main thread once its X requests are answered,
-        // while fontconfig reads its configuration on the warm-up thread: the first text waits
-        // for the longer of the two, not for both. (A third thread loading them from the start
-        // was slower on two cores: the X server then waited for a core to answer the main
-        // thread.)
+    public init() {}
+
+    private static func makeContext() -> OpaquePointer {
+        // Pango's libraries load here, unless a server loaded them first thing
+        // (FontWarmup.loadPango), while fontconfig reads its configuration on the warm-up
+        // thread: the first text waits for the longer of the two, not for both.
         _ = xhud_pango_load()
-        FontWarmup.join()
-        let fontMap = pango_cairo_font_map_get_default()
-        context = pango_font_map_create_context(fontMap)
-        // Unhinted metrics: sizes do not depend on the scale or the surface they are drawn on.
+        FontWarmup.waitForConfiguration()
+        let context = pango_font_map_create_context(pango_cairo_font_map_get_default())!
+        configure(context)
+        return context
+    }
+
+    /// Unhinted metrics: sizes do not depend on the scale or the surface they are drawn on.
+    /// The context also takes an image surface's own font options (its rounding of glyph
+    /// positions), as `draw` does for the image surfaces HUDs are drawn into: text is measured
+    /// with the font set it is drawn with, and the first HUD loads one font set, not two.
+    private static func configure(_ context: OpaquePointer) {
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+        let cr = cairo_create(surface)
+        pango_cairo_update_context(cr, context)
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
     }
 
     deinit {
         for l in layouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
         for f in fonts.values { pango_font_description_free(f) }
-        g_object_unref(UnsafeMutableRawPointer(context))
+        if let c = madeContext { g_object_unref(UnsafeMutableRawPointer(c)) }
     }
 
     public func measure(_ request: TextRequest) -> Size {

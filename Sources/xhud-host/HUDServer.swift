@@ -89,6 +89,7 @@ final class HUDServer {
     /// Without a display it exits at once: its clients read the end of the connection and draw
     /// their HUDs themselves.
     private static func runStarted(paths: ServerPaths, listener: Int32) -> Int32 {
+        FontWarmup.loadPango()
         unsetenv(ServerLauncher.listenFDVariable)
         _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
         _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
