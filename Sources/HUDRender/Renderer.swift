@@ -10,6 +10,22 @@ public final class HUDRenderer {
 
     public init() {}
 
+    /// Lays out and draws `c` once into a scratch surface: Pango, the fonts `c` names (their font
+    /// sets stay in the thread's font map for every later renderer), Cairo and the drawing code
+    /// are loaded and set up. For a server that starts before anyone asks (autostart, systemd),
+    /// so that its first HUD is drawn as fast as any later one.
+    public func warmUp(_ c: HUDConfiguration, region: Size) {
+        var f = HUDFrame(configuration: c, layout: layout(c, region: region))
+        let e = f.bezelExtent
+        f.origin = Point(x: e.x, y: e.y)
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, min(e.width, 1024)).rounded(.up)),
+                                                 Int32(max(1, min(e.height, 1024)).rounded(.up)))
+        let cr = cairo_create(surface)!
+        render(f, to: cr)
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
+    }
+
     /// Lays out a configuration with this renderer's text metrics.
     public func layout(_ c: HUDConfiguration, region: Size) -> HUDLayout {
         HUDLayout.compute(c, region: region, measurer: text)

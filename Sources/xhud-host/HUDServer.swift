@@ -80,6 +80,13 @@ final class HUDServer {
         }
         let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
         server.lingersForever = true
+        // Up before anyone asks: the first HUD's loading (Pango, the default fonts, the drawing
+        // code) is done now, not while the first client waits.
+        var sample = HUDConfiguration()
+        sample.mode = .annular
+        sample.label = "Ag 0%"
+        sample.details = "Ag"
+        HUDRenderer().warmUp(sample, region: Size(width: 400, height: 300))
         _ = lock   // held until this process exits
         return server.loop.run()
     }
