@@ -82,10 +82,10 @@ final class HUDServer {
         server.lingersForever = true
         // Up before anyone asks: the first HUD's loading (Pango, the default fonts, the drawing
         // code) is done now, not while the first client waits.
+        // The default label font only: each further font set stays resident (about 0.1 MiB).
         var sample = HUDConfiguration()
         sample.mode = .annular
         sample.label = "Ag 0%"
-        sample.details = "Ag"
         HUDRenderer().warmUp(sample, region: Size(width: 400, height: 300))
         _ = lock   // held until this process exits
         return server.loop.run()
