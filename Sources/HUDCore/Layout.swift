@@ -42,6 +42,19 @@ extension HUDLayout {
     /// centred in an even region, or a 37 px ring centred in an even bezel, would otherwise sit
     /// on half pixels and draw its edges and 2 px strokes soft. Moves nothing by more than half a
     /// device pixel.
+    /// The same layout moved as a whole (a stack making room).
+    public func translated(dx: Double, dy: Double) -> HUDLayout {
+        var l = self
+        l.bezel = bezel.offsetBy(dx: dx, dy: dy)
+        l.indicator = indicator?.offsetBy(dx: dx, dy: dy)
+        l.image = image?.offsetBy(dx: dx, dy: dy)
+        l.label = label?.offsetBy(dx: dx, dy: dy)
+        l.details = details?.offsetBy(dx: dx, dy: dy)
+        l.button = button?.offsetBy(dx: dx, dy: dy)
+        l.value = value?.offsetBy(dx: dx, dy: dy)
+        return l
+    }
+
     public func snapped(toScale scale: Double) -> HUDLayout {
         func snap(_ r: Rect?) -> Rect? {
             guard let r, scale > 0, r.x.isFinite, r.y.isFinite else { return r }

@@ -35,7 +35,11 @@ public final class HUDController {
     private var bezelTween: RectTween?
     private var buttonPressed = false
     /// Something other than time changed: the content is drawn again (and what changed sent).
-    private var dirty = true
+    private var dirty = true { didSet { if dirty { contentStale = true } } }
+    /// The content must be drawn again, not only composed where the window now is: false after
+    /// a move of the whole HUD (`needsFrameOnly`), which twenty HUDs arriving at once make
+    /// hundreds of times.
+    private var contentStale = true
     public private(set) var framesDrawn = 0
     private var lastFrame = -Double.infinity
     /// Alpha and zoom of the frame on screen: only a frame that keeps them may compose the
@@ -50,7 +54,7 @@ public final class HUDController {
     public var stackOffset: Point = .zero {
         // Applied at the next frame (or show): HUDs arriving faster than frames move each HUD
         // already up once a frame, not once an arrival.
-        didSet { if stackOffset != oldValue { stackMoved = true; dirty = true } }
+        didSet { if stackOffset != oldValue { stackMoved = true; needsFrameOnly() } }
     }
     /// The region's size in logical pixels, where a stack must fit.
     public var stackArea: Size { Size(width: region.width / scale, height: region.height / scale) }
@@ -203,8 +207,16 @@ public final class HUDController {
 
     /// Lays the HUD out again. A changed bezel animates to its new size; the window grows to
     /// hold every step and fits the bezel again once it stops.
+    /// A frame is due, but what it shows is drawn already (relayout decides otherwise).
+    private func needsFrameOnly() {
+        let stale = contentStale
+        dirty = true
+        contentStale = stale
+    }
+
     private func relayout(regionMoved: Bool = false) {
         let now = clock.now
+        let old = layout
         let before = bezelTween?.value(at: now) ?? layout.bezel
         let size = Size(width: region.width / scale, height: region.height / scale)
         var c = configuration
@@ -223,17 +235,26 @@ public final class HUDController {
             if !moves { bezelTween = RectTween(from: before.union(layout.bezel), to: layout.bezel, start: now) }
         }
         guard let output else { return }
+        let window = output.rect
         var target = windowRect(for: layout.bezel)
         if let t = bezelTween { target = target.union(windowRect(for: t.from)) }
         if regionMoved || configuration.effectiveMask.paintsBackground || bezelTween == nil {
             // Nothing eases: the window is where the bezel is now (a window left at the union of
             // two places would cover a HUD stacked next to it).
-            guard target != output.rect else { return }
-            output.move(to: target, blocker: region)
+            if target != output.rect { output.move(to: target, blocker: region) }
         } else if !output.rect.contains(target) {
             output.move(to: output.rect.union(target).integral, blocker: region)
         }
-        dirty = true
+        // Moved as a whole, window and all (by whole device pixels: the layout is snapped), the
+        // window's content is what it was: the frame composes it at the new place, no more.
+        let dx = layout.bezel.x - old.bezel.x, dy = layout.bezel.y - old.bezel.y
+        let moved = output.rect
+        if bezelTween == nil, moved.width == window.width, moved.height == window.height,
+           moved.x - window.x == dx * scale, moved.y - window.y == dy * scale, layout == old.translated(dx: dx, dy: dy) {
+            needsFrameOnly()
+        } else {
+            dirty = true
+        }
     }
 
     /// Once the bezel has stopped moving, the window (grown to hold every step of the move)
@@ -305,12 +326,13 @@ public final class HUDController {
         let shownAt = now + backend.framePeriod
         let presentation = lifecycle.presentation(at: shownAt)
         let f = contentFrame(at: shownAt, in: output)
-        let contentChanged = dirty || progress.isMoving(at: now) || f.bezelOverride != nil
+        let contentChanged = contentStale || progress.isMoving(at: now) || f.bezelOverride != nil
         if contentChanged {
             output.setLook(blur: configuration.blur * scale, shadow: configuration.shadow)
             output.drawContent { renderer.render(f, replacing: $0) }
         }
         dirty = false
+        contentStale = false
 
         let bezel = f.bezelOverride ?? layout.bezel
         var composition = Composition(alpha: presentation.alpha, zoom: presentation.scale,
@@ -343,7 +365,7 @@ public final class HUDController {
         }
         // The bezel's shape: what the window shows (a compositor then shadows and blurs the
         // rounded bezel, not a box), and where the blur goes.
-        output.setShape(bezel: bezel, zoom: presentation.scale) {
+        output.setShape(bezel: bezel.offsetBy(dx: -f.origin.x, dy: -f.origin.y), zoom: presentation.scale) {
             CoverageSpans.outline(of: contentFrame(at: shownAt, in: output), zoom: presentation.scale, renderer: renderer,
                                   width: Int(output.rect.width), height: Int(output.rect.height))
         }

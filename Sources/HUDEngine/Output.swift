@@ -42,7 +42,9 @@ public protocol HUDOutput: AnyObject {
     /// Shows a frame: the content (and the sprite turned over it) with an alpha and a zoom.
     func present(_ composition: Composition)
     /// The bezel's shape: the pixels the window shows (unless a mask paints the whole region),
-    /// and where a blur goes; `spans` is asked for only when the bezel's rectangle or zoom changed.
+    /// and where a blur goes. `bezel` is in the window's logical coordinates: a window that moves
+    /// with its bezel keeps its shape, and `spans` is asked for only when the bezel's rectangle
+    /// in the window or the zoom changed.
     func setShape(bezel: Rect, zoom: Double, spans: () -> [Rect])
     /// Blur what shows through the bezel by `blur` device pixels (0: none); `shadow`: whether a
     /// compositor should shadow the bezel. Without a compositor the backend blurs; with one it

@@ -77,7 +77,7 @@ final class X11Output: HUDOutput {
             // shows this HUD where it was, with what it covered put back).
             canvas.setBackground(.snapshot, rect: to, under: underOtherHUDs() + [own])
             window.move(to: r, blocker: region)
-            shapeKey = nil
+            keepShapeAfterMove()
             return
         }
         window.move(to: r, blocker: region)
@@ -85,10 +85,17 @@ final class X11Output: HUDOutput {
             canvas = X11Output.makeCanvas(display, window, useSHM)
             chooseBackground()
             look = nil
-        } else if !composited && !onWallpaper {
-            chooseBackground()   // a copy of the screen is only true where it was taken
+            shapeKey = nil
+        } else {
+            if !composited && !onWallpaper { chooseBackground() }   // a copy of the screen is only true where it was taken
+            keepShapeAfterMove()
         }
-        shapeKey = nil
+    }
+
+    /// A window that moves keeps its shape (X keeps it relative to the window), so the outline
+    /// is not computed again; a blurred background is, from the new copy of the screen.
+    private func keepShapeAfterMove() {
+        if blurRadius > 0 && !composited { shapeKey = nil }
     }
 
     func map() {
@@ -177,8 +184,8 @@ final class X11Output: HUDOutput {
 
     /// The window shows only the pixels the rounded bezel covers, with or without a compositor:
     /// a shadowing compositor then shadows the bezel, and a blurring one blurs behind it, not
-    /// behind a box. A mask that paints the region keeps the whole window. `spans` is asked for
-    /// only when the bezel's rectangle or zoom changed.
+    /// behind a box. A mask that paints the region keeps the whole window. `bezel` is in the
+    /// window's logical coordinates; `spans` is asked for only when it or the zoom changed.
     func setShape(bezel: Rect, zoom: Double, spans: () -> [Rect]) {
         if let k = shapeKey, k.0 == bezel, k.1 == zoom { return }
         shapeKey = (bezel, zoom)

@@ -31,6 +31,22 @@ final class LayoutTests: XCTestCase {
 
     // MARK: Defaults
 
+    /// A stack making room moves a HUD by its offset: the layout is then the old one moved as a
+    /// whole, which is what lets the controller compose the drawn content at the new place
+    /// instead of drawing it again. Near the region's edge it is not (the bezel is kept inside).
+    func testAnOffsetMovesTheLayoutAsAWhole() {
+        var c = config(.determinate, label: "Loading", details: "two words", button: "Cancel")
+        let before = layout(c)
+        c.offset = Point(x: 12, y: -30)
+        let after = layout(c)
+        XCTAssertEqual(after, before.translated(dx: 12, dy: -30))
+        XCTAssertNotEqual(after, before)
+        XCTAssertEqual(before.translated(dx: 0, dy: 0), before)
+        c.offset = Point(x: 0, y: 1_000)
+        let kept = layout(c)
+        XCTAssertNotEqual(kept, before.translated(dx: 0, dy: 1_000), "a bezel pushed past the edge is kept inside")
+    }
+
     func testDefaultsFollowMBProgressHUD() {
         let c = HUDConfiguration()
         XCTAssertEqual(c.margin, 20)
