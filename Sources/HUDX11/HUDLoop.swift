@@ -129,7 +129,10 @@ public final class HUDLoop {
                 // first: under a burst of new HUDs, each is mapped without waiting for every
                 // fade-in already running.
                 if read { XFlush(display.handle) }
+                deferringLink = true
                 for h in huds { h.tick() }
+                deferringLink = false
+                updateLink()
             }
             fireTimers()
         }
@@ -144,12 +147,24 @@ public final class HUDLoop {
     }
 
     /// Brings every HUD's lifecycle up to date and runs the display link only while something moves.
+    /// A HUD that wants ticks starts the link at once (a later HUD then waits for the tick, as
+    /// when the link already ran); whether it may stop is asked of every HUD once, at the end:
+    /// asked after each HUD, twenty HUDs made four hundred questions a pass.
     func settle() {
-        for h in huds { h.afterStateChange() }
+        deferringLink = true
+        for h in huds {
+            h.afterStateChange()
+            if h.wantsTicks { displayLink.start() }
+        }
+        deferringLink = false
         updateLink()
     }
 
+    /// Set while every HUD is visited (`settle`, the ticks): the link is updated after the visit.
+    private var deferringLink = false
+
     func updateLink() {
+        guard !deferringLink else { return }
         if huds.contains(where: \.wantsTicks) { displayLink.start() } else { link?.stop() }
     }
 
