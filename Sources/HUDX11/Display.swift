@@ -29,6 +29,11 @@ nonisolated(unsafe) var lastXError: UInt8 = 0
 /// errors from earlier ones by serial, with one round trip instead of two.
 nonisolated(unsafe) var lastXErrorSerial: UInt = 0
 nonisolated(unsafe) var xErrorCount = 0
+/// The drawable named by the last BadDrawable or BadPixmap error (a pixmap that is gone), and
+/// how many such errors there were: errors on pictures made from it come after and do not
+/// overwrite it.
+nonisolated(unsafe) var lastBadDrawable: XID = 0
+nonisolated(unsafe) var badDrawableCount = 0
 
 /// XHUD_DEBUG_X=1 prints every X error the handler swallows.
 let debugXErrors = getenv("XHUD_DEBUG_X") != nil
@@ -96,6 +101,10 @@ public final class X11Display {
             if !ours, let previous { return previous(display, event) }
             lastXError = event?.pointee.error_code ?? 1
             lastXErrorSerial = event?.pointee.serial ?? UInt.max
+            if let e = event?.pointee, e.error_code == UInt8(BadDrawable) || e.error_code == UInt8(BadPixmap) {
+                lastBadDrawable = e.resourceid
+                badDrawableCount &+= 1
+            }
             xErrorCount &+= 1
             if debugXErrors, let e = event?.pointee {
                 fputs("xhud: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n", stderr)

@@ -24,7 +24,7 @@ public final class HUDLoop {
     public init(display: X11Display) {
         self.display = display
         pthread_mutex_init(&postedLock, nil)
-        XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask | PropertyChangeMask))
+        XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask | StructureNotifyMask | PropertyChangeMask))
         display.watchRoot()
     }
 
@@ -194,6 +194,7 @@ public final class HUDLoop {
             display.noteEvent(&ev)
             for h in huds { h.handle(&ev) }
         }
+        if display.wallpaperLost() { for h in huds where h.output?.onWallpaper == true { h.wallpaperChanged() } }
     }
 }
 

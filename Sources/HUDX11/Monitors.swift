@@ -9,9 +9,19 @@ public struct Monitor: Equatable {
 }
 
 extension X11Display {
-    /// Asked of the server each time: a monitor set with `xrandr --setmonitor` sends no event
-    /// that would say a kept list is out of date.
+    /// Kept (while the root is watched) for `RootState.monitorsLifetime` at most: a monitor set
+    /// with `xrandr --setmonitor` sends no XRandR event that would say a kept list is out of date.
     public func monitors() -> [Monitor] {
+        let now = MonotonicClock().now
+        if rootState.watched, let known = rootState.monitors, now - rootState.monitorsRead < RootState.monitorsLifetime {
+            return known
+        }
+        let list = readMonitors()
+        if rootState.watched { rootState.monitors = list; rootState.monitorsRead = now }
+        return list
+    }
+
+    private func readMonitors() -> [Monitor] {
         var n: Int32 = 0
         var list: [Monitor] = []
         if let infos = XRRGetMonitors(handle, root, 1, &n) {

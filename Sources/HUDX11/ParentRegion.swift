@@ -58,6 +58,7 @@ extension X11Display {
         let all = monitors()
         switch which.lowercased() {
         case "pointer":
+            if all.count == 1 { return all[0] }   // no question to the server
             let p = pointer()
             return all.first { $0.rect.contains(p) } ?? all[0]
         case "focused":

@@ -5,8 +5,9 @@ import HUDCore
 /// refresh rates), read once and kept while the loop hears of their changes: each is a round
 /// trip, and a server busy with a burst of HUDs waits on every round trip behind everything the
 /// X server has queued. A PropertyNotify, selection or XRandR event forgets what it changed;
-/// without the watch (`watched` false) every question goes to the server. The monitors are not
-/// kept: `xrandr --setmonitor` changes them without an event.
+/// without the watch (`watched` false) every question goes to the server. The monitors are kept
+/// for a quarter of a second at most: a monitor set with `xrandr --setmonitor` sends no XRandR
+/// event (xrandr's ConfigureNotify of the root forgets them too), and a burst of HUDs asks once.
 struct RootState {
     var watched = false
     var compositorWatched = false
@@ -17,13 +18,19 @@ struct RootState {
     /// XRandR: each lit CRTC's rectangle and refresh rate.
     var randrEventBase: Int32?
     var crtcRates: [(rect: Rect, hz: Double)]?
+    var monitors: [Monitor]?
+    var monitorsRead = 0.0
+    static let monitorsLifetime = 0.25
     /// The X server attached one of our MIT-SHM segments: it can attach the next ones, which
     /// then need no check (a round trip) of their own.
     var shmAttachWorks = false
+    /// `badDrawableCount` when `wallpaperLost` last looked.
+    var errorsSeen = 0
 }
 
 extension X11Display {
-    /// The loop selects PropertyChangeMask on the root and calls `noteEvent` for every event.
+    /// The loop selects PropertyChangeMask and StructureNotifyMask on the root and calls
+    /// `noteEvent` for every event.
     func watchRoot() {
         rootState.watched = true
         var eventBase: Int32 = 0, errorBase: Int32 = 0
@@ -38,6 +45,9 @@ extension X11Display {
         if let base = rootState.randrEventBase, ev.type == base + RRScreenChangeNotify || ev.type == base + RRNotify {
             if ev.type == base + RRScreenChangeNotify { XRRUpdateConfiguration(&ev) }   // Xlib's screen size
             rootState.crtcRates = nil
+            rootState.monitors = nil
+        } else if ev.type == ConfigureNotify, ev.xconfigure.window == root {
+            rootState.monitors = nil
         } else if rootState.compositorWatched, ev.type == rootState.fixesEventBase + XFixesSelectionNotify {
             rootState.compositor = nil
         } else if ev.type == PropertyNotify, ev.xproperty.window == root {
@@ -45,5 +55,18 @@ extension X11Display {
             if a == atom("_XROOTPMAP_ID") || a == atom("_XSETROOT_ID") { rootState.wallpaper = nil }
             if a == Atom(XA_RESOURCE_MANAGER) { rootState.dpi = nil }
         }
+    }
+}
+
+extension X11Display {
+    /// Whether the kept wallpaper turned out to be gone: an unchecked request on it failed (its
+    /// owner freed it without changing the root's property). It is forgotten then, and the HUDs
+    /// on it choose their background again.
+    func wallpaperLost() -> Bool {
+        guard badDrawableCount != rootState.errorsSeen else { return false }
+        rootState.errorsSeen = badDrawableCount
+        guard case .some(.some(let p)) = rootState.wallpaper, lastBadDrawable == p else { return false }
+        rootState.wallpaper = nil
+        return true
     }
 }

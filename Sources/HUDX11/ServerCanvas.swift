@@ -124,8 +124,15 @@ final class ServerCanvas {
         case .wallpaper(let pixmap):
             var attrs = XRenderPictureAttributes()
             attrs.repeat = RepeatNormal   // a tiled wallpaper tiles from the root's origin
-            let (pic, ok) = display.checked { XRenderCreatePicture(d, pixmap, rootFormat, UInt(CPRepeat), &attrs) }
-            if ok { backgroundPicture = pic } else { background = .none }
+            // A kept wallpaper was checked when it was read and is forgotten when the root's
+            // property changes: no round trip then (a burst of HUDs made one each). Should its
+            // owner free it unannounced, the error comes back later (`wallpaperLost`).
+            if display.rootState.watched {
+                backgroundPicture = XRenderCreatePicture(d, pixmap, rootFormat, UInt(CPRepeat), &attrs)
+            } else {
+                let (pic, ok) = display.checked { XRenderCreatePicture(d, pixmap, rootFormat, UInt(CPRepeat), &attrs) }
+                if ok { backgroundPicture = pic } else { background = .none }
+            }
         case .snapshot:
             let depth = UInt32(XDefaultDepth(d, display.screen))
             snapshotPixmap = XCreatePixmap(d, display.root, UInt32(width), UInt32(height), depth)

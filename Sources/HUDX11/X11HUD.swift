@@ -99,7 +99,7 @@ public final class X11HUD: HUDBackend {
                   composited: composited, overScreen: overScreen)
     }
 
-    private var output: X11Output? { controller.output as? X11Output }
+    var output: X11Output? { controller.output as? X11Output }
 
     // MARK: The loop's calls
 
@@ -121,6 +121,13 @@ public final class X11HUD: HUDBackend {
         if top != w { XSelectInput(display.handle, top, Int(StructureNotifyMask)) }
     }
 
+    /// The root's wallpaper changed or is gone: a visible HUD blends over what is there now.
+    func wallpaperChanged() {
+        guard controller.isVisible else { return }
+        output?.wallpaperChanged()
+        controller.displayChanged()
+    }
+
     /// One X event, as the controller understands it.
     func handle(_ ev: inout XEvent) {
         let output = self.output
@@ -140,7 +147,7 @@ public final class X11HUD: HUDBackend {
                 guard let rect = display.windowRect(p) else { return }
                 region.rect = rect
                 controller.regionMoved(to: rect)
-            } else if ev.xconfigure.event == display.root, !ours.contains(w), ev.xconfigure.override_redirect == 0,
+            } else if ev.xconfigure.event == display.root, w != display.root, !ours.contains(w), ev.xconfigure.override_redirect == 0,
                       output?.isMapped == true {
                 // Stay above whatever a window manager or an application raised. Other override-redirect
                 // windows (other HUDs, menus) are left alone, so that two HUDs never fight over the top.
@@ -159,10 +166,7 @@ public final class X11HUD: HUDBackend {
                 output?.canvas.repaint(Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)))
             }
         case PropertyNotify:
-            if ev.xproperty.window == display.root, ev.xproperty.atom == display.atom("_XROOTPMAP_ID"), controller.isVisible {
-                output?.wallpaperChanged()
-                controller.displayChanged()
-            }
+            if ev.xproperty.window == display.root, ev.xproperty.atom == display.atom("_XROOTPMAP_ID") { wallpaperChanged() }
         case ButtonPress:
             if ev.xbutton.window == output?.window.window {
                 controller.pointerPressed(at: Point(x: Double(ev.xbutton.x), y: Double(ev.xbutton.y)))

@@ -28,7 +28,7 @@ final class X11Output: HUDOutput {
     /// Blend over a copy of the screen rather than the wallpaper (a mask that paints the region).
     let overScreen: Bool
     private var shapeKey: (Rect, Double)?
-    private var onWallpaper = false
+    private(set) var onWallpaper = false
     let useSHM: Bool
 
     init(display: X11Display, rect: Rect, blockInputOver: Rect?, clickThrough: Bool, composited: Bool, overScreen: Bool) {

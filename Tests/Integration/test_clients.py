@@ -271,3 +271,37 @@ def test_a_client_after_one_whose_hud_outlives_it_gets_its_own_hud(nx):
         except subprocess.TimeoutExpired:
             plain.kill()
             pytest.fail(f"round {i}: the plain client never ended (its HUD was not started)")
+
+
+def test_a_wallpaper_freed_under_the_server_is_noticed(nx):
+    """The server keeps the root's wallpaper pixmap from one HUD to the next, and a new HUD's
+    background on it costs no round trip. When the pixmap's owner frees it without changing the
+    root's property, the next HUD's request on it fails on the X server: the server hears the
+    error, forgets the pixmap and blends that HUD over a copy of the screen. Its bezel then looks
+    as the first one did, not like a bezel over nothing (black)."""
+    from test_pixels import EXPECTED, close
+    args = ("--mode", "text", "--label", "Wallpaper", "--animation", "none", "--no-shadow", "--wait")
+    first = start(nx, *args)
+    box, shot = nx.hud_bbox()
+    assert box is not None, "nothing drawn"
+    left, top, right, bottom = box
+    before = shot.pixel(left + 6, (top + bottom) // 2)
+    assert close(before, EXPECTED), f"the first bezel is {before}, expected {EXPECTED}"
+    first.send_signal(signal.SIGTERM)
+    assert first.wait(5) == 0
+    assert wait_until(lambda: not hud_rects(nx), 3), "SIGTERM left the HUD up"
+    prop = nx.run("xprop", "-root", "_XROOTPMAP_ID").stdout
+    pixmap = prop.split("#")[-1].strip()
+    assert pixmap.startswith("0x"), prop
+    nx.run("xkill", "-id", pixmap)   # frees the setter's pixmap; the property still names it
+    assert len(server_pids(nx)) == 1, "the server did not linger between the two HUDs"
+    second = start(nx, *args)
+    assert wait_until(lambda: hud_rects(nx), 5), "no second HUD"
+    time.sleep(0.3)   # the error, and the frame drawn over the copy of the screen
+    box, shot = nx.hud_bbox()
+    assert box is not None, "nothing drawn"
+    left, top, right, bottom = box
+    after = shot.pixel(left + 6, (top + bottom) // 2)
+    assert close(after, before), f"the bezel over a freed wallpaper is {after}, the first was {before}"
+    second.send_signal(signal.SIGTERM)
+    assert second.wait(5) == 0
