@@ -50,6 +50,9 @@ let package = Package(
         .target(name: "HUDX11", dependencies: ["HUDCore", "HUDRender", "HUDEngine", "CX11"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
         .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
+        // The executables' arguments, taken from glibc instead of the Swift runtime's reading of
+        // /proc/self/maps before main (see argv.c). Only xhud and xhud-host link it.
+        .target(name: "CArgv"),
         // The server's socket, its messages and its start: plain Swift and Glibc, so that a client
         // starts lean.
         .target(name: "HUDSocket", swiftSettings: ownSections),
@@ -70,13 +73,13 @@ let package = Package(
         // for help, `xhud server` and where no server can run.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
         // Its folder is not Sources/xhud: that differs from Sources/XHUD only by case.
-        .executableTarget(name: "xhud", dependencies: ["HUDSocket", "HUDClient"], path: "Sources/xhud-client", swiftSettings: ownSections,
+        .executableTarget(name: "xhud", dependencies: ["HUDSocket", "HUDClient", "CArgv"], path: "Sources/xhud-client", swiftSettings: ownSections,
                           linkerSettings: [.unsafeFlags(["-static-executable"]),
                                            .unsafeFlags(packedCode("xhud.order"), .when(configuration: .release))]),
         // The command's work: options, stdin, wrapping, notifications, the display's HUD server.
         // It uses the backend directly. No Foundation and no argument parser: help is xhud-help's.
         .executableTarget(name: "xhud-host", dependencies: [
-            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine",
+            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv",
         ], swiftSettings: ownSections, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
                                                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                          .when(configuration: .release))]),

@@ -6,7 +6,7 @@ packages=(
   xvfb xdotool imagemagick xcompmgr x11-utils x11-xserver-utils x11-apps
   fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
   groff-base man-db shellcheck dash gnuplot-nox hsetroot
-  librsvg2-2 picom libstdc++-12-dev
+  librsvg2-2 picom libstdc++-12-dev strace
 
 )
 missing=()

@@ -4,6 +4,7 @@ runs, stays for its HUD's life, and survives the server's death (a new one shows
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -69,6 +70,54 @@ def test_the_server_starts_without_pango_and_loads_it_for_its_first_text(nx):
     assert any(lib.startswith("libpangocairo") for lib in libs), sorted(libs)
     client.send_signal(signal.SIGTERM)
     assert client.wait(5) == 0
+
+
+def traced_starts(x, xhud: Path, tmp: Path) -> dict[str, str]:
+    """A cold HUD of `xhud` under `strace -ff` (openat and execve): {"client": trace,
+    "server": trace}, each process's trace told by the program it executed."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    r = subprocess.run(["strace", "-ff", "-o", str(tmp / "t"), "-e", "trace=openat,execve", str(xhud),
+                        "--mode", "text", "--label", "Maps", "--hide-after", "0.2", "--linger", "0.5"],
+                       env=x.env, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr[-800:]
+    traces = {}
+    for f in tmp.glob("t.*"):
+        text = f.read_text(errors="replace")
+        # The program a process executed: its first execve (a spawned server opens /dev/null
+        # for its standard streams before it).
+        execs = [line for line in text.splitlines() if line.startswith("execve(") and "= 0" in line]
+        if not execs:
+            continue
+        if "xhud-host" in execs[0]:
+            traces["server"] = text
+        elif "xhud" in execs[0]:
+            traces["client"] = text
+    assert set(traces) == {"client", "server"}, f"traced: {sorted(traces)}"
+    return traces
+
+
+def test_neither_process_reads_its_memory_map_before_main(nx, tmp_path):
+    """The Swift runtime finds argv on Linux by reading and parsing /proc/self/maps before main;
+    with X11, Cairo and fontconfig mapped that is some 160 lines and a few hundred microseconds
+    on the way to a cold server's first frame. xhud and xhud-host take argv from glibc instead
+    (Sources/CArgv). Traced on a cold HUD: the client (linked statically in every build), and
+    the server it starts where the Swift runtime is linked in, as released (a debug build loads
+    the runtime as a shared library, whose own constructor reads the map); the release build is
+    checked too when there is one (the benchmark test makes it)."""
+    if not shutil.which("strace"):
+        pytest.skip("strace is not installed (scripts/deps.sh installs it)")
+    builds = [Path(XHUD_BIN)]
+    release = Path(XHUD_BIN).parent.parent / "release" / "xhud"
+    if release.exists() and release.resolve() != Path(XHUD_BIN).resolve():
+        builds.append(release)
+    for n, xhud in enumerate(builds):
+        traces = traced_starts(nx, xhud, tmp_path / str(n))
+        assert "/proc/self/maps" not in traces["client"], f"{xhud}: the client read its memory map"
+        host = xhud.with_name("xhud-host")
+        linked = subprocess.run(["ldd", str(host)], capture_output=True, text=True).stdout
+        if "libswiftCore" not in linked:
+            assert "libcairo.so.2" in traces["server"], traces["server"][-500:]
+            assert "/proc/self/maps" not in traces["server"], f"{host}: the server read its memory map"
 
 
 def test_a_server_started_by_a_client_holds_nothing_of_it(nx):
