@@ -72,14 +72,14 @@ done
 
 # --- build ---------------------------------------------------------------------------------
 if [ -z "${NO_BUILD:-}" ]; then
-    echo "== swift build -c release --static-swift-stdlib --scratch-path $scratch"
-    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product xhud 2>&1 |
+    echo "== swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $scratch"
+    swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" --product xhud 2>&1 |
         grep -v "prohibited flag" | tail -n 3
-    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product xhud-host 2>&1 |
+    swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" --product xhud-host 2>&1 |
         grep -v "prohibited flag" | tail -n 3
-    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product xhud-config 2>&1 |
+    swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" --product xhud-config 2>&1 |
         grep -v "prohibited flag" | tail -n 3
-    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product xhud-help 2>&1 |
+    swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" --product xhud-help 2>&1 |
         grep -v "prohibited flag" | tail -n 3
 fi
 bindir="$scratch/release"
