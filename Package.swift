@@ -4,8 +4,9 @@ import PackageDescription
 /// The release links pack the code a HUD runs at the front of each binary (`layout/*.order`, made
 /// by `scripts/layout`), so that the few hundred KiB it runs are resident, not the megabytes of
 /// 64 KiB blocks they would be scattered over. lld does it; the server also links the Swift
-/// runtime's libstdc++ needs from the archive and packs its relocations (DT_RELR), so that less
-/// is mapped, relocated and kept at its start.
+/// runtime's libstdc++ needs from the archive, packs its relocations (DT_RELR) and exports none
+/// of its 2,500 Swift symbols (every symbol lookup of its libraries and of Pango's looks in the
+/// executable first), so that less is mapped, relocated and kept at its start.
 let layout = Context.packageDirectory + "/layout"
 /// Each function in a section of its own, so that the order can place it: only targets outside the
 /// XHUD library product (a package that depends on it may not carry unsafe flags).
@@ -81,7 +82,8 @@ let package = Package(
         .executableTarget(name: "xhud-host", dependencies: [
             "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv",
         ], swiftSettings: ownSections, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
-                                                                          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                                                                          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                                                                          "-Xlinker", "--no-export-dynamic"],
                                          .when(configuration: .release))]),
         // `--help`, `--version` and the shell completions, formatted by swift-argument-parser
         // (which brings FoundationEssentials): run by xhud-host for those alone.
