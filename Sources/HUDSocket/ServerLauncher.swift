@@ -51,12 +51,28 @@ public enum ServerLauncher {
         }
     }
 
+    /// The servers this process started and has not reaped. Owned by the one thread that starts
+    /// servers (a client's main thread).
+    nonisolated(unsafe) private(set) static var unreaped: [pid_t] = []
+
+    /// Reaps the servers this process started that have exited since: by pid and without
+    /// waiting, so that a wrapped command's status is left to its own wait.
+    static func reapExitedServers() {
+        unreaped.removeAll { pid in
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) == pid
+        }
+    }
+
     /// posix_spawn (a vfork: nothing of this process is copied) of the server in a session of
     /// its own, holding none of the client's descriptors but the socket and the lock (as 3 and 4),
     /// with /dev/null for 0-2, default signal handling and `/` as its directory. It is this
-    /// process's child until this process exits (then init's); should it die first, it stays a
-    /// zombie until then, which holds neither the socket nor the lock.
+    /// process's child until this process exits (then init's). Should it die first (killed, and
+    /// replaced by this client), it is reaped when the next one is started: a client whose
+    /// servers are killed again and again leaves at most one zombie, holding neither the socket
+    /// nor the lock.
     static func spawnServer(_ host: String, listener: Int32, lock: Int32) -> Bool {
+        reapExitedServers()
         // Above 4 first: dup2 onto 3 and 4 must not overwrite the other one.
         let l = fcntl(listener, F_DUPFD_CLOEXEC, 10), k = fcntl(lock, F_DUPFD_CLOEXEC, 10)
         defer { if l >= 0 { close(l) }; if k >= 0 { close(k) } }
@@ -90,7 +106,9 @@ public enum ServerLauncher {
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup("xhud"), strdup("server"), nil]
         defer { (argv + environment).forEach { free($0) } }
         var pid: pid_t = 0
-        return posix_spawn(&pid, host, &actions, &attributes, &argv, &environment) == 0
+        guard posix_spawn(&pid, host, &actions, &attributes, &argv, &environment) == 0 else { return false }
+        unreaped.append(pid)
+        return true
     }
 }
 
