@@ -41,5 +41,3 @@ void _swift_stdlib_overrideUnsafeArgvArgc(char **argv, int argc) {
     override_argv = argv;
     override_argc = argc;
 }
-
-int xhud_argv_from_glibc(void) { return captured_argv != 0; }

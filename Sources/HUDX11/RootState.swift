@@ -18,6 +18,7 @@ struct RootState {
     /// XRandR: each lit CRTC's rectangle and refresh rate.
     var randrEventBase: Int32?
     var crtcRates: [(rect: Rect, hz: Double)]?
+    /// The monitors, when they were read (monotonic seconds), and for how long they are kept.
     var monitors: [Monitor]?
     var monitorsRead = 0.0
     static let monitorsLifetime = 0.25

@@ -330,11 +330,16 @@ def test_a_wallpaper_freed_under_the_server_is_noticed(nx):
     as the first one did, not like a bezel over nothing (black)."""
     from test_pixels import EXPECTED, close
     args = ("--mode", "text", "--label", "Wallpaper", "--animation", "none", "--no-shadow", "--wait")
+
+    def bezel_pixel():
+        """A pixel of the bezel inside its margin, left of the label, once the screen is still."""
+        box, shot = nx.hud_bbox()
+        assert box is not None, "nothing drawn"
+        left, top, _, bottom = box
+        return shot.pixel(left + 6, (top + bottom) // 2)
+
     first = start(nx, *args)
-    box, shot = nx.hud_bbox()
-    assert box is not None, "nothing drawn"
-    left, top, right, bottom = box
-    before = shot.pixel(left + 6, (top + bottom) // 2)
+    before = bezel_pixel()
     assert close(before, EXPECTED), f"the first bezel is {before}, expected {EXPECTED}"
     first.send_signal(signal.SIGTERM)
     assert first.wait(5) == 0
@@ -347,10 +352,7 @@ def test_a_wallpaper_freed_under_the_server_is_noticed(nx):
     second = start(nx, *args)
     assert wait_until(lambda: hud_rects(nx), 5), "no second HUD"
     time.sleep(0.3)   # the error, and the frame drawn over the copy of the screen
-    box, shot = nx.hud_bbox()
-    assert box is not None, "nothing drawn"
-    left, top, right, bottom = box
-    after = shot.pixel(left + 6, (top + bottom) // 2)
+    after = bezel_pixel()
     assert close(after, before), f"the bezel over a freed wallpaper is {after}, the first was {before}"
     second.send_signal(signal.SIGTERM)
     assert second.wait(5) == 0
