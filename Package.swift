@@ -41,7 +41,10 @@ let package = Package(
         // Pango through stubs that load it on first use (see its header): nothing links Pango, so
         // a server's first frame does not wait for 17 more libraries to be mapped before main.
         .target(name: "CPango", dependencies: ["CCairo"]),
-        .target(name: "HUDRender", dependencies: ["HUDCore", "CCairo", "CPango"]),
+        // Plain text without Pango: fontconfig, HarfBuzz (loaded on first use) and Cairo, for the
+        // text whose pixels are Pango's anyway (see its header).
+        .target(name: "CDirectText", dependencies: ["CCairo"]),
+        .target(name: "HUDRender", dependencies: ["HUDCore", "CCairo", "CPango", "CDirectText"]),
         // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
         // draw), the interface a display backend implements (HUDBackend, HUDOutput), and the
         // registry that stacks a process's HUDs (the server's, the library's).
@@ -106,7 +109,7 @@ let package = Package(
         .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDSettingsTOML"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
-        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango"], exclude: ["Golden"]),
+        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -2,7 +2,7 @@
 # Installs the Debian packages xhud builds, runs and is tested with (idempotent; needs root).
 set -euo pipefail
 packages=(
-  libcairo2-dev libpangocairo-1.0-0 libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev
+  libcairo2-dev libpangocairo-1.0-0 libharfbuzz0b libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev
   xvfb xdotool imagemagick xcompmgr x11-utils x11-xserver-utils x11-apps
   fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
   groff-base man-db shellcheck dash gnuplot-nox hsetroot

@@ -38,6 +38,9 @@ public struct HUDLayout: Equatable, Sendable {
 }
 
 extension HUDLayout {
+    /// Nothing laid out yet (a HUD before it knows its region): no text measured for it.
+    public static let empty = HUDLayout(region: .zero, bezel: Rect(x: 0, y: 0, width: 0, height: 0))
+
     /// The layout with the bezel and every item starting on a whole device pixel: a 77 px bezel
     /// centred in an even region, or a 37 px ring centred in an even bezel, would otherwise sit
     /// on half pixels and draw its edges and 2 px strokes soft. Moves nothing by more than half a

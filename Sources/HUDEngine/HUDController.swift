@@ -70,7 +70,8 @@ public final class HUDController {
         lifecycle.minShowTime = configuration.minShowTime
         lifecycle.animation = configuration.animation
         progress = Tween(configuration.progress, duration: configuration.mode.showsProgress ? 0.2 : 0)
-        layout = HUDLayout.compute(configuration, region: .zero, measurer: renderer.text)
+        layout = .empty   // relayout() below lays it out in its region
+
         if let path = configuration.imagePath, configuration.mode == .custom, let error = renderer.validateImage(path) {
             throw HUDError.badImage(error)
         }

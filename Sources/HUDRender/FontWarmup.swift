@@ -2,10 +2,11 @@
 import Glibc
 #endif
 import CCairo
+import CDirectText
 import CPango
 
 /// Loads fontconfig's configuration and caches (XML parsing, a few milliseconds) on a second
-/// thread while the main thread parses options, connects to X and loads Pango. Text waits for
+/// thread while the main thread parses options, connects to X and loads HarfBuzz. Text waits for
 /// it (`waitForConfiguration`). A process must join the thread before a fork: a child must not
 /// inherit a lock the thread holds.
 public enum FontWarmup {
@@ -34,12 +35,14 @@ public enum FontWarmup {
         }
     }
 
-    /// Loads Pango on the calling thread now, while the warm-up thread reads fontconfig's
-    /// configuration. A server started for a waiting client calls it first thing, before it
-    /// connects to X: the loading is the longer of its main thread's jobs, and after it the X
-    /// round trips and the first request fill the time until the configuration is read. (Loaded
-    /// after them, Pango was what the first text waited for; loaded on a third thread, it left
-    /// the X server no core to answer on.)
+    /// Loads HarfBuzz on the calling thread now, while the warm-up thread reads fontconfig's
+    /// configuration: a server started for a waiting client calls it first thing. Its first
+    /// label is plain text (DirectText), which needs the configuration and HarfBuzz, not Pango
+    /// (17 libraries and a first layout of 2 ms, loaded only by text that needs it).
+    public static func loadShaping() { _ = xhud_direct_load() }
+
+    /// Loads Pango on the calling thread now (a server up before anyone asks: its first markup
+    /// or right-to-left text is then as fast as any).
     public static func loadPango() { _ = xhud_pango_load() }
 
     /// Returns once fontconfig's configuration is loaded (at once without a warm-up thread).

@@ -2,8 +2,8 @@ import CCairo
 import CPango
 import HUDCore
 
-/// Pango text, measured and drawn with the same settings so that what layout measured is what
-/// is drawn. Layouts are cached by request: a spinner frame re-lays out no text.
+/// Pango text (what DirectText leaves: markup, other scripts, fallback fonts, wrapping),
+/// measured and drawn with the same settings so that what layout measured is what is drawn. Layouts are cached by request: a spinner frame re-lays out no text.
 public final class PangoText: TextMeasurer {
     /// Made at the first text, not with the object: what shows no text loads no Pango and waits
     /// for no fonts.
@@ -20,9 +20,8 @@ public final class PangoText: TextMeasurer {
     public init() {}
 
     private static func makeContext() -> OpaquePointer {
-        // Pango's libraries load here, unless a server loaded them first thing
-        // (FontWarmup.loadPango), while fontconfig reads its configuration on the warm-up
-        // thread: the first text waits for the longer of the two, not for both.
+        // Pango's libraries load here (unless a server up before anyone asks loaded them),
+        // for the first text DirectText cannot draw.
         _ = xhud_pango_load()
         FontWarmup.waitForConfiguration()
         let context = pango_font_map_create_context(pango_cairo_font_map_get_default())!

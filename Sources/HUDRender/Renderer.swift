@@ -4,7 +4,7 @@ import HUDCore
 /// Draws a HUD frame into a Cairo context. Knows nothing of windows: the X11 backend, the tests
 /// and the contact sheet all draw through here.
 public final class HUDRenderer {
-    public let text = PangoText()
+    public let text = HUDText()
     private let images = ImageCache()
     public let sprites = SpinnerSprites()
 

@@ -87,6 +87,7 @@ final class HUDServer {
         sample.mode = .annular
         sample.label = "Ag 0%"
         HUDRenderer().warmUp(sample, region: Size(width: 400, height: 300))
+        FontWarmup.loadPango()
         _ = lock   // held until this process exits
         return server.loop.run()
     }
@@ -96,7 +97,7 @@ final class HUDServer {
     /// Without a display it exits at once: its clients read the end of the connection and draw
     /// their HUDs themselves.
     private static func runStarted(paths: ServerPaths, listener: Int32) -> Int32 {
-        FontWarmup.loadPango()
+        FontWarmup.loadShaping()
         unsetenv(ServerLauncher.listenFDVariable)
         _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
         _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits

@@ -95,7 +95,7 @@ final class RenderFactsTests: XCTestCase {
         let layout = renderer.layout(c, region: region)
         let maxWidth = region.width - 4 * c.margin
         XCTAssertLessThanOrEqual(layout.label!.width, maxWidth)
-        let pango = renderer.text.layout(for: layout.labelRequest!)
+        let pango = renderer.text.pango.layout(for: layout.labelRequest!)
         XCTAssertNotEqual(pango_layout_is_ellipsized(pango), 0, "the label is cut with an ellipsis")
         XCTAssertEqual(pango_layout_get_line_count(pango), 1, "the label is one line")
         // Nothing is drawn outside the bezel's content area on the label's row.

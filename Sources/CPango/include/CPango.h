@@ -65,6 +65,11 @@ typedef enum { PANGO_WRAP_WORD, PANGO_WRAP_CHAR, PANGO_WRAP_WORD_CHAR } PangoWra
       (m, n, a, al, t, ac, e)) \
     X(PangoFontDescription *, pango_font_description_from_string, (const char *s), (s)) \
     X(gint, pango_font_description_get_size, (const PangoFontDescription *d), (d)) \
+    X(gboolean, pango_font_description_get_size_is_absolute, (const PangoFontDescription *d), (d)) \
+    X(const char *, pango_font_description_get_family, (const PangoFontDescription *d), (d)) \
+    X(int, pango_font_description_get_weight, (const PangoFontDescription *d), (d)) \
+    X(int, pango_font_description_get_style, (const PangoFontDescription *d), (d)) \
+    X(int, pango_font_description_get_stretch, (const PangoFontDescription *d), (d)) \
     V(pango_font_description_set_absolute_size, (PangoFontDescription *d, double s), (d, s)) \
     V(pango_font_description_free, (PangoFontDescription *d), (d)) \
     V(g_object_unref, (gpointer o), (o)) \

@@ -1,0 +1,240 @@
+/* Text without Pango (see CDirectText.h). */
+#include <dlfcn.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+/* This program's own: a library loaded later never binds to these. */
+#pragma GCC visibility push(hidden)
+#include "CDirectText.h"
+#pragma GCC visibility pop
+
+/* cairo-ft.h would need FreeType's headers for two declarations. */
+cairo_font_face_t *cairo_ft_font_face_create_for_pattern(FcPattern *pattern);
+void cairo_ft_font_options_substitute(const cairo_font_options_t *options, FcPattern *pattern);
+
+/* HarfBuzz's stable ABI (2.x and later), the part used here. */
+typedef struct hb_blob_t hb_blob_t;
+typedef struct hb_face_t hb_face_t;
+typedef struct hb_font_t hb_font_t;
+typedef struct hb_buffer_t hb_buffer_t;
+typedef struct { uint32_t codepoint, mask, cluster, var1, var2; } hb_glyph_info_t;
+typedef struct { int32_t x_advance, y_advance, x_offset, y_offset; uint32_t var; } hb_glyph_position_t;
+typedef struct { int32_t ascender, descender, line_gap, reserved[9]; } hb_font_extents_t;
+enum { HB_DIRECTION_LTR = 4, HB_BUFFER_FLAG_BOT = 1, HB_BUFFER_FLAG_EOT = 2 };
+
+#define HB_FUNCTIONS(X) \
+    X(hb_blob_t *, hb_blob_create_from_file, (const char *path)) \
+    X(void, hb_blob_destroy, (hb_blob_t *b)) \
+    X(unsigned, hb_blob_get_length, (hb_blob_t *b)) \
+    X(hb_face_t *, hb_face_create, (hb_blob_t *b, unsigned index)) \
+    X(void, hb_face_destroy, (hb_face_t *f)) \
+    X(hb_font_t *, hb_font_create, (hb_face_t *f)) \
+    X(void, hb_font_destroy, (hb_font_t *f)) \
+    X(void, hb_font_set_scale, (hb_font_t *f, int x, int y)) \
+    X(int, hb_font_get_h_extents, (hb_font_t *f, hb_font_extents_t *e)) \
+    X(hb_buffer_t *, hb_buffer_create, (void)) \
+    X(void, hb_buffer_destroy, (hb_buffer_t *b)) \
+    X(void, hb_buffer_add_utf8, (hb_buffer_t *b, const char *t, int n, unsigned offset, int length)) \
+    X(void, hb_buffer_clear_contents, (hb_buffer_t *b)) \
+    X(void, hb_buffer_set_direction, (hb_buffer_t *b, int d)) \
+    X(void, hb_buffer_set_flags, (hb_buffer_t *b, int f)) \
+    X(void, hb_buffer_guess_segment_properties, (hb_buffer_t *b)) \
+    X(void, hb_shape, (hb_font_t *f, hb_buffer_t *b, const void *features, unsigned n)) \
+    X(hb_glyph_info_t *, hb_buffer_get_glyph_infos, (hb_buffer_t *b, unsigned *n)) \
+    X(hb_glyph_position_t *, hb_buffer_get_glyph_positions, (hb_buffer_t *b, unsigned *n))
+
+#define POINTER(ret, name, params) static ret (*name##_) params;
+HB_FUNCTIONS(POINTER)
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded;
+
+static void load(void) {
+    /* Local: Pango, if it is loaded later, binds to the same library by its own lookup. */
+    void *h = dlopen("libharfbuzz.so.0", RTLD_LAZY | RTLD_LOCAL);
+    if (!h) return;
+#define RESOLVE(ret, name, params) if (!(*(void **)&name##_ = dlsym(h, #name))) return;
+    HB_FUNCTIONS(RESOLVE)
+    loaded = 1;
+}
+
+int xhud_direct_load(void) {
+    pthread_once(&once, load);
+    return loaded;
+}
+
+struct xhud_direct_font {
+    cairo_font_face_t *face;
+    cairo_font_options_t *options;
+    double pixel_size;
+    FcCharSet *charset;
+    FcPattern *match;
+    hb_blob_t *blob;
+    hb_face_t *hb_face;
+    hb_font_t *hb_font;
+    hb_buffer_t *buffer;
+    int ascent, descent;
+};
+
+/* What only Pango draws right: it applies these itself (or HarfBuzz needs them set). */
+static int pango_only(FcPattern *m) {
+    FcBool b;
+    FcChar8 *s;
+    int index;
+    FcMatrix *matrix;
+    if (FcPatternGetBool(m, FC_VARIABLE, 0, &b) == FcResultMatch && b) return 1;
+    if (FcPatternGetBool(m, FC_EMBOLDEN, 0, &b) == FcResultMatch && b) return 1;
+    if (FcPatternGetMatrix(m, FC_MATRIX, 0, &matrix) == FcResultMatch) return 1;
+    if (FcPatternGetString(m, FC_FONT_VARIATIONS, 0, &s) == FcResultMatch) return 1;
+    if (FcPatternGetString(m, FC_FONT_FEATURES, 0, &s) == FcResultMatch) return 1;
+    if (FcPatternGetInteger(m, FC_INDEX, 0, &index) == FcResultMatch && (index >> 16) != 0) return 1;
+    return 0;
+}
+
+xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int slant, int width,
+                                        double pixel_size, double dpi, const cairo_font_options_t *options) {
+    if (!xhud_direct_load() || !(pixel_size > 0) || !(dpi > 0)) return NULL;
+    /* The pattern Pango builds for a description (pango_fc_make_pattern), substituted in its
+     * order: the configuration's rules, the context's font options, the defaults. */
+    FcPattern *p = FcPatternBuild(NULL,
+        FC_WEIGHT, FcTypeDouble, FcWeightFromOpenTypeDouble(weight),
+        FC_SLANT, FcTypeInteger, slant,
+        FC_WIDTH, FcTypeInteger, width,
+        FC_VARIABLE, FcTypeBool, FcDontCare,
+        FC_DPI, FcTypeDouble, dpi,
+        FC_SIZE, FcTypeDouble, pixel_size * 72.0 / dpi,
+        FC_PIXEL_SIZE, FcTypeDouble, pixel_size,
+        (char *)NULL);
+    if (!p) return NULL;
+    char *list = strdup(families);
+    for (char *save = NULL, *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        while (*f == ' ') f++;
+        size_t n = strlen(f);
+        while (n > 0 && f[n - 1] == ' ') f[--n] = 0;
+        if (n > 0) FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)f);
+    }
+    free(list);
+    FcConfigSubstitute(NULL, p, FcMatchPattern);
+    cairo_ft_font_options_substitute(options, p);
+    FcDefaultSubstitute(p);
+    FcResult result;
+    FcPattern *m = FcFontMatch(NULL, p, &result);
+    FcPatternDestroy(p);
+    FcChar8 *file = NULL;
+    FcCharSet *charset = NULL;
+    int index = 0;
+    if (!m || pango_only(m) || FcPatternGetString(m, FC_FILE, 0, &file) != FcResultMatch ||
+        FcPatternGetCharSet(m, FC_CHARSET, 0, &charset) != FcResultMatch) {
+        if (m) FcPatternDestroy(m);
+        return NULL;
+    }
+    FcPatternGetInteger(m, FC_INDEX, 0, &index);
+    /* The size the match says (a rule may have changed it), as Pango's font takes it. */
+    FcPatternGetDouble(m, FC_PIXEL_SIZE, 0, &pixel_size);
+
+    xhud_direct_font *font = calloc(1, sizeof *font);
+    font->match = m;
+    font->charset = charset;   /* owned by the pattern */
+    font->pixel_size = pixel_size;
+    font->options = cairo_font_options_copy(options);
+    /* HarfBuzz reads the font's own file, as Pango's font map does, scaled to Pango units. */
+    font->blob = hb_blob_create_from_file_((const char *)file);
+    font->hb_face = hb_face_create_(font->blob, (unsigned)index);
+    font->hb_font = hb_font_create_(font->hb_face);
+    int scale = (int)lround(pixel_size * 1024);
+    hb_font_set_scale_(font->hb_font, scale, scale);
+    font->buffer = hb_buffer_create_();
+    hb_font_extents_t e;
+    memset(&e, 0, sizeof e);
+    hb_font_get_h_extents_(font->hb_font, &e);
+    font->ascent = e.ascender;
+    font->descent = -e.descender;
+    font->face = cairo_ft_font_face_create_for_pattern(m);
+    if (hb_blob_get_length_(font->blob) == 0 || cairo_font_face_status(font->face) != CAIRO_STATUS_SUCCESS) {
+        xhud_direct_font_close(font);
+        return NULL;
+    }
+    return font;
+}
+
+void xhud_direct_font_close(xhud_direct_font *font) {
+    if (!font) return;
+    if (font->buffer) hb_buffer_destroy_(font->buffer);
+    if (font->hb_font) hb_font_destroy_(font->hb_font);
+    if (font->hb_face) hb_face_destroy_(font->hb_face);
+    if (font->blob) hb_blob_destroy_(font->blob);
+    if (font->face) cairo_font_face_destroy(font->face);
+    if (font->options) cairo_font_options_destroy(font->options);
+    FcPatternDestroy(font->match);
+    free(font);
+}
+
+int xhud_direct_font_covers(const xhud_direct_font *font, uint32_t ch) {
+    return FcCharSetHasChar(font->charset, ch) ? 1 : 0;
+}
+
+void xhud_direct_font_extents(const xhud_direct_font *font, int *ascent, int *descent) {
+    *ascent = font->ascent;
+    *descent = font->descent;
+}
+
+/* PANGO_UNITS_ROUND: to the nearest whole pixel, halves up. */
+static int round_units(int d) { return (d + 512) & ~1023; }
+
+int xhud_direct_shape(xhud_direct_font *font, const char *utf8, int length, xhud_direct_line *line) {
+    memset(line, 0, sizeof *line);
+    hb_buffer_t *b = font->buffer;
+    hb_buffer_clear_contents_(b);
+    hb_buffer_add_utf8_(b, utf8, length, 0, length);
+    hb_buffer_set_direction_(b, HB_DIRECTION_LTR);
+    hb_buffer_set_flags_(b, HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT);
+    hb_buffer_guess_segment_properties_(b);
+    hb_shape_(font->hb_font, b, NULL, 0);
+    unsigned n = 0, np = 0;
+    hb_glyph_info_t *info = hb_buffer_get_glyph_infos_(b, &n);
+    hb_glyph_position_t *pos = hb_buffer_get_glyph_positions_(b, &np);
+    if (np != n) return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (info[i].codepoint == 0) return 0;   /* .notdef: Pango would fall back */
+    line->glyphs = malloc((n ? n : 1) * sizeof *line->glyphs);
+    line->x = malloc((n ? n : 1) * sizeof *line->x);
+    line->y = malloc((n ? n : 1) * sizeof *line->y);
+    int x = 0;
+    for (unsigned i = 0; i < n; i++) {
+        line->glyphs[i] = info[i].codepoint;
+        line->x[i] = x + round_units(pos[i].x_offset);
+        line->y[i] = round_units(-pos[i].y_offset);
+        x += round_units(pos[i].x_advance);
+    }
+    line->count = (int)n;
+    line->width = x;
+    return 1;
+}
+
+void xhud_direct_line_free(xhud_direct_line *line) {
+    free(line->glyphs);
+    free(line->x);
+    free(line->y);
+    memset(line, 0, sizeof *line);
+}
+
+void xhud_direct_show(cairo_t *cr, const xhud_direct_font *font, const xhud_direct_line *line, double x, double y) {
+    if (line->count == 0) return;
+    cairo_glyph_t stack[64];
+    cairo_glyph_t *g = line->count <= 64 ? stack : malloc(line->count * sizeof *g);
+    for (int i = 0; i < line->count; i++) {
+        g[i].index = line->glyphs[i];
+        g[i].x = x + line->x[i] / 1024.0;
+        g[i].y = y + line->y[i] / 1024.0;
+    }
+    cairo_save(cr);
+    cairo_set_font_face(cr, font->face);
+    cairo_set_font_size(cr, font->pixel_size);
+    cairo_set_font_options(cr, font->options);
+    cairo_show_glyphs(cr, g, line->count);
+    cairo_restore(cr);
+    if (g != stack) free(g);
+}

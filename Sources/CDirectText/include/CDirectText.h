@@ -1,0 +1,56 @@
+#ifndef XHUD_CDIRECTTEXT_H
+#define XHUD_CDIRECTTEXT_H
+
+/* Text drawn without Pango: one line in one font, matched by fontconfig as Pango matches it,
+ * shaped by HarfBuzz as Pango shapes it (kerning, ligatures), its glyph positions rounded to
+ * whole pixels as Pango rounds them, drawn by Cairo. The same pixels as Pango for what it takes
+ * (HUDRender's DirectText decides what), without Pango's 17 libraries and its first layout: a
+ * cold HUD's label waits for fontconfig's configuration and HarfBuzz (one library) only.
+ *
+ * HarfBuzz is loaded on first use, like Pango (CPango.h); its stable ABI used here is declared
+ * in direct_text.c, so no HarfBuzz header is needed to build. Not thread-safe per font: each
+ * font belongs to the renderer (and thread) that opened it. */
+
+#include <cairo.h>
+#include <stdint.h>
+
+typedef struct xhud_direct_font xhud_direct_font;
+
+/* Loads HarfBuzz (once per process, any thread). 1 when it is usable. Calling it early, while
+ * fontconfig reads its configuration on another thread, takes it off the first text's path. */
+int xhud_direct_load(void);
+
+/* The font Pango would pick for a description with these fields, all of its characters in
+ * that one font. NULL when no font matches, or the match is one only Pango draws right
+ * (variable, synthesized, with a matrix or features of its own). `families` is a
+ * comma-separated list; `weight` is OpenType (400 regular, 700 bold); `slant` and `width` are
+ * fontconfig's; `dpi` turns the pixel size into points for fontconfig's rules. */
+xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int slant, int width,
+                                        double pixel_size, double dpi, const cairo_font_options_t *options);
+void xhud_direct_font_close(xhud_direct_font *font);
+
+/* Whether the font has a glyph for the character (Pango would take another font if not). */
+int xhud_direct_font_covers(const xhud_direct_font *font, uint32_t ch);
+
+/* Ascender and descender (positive below the baseline) in Pango units (1/1024 pixel). */
+void xhud_direct_font_extents(const xhud_direct_font *font, int *ascent, int *descent);
+
+/* One shaped line: glyph ids and x positions in Pango units from the line's start, each
+ * advance rounded to a whole pixel; `width` is their sum. */
+typedef struct {
+    int count;
+    int width;
+    uint32_t *glyphs;
+    int *x;
+    int *y;
+} xhud_direct_line;
+
+/* Shapes UTF-8 text as one left-to-right run. 0 (and nothing to free) when a glyph is missing
+ * or HarfBuzz cannot be loaded: such text is Pango's. */
+int xhud_direct_shape(xhud_direct_font *font, const char *utf8, int length, xhud_direct_line *line);
+void xhud_direct_line_free(xhud_direct_line *line);
+
+/* Draws the line with its first glyph's origin at (x, y) in user space, in the current source. */
+void xhud_direct_show(cairo_t *cr, const xhud_direct_font *font, const xhud_direct_line *line, double x, double y);
+
+#endif
