@@ -55,21 +55,28 @@ def test_a_plain_hud_is_drawn_by_the_server_and_its_client_loads_no_x(nx):
     assert wait_until(lambda: not hud_rects(nx), 3), "SIGTERM left the HUD up"
 
 
-def test_the_server_starts_without_pango_and_loads_it_for_its_first_text(nx):
-    """Pango and the 16 libraries it brings are loaded when text is first laid out, not mapped and
-    relocated before main: the loader's list for xhud-host has none of them."""
+def test_the_server_loads_pango_only_for_text_that_needs_it(nx):
+    """Pango and the 16 libraries it brings are not mapped and relocated before main (the
+    loader's list for xhud-host has none of them), nor loaded for a plain label (DirectText draws
+    it with HarfBuzz alone): only the first text that needs Pango (markup here) loads it."""
     host = Path(XHUD_BIN).with_name("xhud-host")
     at_start = subprocess.run([str(host)], env=dict(os.environ, LD_TRACE_LOADED_OBJECTS="1"),
                               capture_output=True, text=True, timeout=10).stdout
     assert "libcairo" in at_start and "libX11" in at_start, at_start
     late = [lib for lib in ("libpango", "libglib", "libgobject", "libharfbuzz") if lib in at_start]
     assert not late, f"loaded before main: {late}"
-    client = start(nx, "--mode", "text", "--label", "Pango on demand")
-    assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
+    plain = start(nx, "--mode", "text", "--label", "Plain text")
+    assert wait_until(lambda: len(hud_rects(nx)) == 1, 5), "no HUD"
+    libs = loaded_libraries(server_pids(nx)[0])
+    assert any(lib.startswith("libharfbuzz") for lib in libs), sorted(libs)
+    assert not any(lib.startswith("libpango") for lib in libs), sorted(libs)
+    marked = start(nx, "--mode", "text", "--markup", "--label", "<b>Pango</b> on demand")
+    assert wait_until(lambda: len(hud_rects(nx)) == 2, 5), "no second HUD"
     libs = loaded_libraries(server_pids(nx)[0])
     assert any(lib.startswith("libpangocairo") for lib in libs), sorted(libs)
-    client.send_signal(signal.SIGTERM)
-    assert client.wait(5) == 0
+    for client in (plain, marked):
+        client.send_signal(signal.SIGTERM)
+        assert client.wait(5) == 0
 
 
 def traced_starts(x, xhud: Path, tmp: Path) -> dict[str, str]:
