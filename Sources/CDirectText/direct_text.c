@@ -34,11 +34,11 @@ enum { HB_DIRECTION_LTR = 4, HB_BUFFER_FLAG_BOT = 1, HB_BUFFER_FLAG_EOT = 2 };
     X(hb_font_t *, hb_font_create, (hb_face_t *f)) \
     X(void, hb_font_destroy, (hb_font_t *f)) \
     X(void, hb_font_set_scale, (hb_font_t *f, int x, int y)) \
+    X(void, hb_font_make_immutable, (hb_font_t *f)) \
     X(int, hb_font_get_h_extents, (hb_font_t *f, hb_font_extents_t *e)) \
     X(hb_buffer_t *, hb_buffer_create, (void)) \
     X(void, hb_buffer_destroy, (hb_buffer_t *b)) \
     X(void, hb_buffer_add_utf8, (hb_buffer_t *b, const char *t, int n, unsigned offset, int length)) \
-    X(void, hb_buffer_clear_contents, (hb_buffer_t *b)) \
     X(void, hb_buffer_set_direction, (hb_buffer_t *b, int d)) \
     X(void, hb_buffer_set_flags, (hb_buffer_t *b, int f)) \
     X(void, hb_buffer_guess_segment_properties, (hb_buffer_t *b)) \
@@ -75,7 +75,6 @@ struct xhud_direct_font {
     hb_blob_t *blob;
     hb_face_t *hb_face;
     hb_font_t *hb_font;
-    hb_buffer_t *buffer;
     int ascent, descent;
 };
 
@@ -146,7 +145,7 @@ xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int
     font->hb_font = hb_font_create_(font->hb_face);
     int scale = (int)lround(pixel_size * 1024);
     hb_font_set_scale_(font->hb_font, scale, scale);
-    font->buffer = hb_buffer_create_();
+    hb_font_make_immutable_(font->hb_font);   /* shaped from any thread from now on */
     hb_font_extents_t e;
     memset(&e, 0, sizeof e);
     hb_font_get_h_extents_(font->hb_font, &e);
@@ -162,7 +161,6 @@ xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int
 
 void xhud_direct_font_close(xhud_direct_font *font) {
     if (!font) return;
-    if (font->buffer) hb_buffer_destroy_(font->buffer);
     if (font->hb_font) hb_font_destroy_(font->hb_font);
     if (font->hb_face) hb_face_destroy_(font->hb_face);
     if (font->blob) hb_blob_destroy_(font->blob);
@@ -184,10 +182,9 @@ void xhud_direct_font_extents(const xhud_direct_font *font, int *ascent, int *de
 /* PANGO_UNITS_ROUND: to the nearest whole pixel, halves up. */
 static int round_units(int d) { return (d + 512) & ~1023; }
 
-int xhud_direct_shape(xhud_direct_font *font, const char *utf8, int length, xhud_direct_line *line) {
+int xhud_direct_shape(const xhud_direct_font *font, const char *utf8, int length, xhud_direct_line *line) {
     memset(line, 0, sizeof *line);
-    hb_buffer_t *b = font->buffer;
-    hb_buffer_clear_contents_(b);
+    hb_buffer_t *b = hb_buffer_create_();
     hb_buffer_add_utf8_(b, utf8, length, 0, length);
     hb_buffer_set_direction_(b, HB_DIRECTION_LTR);
     hb_buffer_set_flags_(b, HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT);
@@ -196,9 +193,13 @@ int xhud_direct_shape(xhud_direct_font *font, const char *utf8, int length, xhud
     unsigned n = 0, np = 0;
     hb_glyph_info_t *info = hb_buffer_get_glyph_infos_(b, &n);
     hb_glyph_position_t *pos = hb_buffer_get_glyph_positions_(b, &np);
-    if (np != n) return 0;
-    for (unsigned i = 0; i < n; i++)
-        if (info[i].codepoint == 0) return 0;   /* .notdef: Pango would fall back */
+    int missing = np != n;
+    for (unsigned i = 0; i < n && !missing; i++)
+        missing = info[i].codepoint == 0;   /* .notdef: Pango would fall back */
+    if (missing) {
+        hb_buffer_destroy_(b);
+        return 0;
+    }
     line->glyphs = malloc((n ? n : 1) * sizeof *line->glyphs);
     line->x = malloc((n ? n : 1) * sizeof *line->x);
     line->y = malloc((n ? n : 1) * sizeof *line->y);
@@ -211,6 +212,7 @@ int xhud_direct_shape(xhud_direct_font *font, const char *utf8, int length, xhud
     }
     line->count = (int)n;
     line->width = x;
+    hb_buffer_destroy_(b);
     return 1;
 }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CCairo
 import CDirectText
 import HUDCore
@@ -21,8 +24,6 @@ final class DirectText {
         var pixelHeight: Int32 { (ascent + descent + 1023) >> 10 }
     }
 
-    /// Per description: the font, or nil when Pango must draw it.
-    private var fonts: [String: OpaquePointer?] = [:]
     /// Per request: the shaped line, or nil when Pango must draw it.
     private var lines: [TextRequest: Line?] = [:]
     private let options: OpaquePointer
@@ -44,7 +45,6 @@ final class DirectText {
 
     deinit {
         for case var l? in lines.values { xhud_direct_line_free(&l.shaped) }
-        for case let f? in fonts.values { xhud_direct_font_close(f) }
         cairo_font_options_destroy(options)
     }
 
@@ -88,14 +88,11 @@ final class DirectText {
     }
 
     private func font(_ description: String) -> OpaquePointer? {
-        if let known = fonts[description] { return known }
-        var font: OpaquePointer?
-        if let d = FontDescription(description) {
+        DirectFonts.font(description) { [options] in
+            guard let d = FontDescription(description) else { return nil }
             FontWarmup.waitForConfiguration()   // the match needs it; it may be loading on the warm-up thread
-            font = xhud_direct_font_open(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, options)
+            return xhud_direct_font_open(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, options)
         }
-        fonts[description] = font
-        return font
     }
 
     func size(_ line: Line, _ r: TextRequest) -> Size {
@@ -144,5 +141,30 @@ final class DirectText {
             }
         }
         return true
+    }
+}
+
+/// The fonts of every renderer in the process, one per description (a server's HUDs each have
+/// a renderer: each new HUD would otherwise match and open its font again). Fonts do not change
+/// once opened, so any thread may use one; the table is behind a lock. Kept for the process's
+/// life, like Pango's font map, up to a bound: a program cycling through font descriptions
+/// must not grow it (beyond it, new descriptions are Pango's, whose caches are its own).
+enum DirectFonts {
+    nonisolated(unsafe) private static var fonts: [String: OpaquePointer?] = [:]
+    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+    static let limit = 64
+
+    static func font(_ description: String, open: () -> OpaquePointer?) -> OpaquePointer? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if let known = fonts[description] { return known }
+        guard fonts.count < limit else { return nil }
+        let font = open()
+        fonts[description] = font
+        return font
     }
 }

@@ -8,8 +8,9 @@
  * cold HUD's label waits for fontconfig's configuration and HarfBuzz (one library) only.
  *
  * HarfBuzz is loaded on first use, like Pango (CPango.h); its stable ABI used here is declared
- * in direct_text.c, so no HarfBuzz header is needed to build. Not thread-safe per font: each
- * font belongs to the renderer (and thread) that opened it. */
+ * in direct_text.c, so no HarfBuzz header is needed to build. A font does not change once
+ * opened: any thread may shape and draw with it (HUDRender keeps one per description for the
+ * whole process); a line belongs to whoever shaped it. */
 
 #include <cairo.h>
 #include <stdint.h>
@@ -47,7 +48,7 @@ typedef struct {
 
 /* Shapes UTF-8 text as one left-to-right run. 0 (and nothing to free) when a glyph is missing
  * or HarfBuzz cannot be loaded: such text is Pango's. */
-int xhud_direct_shape(xhud_direct_font *font, const char *utf8, int length, xhud_direct_line *line);
+int xhud_direct_shape(const xhud_direct_font *font, const char *utf8, int length, xhud_direct_line *line);
 void xhud_direct_line_free(xhud_direct_line *line);
 
 /* Draws the line with its first glyph's origin at (x, y) in user space, in the current source. */
