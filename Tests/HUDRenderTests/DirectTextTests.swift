@@ -110,4 +110,24 @@ final class DirectTextTests: XCTestCase {
             XCTAssertNil(FontDescription(s), s)
         }
     }
+
+    /// Renderers on several threads (the library's, a server's) share the process's fonts: they
+    /// open a font for a description none has used, at once, and draw with it. Run under Thread
+    /// Sanitizer by scripts/test.
+    func testRenderersOnSeveralThreadsShareFonts() {
+        let threads = 6
+        var widths = [Double](repeating: 0, count: threads)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: threads) { i in
+            let text = HUDText()
+            let r = TextRequest(text: "Shared \(i % 2)", font: "Sans Bold 17.5px", maxWidth: 200, singleLine: true)
+            let w = text.measure(r).width
+            let s = surface { text.draw(r, in: Rect(x: 0, y: 0, width: 300, height: 40), cr: $0) }
+            cairo_surface_destroy(s)
+            lock.lock(); widths[i] = w; lock.unlock()
+            XCTAssertTrue(text.isDirect(r))
+        }
+        for i in 2..<threads { XCTAssertEqual(widths[i], widths[i % 2], "thread \(i)") }
+        XCTAssertGreaterThan(widths[0], 40)
+    }
 }
