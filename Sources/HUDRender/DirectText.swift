@@ -35,10 +35,7 @@ final class DirectText {
         options = cairo_font_options_create()
         cairo_surface_get_font_options(surface, options)
         cairo_surface_destroy(surface)
-        let mine = cairo_font_options_create()
-        cairo_font_options_set_hint_metrics(mine, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(mine, CAIRO_HINT_STYLE_SLIGHT)
-        cairo_font_options_set_antialias(mine, CAIRO_ANTIALIAS_GRAY)
+        let mine = PangoText.fontOptions()
         cairo_font_options_merge(options, mine)
         cairo_font_options_destroy(mine)
     }

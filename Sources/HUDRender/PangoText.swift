@@ -34,10 +34,7 @@ public final class PangoText: TextMeasurer {
     /// positions), as `draw` does for the image surfaces HUDs are drawn into: text is measured
     /// with the font set it is drawn with, and the first HUD loads one font set, not two.
     private static func configure(_ context: OpaquePointer) {
-        let options = cairo_font_options_create()
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        let options = PangoText.fontOptions()
         pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
@@ -45,6 +42,16 @@ public final class PangoText: TextMeasurer {
         pango_cairo_update_context(cr, context)
         cairo_destroy(cr)
         cairo_surface_destroy(surface)
+    }
+
+    /// The options every HUD's text is drawn with, Pango's and DirectText's alike (their pixels
+    /// are the same only while these are): the caller destroys them.
+    static func fontOptions() -> OpaquePointer {
+        let options = cairo_font_options_create()!
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        return options
     }
 
     deinit {
