@@ -71,7 +71,6 @@ public final class HUDController {
         lifecycle.animation = configuration.animation
         progress = Tween(configuration.progress, duration: configuration.mode.showsProgress ? 0.2 : 0)
         layout = .empty   // relayout() below lays it out in its region
-
         if let path = configuration.imagePath, configuration.mode == .custom, let error = renderer.validateImage(path) {
             throw HUDError.badImage(error)
         }

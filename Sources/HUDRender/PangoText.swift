@@ -3,7 +3,8 @@ import CPango
 import HUDCore
 
 /// Pango text (what DirectText leaves: markup, other scripts, fallback fonts, wrapping),
-/// measured and drawn with the same settings so that what layout measured is what is drawn. Layouts are cached by request: a spinner frame re-lays out no text.
+/// measured and drawn with the same settings so that what layout measured is what is drawn.
+/// Layouts are cached by request: a spinner frame re-lays out no text.
 public final class PangoText: TextMeasurer {
     /// Made at the first text, not with the object: what shows no text loads no Pango and waits
     /// for no fonts.
