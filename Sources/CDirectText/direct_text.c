@@ -93,11 +93,12 @@ static int pango_only(FcPattern *m) {
     return 0;
 }
 
-xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int slant, int width,
-                                        double pixel_size, double dpi, const cairo_font_options_t *options) {
-    if (!xhud_direct_load() || !(pixel_size > 0) || !(dpi > 0)) return NULL;
-    /* The pattern Pango builds for a description (pango_fc_make_pattern), substituted in its
-     * order: the configuration's rules, the context's font options, the defaults. */
+/* The pattern Pango builds for a description (pango_fc_make_pattern), substituted in its order
+ * (the configuration's rules, the context's font options, the defaults), and fontconfig's match
+ * for it; NULL when nothing matches. */
+static FcPattern *match(const char *families, double weight, int slant, int width,
+                        double pixel_size, double dpi, const cairo_font_options_t *options) {
+    if (!(pixel_size > 0) || !(dpi > 0)) return NULL;
     FcPattern *p = FcPatternBuild(NULL,
         FC_WEIGHT, FcTypeDouble, FcWeightFromOpenTypeDouble(weight),
         FC_SLANT, FcTypeInteger, slant,
@@ -122,17 +123,25 @@ xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int
     FcResult result;
     FcPattern *m = FcFontMatch(NULL, p, &result);
     FcPatternDestroy(p);
+    return m;
+}
+
+/* Opens a match (taking it over). Needs no configuration: the match names its file and says
+ * how to render it, so a match kept from an earlier process opens before fontconfig has read
+ * its configuration. */
+static xhud_direct_font *open_match(FcPattern *m, const cairo_font_options_t *options) {
     FcChar8 *file = NULL;
     FcCharSet *charset = NULL;
     int index = 0;
+    double pixel_size = 0;
     if (!m || pango_only(m) || FcPatternGetString(m, FC_FILE, 0, &file) != FcResultMatch ||
-        FcPatternGetCharSet(m, FC_CHARSET, 0, &charset) != FcResultMatch) {
+        FcPatternGetCharSet(m, FC_CHARSET, 0, &charset) != FcResultMatch ||
+        /* The size the match says (a rule may have changed it), as Pango's font takes it. */
+        FcPatternGetDouble(m, FC_PIXEL_SIZE, 0, &pixel_size) != FcResultMatch || !(pixel_size > 0)) {
         if (m) FcPatternDestroy(m);
         return NULL;
     }
     FcPatternGetInteger(m, FC_INDEX, 0, &index);
-    /* The size the match says (a rule may have changed it), as Pango's font takes it. */
-    FcPatternGetDouble(m, FC_PIXEL_SIZE, 0, &pixel_size);
 
     xhud_direct_font *font = calloc(1, sizeof *font);
     font->match = m;
@@ -158,6 +167,70 @@ xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int
     }
     return font;
 }
+
+xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int slant, int width,
+                                        double pixel_size, double dpi, const cairo_font_options_t *options) {
+    if (!xhud_direct_load()) return NULL;
+    return open_match(match(families, weight, slant, width, pixel_size, dpi, options), options);
+}
+
+char *xhud_direct_font_match(const char *families, double weight, int slant, int width,
+                             double pixel_size, double dpi, const cairo_font_options_t *options) {
+    FcPattern *m = match(families, weight, slant, width, pixel_size, dpi, options);
+    if (!m) return NULL;
+    char *text = (char *)FcNameUnparse(m);
+    FcPatternDestroy(m);
+    return text;
+}
+
+xhud_direct_font *xhud_direct_font_open_match(const char *match_text, const cairo_font_options_t *options) {
+    if (!xhud_direct_load()) return NULL;
+    return open_match(FcNameParse((const FcChar8 *)match_text), options);
+}
+
+char *xhud_direct_font_match_text(const xhud_direct_font *font) {
+    return (char *)FcNameUnparse(font->match);
+}
+
+char *xhud_direct_match_file(const char *match_text) {
+    FcPattern *m = FcNameParse((const FcChar8 *)match_text);
+    FcChar8 *file = NULL;
+    char *copy = m && FcPatternGetString(m, FC_FILE, 0, &file) == FcResultMatch ? strdup((const char *)file) : NULL;
+    if (m) FcPatternDestroy(m);
+    return copy;
+}
+
+/* Appends each string of a list, one per line, after a letter that says what it is. */
+static void append_list(char **out, size_t *len, char kind, FcStrList *list) {
+    if (!list) return;
+    for (FcChar8 *s; (s = FcStrListNext(list)); ) {
+        size_t n = strlen((const char *)s);
+        char *grown = realloc(*out, *len + n + 4);
+        if (!grown) break;
+        *out = grown;
+        (*out)[*len] = kind;
+        (*out)[*len + 1] = ' ';
+        memcpy(*out + *len + 2, s, n);
+        (*out)[*len + 2 + n] = '\n';
+        *len += n + 3;
+        (*out)[*len] = 0;
+    }
+    FcStrListDone(list);
+}
+
+char *xhud_fontconfig_sources(void) {
+    FcConfig *config = FcConfigReference(NULL);   /* loads the configuration if no one has */
+    if (!config) return NULL;
+    size_t len = 0;
+    char *out = calloc(1, 1);
+    append_list(&out, &len, 'f', FcConfigGetConfigFiles(config));
+    append_list(&out, &len, 'd', FcConfigGetConfigDirs(config));
+    append_list(&out, &len, 'd', FcConfigGetFontDirs(config));
+    FcConfigDestroy(config);
+    return out;
+}
+
+int xhud_fontconfig_version(void) { return FcGetVersion(); }
 
 void xhud_direct_font_close(xhud_direct_font *font) {
     if (!font) return;

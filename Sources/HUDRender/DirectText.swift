@@ -26,23 +26,9 @@ final class DirectText {
 
     /// Per request: the shaped line, or nil when Pango must draw it.
     private var lines: [TextRequest: Line?] = [:]
-    private let options: OpaquePointer
-
-    init() {
-        // The options PangoText's context has for the image surfaces HUDs are drawn into: the
-        // surface's own, with unhinted metrics, slight hinting and grey antialiasing over them.
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
-        options = cairo_font_options_create()
-        cairo_surface_get_font_options(surface, options)
-        cairo_surface_destroy(surface)
-        let mine = PangoText.fontOptions()
-        cairo_font_options_merge(options, mine)
-        cairo_font_options_destroy(mine)
-    }
 
     deinit {
         for case var l? in lines.values { xhud_direct_line_free(&l.shaped) }
-        cairo_font_options_destroy(options)
     }
 
     /// The line for a request, or nil when it is Pango's.
@@ -58,7 +44,7 @@ final class DirectText {
     }
 
     private func make(_ r: TextRequest) -> Line? {
-        guard DirectText.isPlain(r), let font = font(r.font) else { return nil }
+        guard DirectText.isPlain(r), let font = DirectFonts.font(r.font) else { return nil }
         for scalar in r.text.unicodeScalars where xhud_direct_font_covers(font, scalar.value) == 0 { return nil }
         var shaped = xhud_direct_line()
         let utf8 = Array(r.text.utf8)
@@ -82,14 +68,6 @@ final class DirectText {
             return nil   // a multi-line text cut at its height: Pango's
         }
         return line
-    }
-
-    private func font(_ description: String) -> OpaquePointer? {
-        DirectFonts.font(description) { [options] in
-            guard let d = FontDescription(description) else { return nil }
-            FontWarmup.waitForConfiguration()   // the match needs it; it may be loading on the warm-up thread
-            return xhud_direct_font_open(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, options)
-        }
     }
 
     func size(_ line: Line, _ r: TextRequest) -> Size {
@@ -138,30 +116,5 @@ final class DirectText {
             }
         }
         return true
-    }
-}
-
-/// The fonts of every renderer in the process, one per description (a server's HUDs each have
-/// a renderer: each new HUD would otherwise match and open its font again). Fonts do not change
-/// once opened, so any thread may use one; the table is behind a lock. Kept for the process's
-/// life, like Pango's font map, up to a bound: a program cycling through font descriptions
-/// must not grow it (beyond it, new descriptions are Pango's, whose caches are its own).
-enum DirectFonts {
-    nonisolated(unsafe) private static var fonts: [String: OpaquePointer?] = [:]
-    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(m, nil)
-        return m
-    }()
-    static let limit = 64
-
-    static func font(_ description: String, open: () -> OpaquePointer?) -> OpaquePointer? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if let known = fonts[description] { return known }
-        guard fonts.count < limit else { return nil }
-        let font = open()
-        fonts[description] = font
-        return font
     }
 }

@@ -20,17 +20,42 @@ public enum FontWarmup {
         return s
     }()
 
+    /// Starts reading fontconfig's configuration, unless the kept font matches hold
+    /// (FontMatchCache): then the first label's font opens without it, and the configuration
+    /// is read later, off the first frame's path (`settle`), or by the first text that needs it.
     public static func start() {
         guard thread == nil else { return }
+        if DirectFonts.readKeptMatches() { return }
+        startThread { FcInit() }
+    }
+
+    /// Loads the configuration on a thread, checks the kept font matches against it and keeps
+    /// the new ones (`DirectFonts.settle`). A server calls it once its first HUDs are up, whether
+    /// or not the matches held: it is what writes them.
+    public static func settle() {
+        guard !settled else { return }
+        settled = true
+        join()
+        configurationSeen = false
+        startThread { DirectFonts.settle() }   // loads the configuration first
+    }
+    nonisolated(unsafe) private static var settled = false
+
+    private static func startThread(_ work: @escaping @convention(c) () -> Void) {
         _ = configured
         var t = pthread_t()
-        if pthread_create(&t, nil, { _ in
-            FcInit()
+        let box = UnsafeMutablePointer<@convention(c) () -> Void>.allocate(capacity: 1)
+        box.initialize(to: work)
+        if pthread_create(&t, nil, { arg in
+            let work = arg!.assumingMemoryBound(to: (@convention(c) () -> Void).self)
+            work.pointee()
+            work.deallocate()
             sem_post(FontWarmup.configured)
             return nil
-        }, nil) == 0 {
+        }, box) == 0 {
             thread = t
         } else {
+            box.deallocate()
             configurationSeen = true   // no thread: fontconfig loads with the first text
         }
     }

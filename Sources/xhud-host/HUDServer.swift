@@ -127,6 +127,8 @@ final class HUDServer {
         // What starting up allocated and freed (fontconfig's parse of its configuration, the
         // first layouts) goes back to the system once the first HUDs are up, off their path.
         loop.addTimer(after: 1) { [unowned loop] in loop.releaseFreedMemory() }
+        // The kept font matches are checked, and the new ones kept, once the first HUDs are up.
+        loop.addTimer(after: 0.4) { FontWarmup.settle() }
     }
 
     // MARK: Connections

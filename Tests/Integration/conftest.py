@@ -478,6 +478,7 @@ class XSession:
         env["XDG_CONFIG_HOME"] = str(self.tmp / "config")
         env["XDG_CONFIG_DIRS"] = str(self.tmp / "etc-xdg")
         env.pop("XHUD_CONFIG", None)
+        env["XDG_CACHE_HOME"] = str(self.tmp / "cache")   # the kept font matches (FontMatchCache) too
         self.env = env
         ok = wait_until(lambda: subprocess.run(["xdpyinfo"], env=env, capture_output=True, timeout=5).returncode == 0, 10, 0.05)
         if not ok:

@@ -30,6 +30,26 @@ xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int
                                         double pixel_size, double dpi, const cairo_font_options_t *options);
 void xhud_direct_font_close(xhud_direct_font *font);
 
+/* Fontconfig's match for a description with these fields, as text (FcNameUnparse; free() it),
+ * or NULL: what `xhud_direct_font_open` would open, for keeping across processes. */
+char *xhud_direct_font_match(const char *families, double weight, int slant, int width,
+                             double pixel_size, double dpi, const cairo_font_options_t *options);
+
+/* Opens a match kept as text (from `xhud_direct_font_match` or `xhud_direct_font_match_text`).
+ * It reads no configuration: a process can draw its first text before fontconfig has read its
+ * own (FontMatchCache says when a kept match still holds). NULL as `xhud_direct_font_open`. */
+xhud_direct_font *xhud_direct_font_open_match(const char *match_text, const cairo_font_options_t *options);
+
+/* The font's match as text (free() it); the file a match names (free() it), or NULL. */
+char *xhud_direct_font_match_text(const xhud_direct_font *font);
+char *xhud_direct_match_file(const char *match_text);
+
+/* What fontconfig's matches depend on, one path a line (free() it): "f PATH" for each
+ * configuration file it read, "d PATH" for its configuration and font directories. Loads the
+ * configuration if no one has. */
+char *xhud_fontconfig_sources(void);
+int xhud_fontconfig_version(void);
+
 /* Whether the font has a glyph for the character (Pango would take another font if not). */
 int xhud_direct_font_covers(const xhud_direct_font *font, uint32_t ch);
 

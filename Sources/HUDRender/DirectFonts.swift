@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CCairo
+import CDirectText
+
+/// The fonts of every renderer in the process, one per description (a server's HUDs each have
+/// a renderer: each new HUD would otherwise match and open its font again). Fonts do not change
+/// once opened, so any thread may use one; the table is behind a lock. Kept for the process's
+/// life, like Pango's font map, up to a bound: a program cycling through font descriptions
+/// must not grow it (beyond it, new descriptions are Pango's, whose caches are its own).
+///
+/// A font opens from its kept match (FontMatchCache) when the process read one that holds, so
+/// the first label needs no configuration; otherwise from fontconfig's match. `settle` checks
+/// the kept matches once the configuration is loaded and keeps the new ones.
+enum DirectFonts {
+    nonisolated(unsafe) private static var fonts: [String: OpaquePointer?] = [:]
+    /// The matches read from the file (nil: none, or they no longer hold).
+    nonisolated(unsafe) private static var kept: [String: String]?
+    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+    static let limit = 64
+
+    /// The options PangoText's context has for the image surfaces HUDs are drawn into: the
+    /// surface's own, with unhinted metrics, slight hinting and grey antialiasing over them.
+    /// Part of every match (fontconfig's rules see them), so one set for the process.
+    nonisolated(unsafe) static let options: OpaquePointer = {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+        let options = cairo_font_options_create()!
+        cairo_surface_get_font_options(surface, options)
+        cairo_surface_destroy(surface)
+        let mine = PangoText.fontOptions()
+        cairo_font_options_merge(options, mine)
+        cairo_font_options_destroy(mine)
+        return options
+    }()
+
+    /// Reads the kept matches: true when they hold (the first text then needs no configuration
+    /// if its font is among them). Before the first font (FontWarmup.start).
+    static func readKeptMatches() -> Bool {
+        let read = FontMatchCache.read()
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        kept = read
+        return read != nil
+    }
+
+    static func font(_ description: String) -> OpaquePointer? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if let known = fonts[description] { return known }
+        guard fonts.count < limit else { return nil }
+        var font: OpaquePointer?
+        if let match = kept?[description] { font = xhud_direct_font_open_match(match, options) }
+        if font == nil, let d = FontDescription(description) {
+            FontWarmup.waitForConfiguration()   // the match needs it; it may be loading on the warm-up thread
+            font = xhud_direct_font_open(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, options)
+        }
+        fonts[description] = font
+        return font
+    }
+
+    /// Matches every description seen (kept or opened) against the configuration as it is now
+    /// (loading it if no one has) and writes the file when it did not hold or a match differs.
+    /// A description whose kept match no longer holds opens its new font for the text to come;
+    /// the old font stays open (lines shaped with it may still be drawn). Any thread; slow
+    /// (fontconfig's configuration, a match per description): not on a frame's path.
+    static func settle() {
+        pthread_mutex_lock(lock)
+        let opened = fonts
+        let read = kept
+        pthread_mutex_unlock(lock)
+        var matches: [String: String] = [:]
+        var files: [String] = []
+        for description in Set(opened.keys).union((read ?? [:]).keys).sorted().prefix(limit) {
+            guard let d = FontDescription(description),
+                  let text = xhud_direct_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, options)
+            else { continue }
+            matches[description] = String(cString: text)
+            if let file = xhud_direct_match_file(text) {
+                files.append(String(cString: file))
+                free(file)
+            }
+            free(text)
+        }
+        guard read == nil || read! != matches else { return }
+        pthread_mutex_lock(lock)
+        for (description, match) in matches where read?[description] != nil && read?[description] != match {
+            if fonts[description] != nil { fonts[description] = xhud_direct_font_open_match(match, options) }
+        }
+        kept = matches
+        pthread_mutex_unlock(lock)
+        var configurationFiles: [String] = [], directories: [String] = []
+        if let list = xhud_fontconfig_sources() {
+            for line in String(cString: list).split(separator: "\n") where line.count > 2 {
+                if line.hasPrefix("f ") { configurationFiles.append(String(line.dropFirst(2))) }
+                else { directories.append(String(line.dropFirst(2))) }
+            }
+            free(list)
+        }
+        FontMatchCache.write(matches, configurationFiles: configurationFiles, directories: directories, fontFiles: files)
+    }
+}

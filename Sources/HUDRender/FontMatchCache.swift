@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CDirectText
+
+/// fontconfig's matches for label fonts, kept on disk from one server to the next: a server
+/// started for a waiting client opens its label's font from the kept match and draws its first
+/// frame without waiting for fontconfig to read its configuration (48 XML files and the font
+/// caches, 3-4 ms, the longest part of a cold start).
+///
+/// A kept match holds while nothing it was made from has changed, which the file records and a
+/// reader checks with `stat` (about 80 paths, 0.1 ms): every configuration file fontconfig read
+/// and its directory (a file added to `conf.d` changes the directory), the user's configuration
+/// places even where absent, every font directory (a font installed or removed changes its
+/// directory), each matched font's file, the environment fontconfig reads and its version. A
+/// change outside all of these (a configuration included from elsewhere and edited in place)
+/// is what the server's check after its first frames is for (`FontWarmup.settle`): it matches
+/// every kept description again and writes the file anew when anything differs.
+///
+/// The file: `$XDG_CACHE_HOME/xhud/font-matches` (or `~/.cache/...`), written whole to a
+/// temporary file and renamed, so a reader sees one version or the other.
+enum FontMatchCache {
+    static let header = "xhud font matches 1"
+    /// What fontconfig reads from the environment (fcinit.c, fccfg.c, fclang.c).
+    static let environment = ["FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT", "FC_LANG",
+                              "LC_ALL", "LC_CTYPE", "LANG", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+                              "XDG_CACHE_HOME"]
+
+    static var path: String? {
+        if let cache = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), cache.hasPrefix("/") {
+            return cache + "/xhud/font-matches"
+        }
+        guard let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") else { return nil }
+        return home + "/.cache/xhud/font-matches"
+    }
+
+    /// The kept matches (description -> match text) if the file is there and still holds.
+    static func read(from path: String? = FontMatchCache.path) -> [String: String]? {
+        guard let path, let text = readFile(path) else { return nil }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        guard lines.popFirst() == Substring(header) else { return nil }
+        var expected = stampHead()[...]
+        var matches: [String: String] = [:]
+        for line in lines where !line.isEmpty {
+            if line.hasPrefix("font ") {
+                guard let tab = line.firstIndex(of: "\t") else { return nil }
+                matches[String(line[line.index(line.startIndex, offsetBy: 5)..<tab])] = String(line[line.index(after: tab)...])
+            } else if line.hasPrefix("stat ") {
+                guard let space = line.dropFirst(5).firstIndex(of: " ") else { return nil }
+                let path = String(line[line.index(after: space)...])
+                guard String(line) == stampLine(path) else { return nil }
+            } else {
+                // The environment and fontconfig's version, in the order they were written.
+                guard expected.popFirst() == String(line) else { return nil }
+            }
+        }
+        return expected.isEmpty ? matches : nil
+    }
+
+    /// Writes the matches with what they depend on now: fontconfig's configuration files and
+    /// directories (`xhud_fontconfig_sources`), the matched fonts' files. False if it could not.
+    @discardableResult
+    static func write(_ matches: [String: String], configurationFiles: [String], directories: [String],
+                      fontFiles: [String], to path: String? = FontMatchCache.path) -> Bool {
+        guard let path else { return false }
+        var paths: [String] = []
+        var seen = Set<String>()
+        func add(_ p: String) { if !p.isEmpty, seen.insert(p).inserted { paths.append(p) } }
+        let home = getenv("HOME").map { String(cString: $0) }
+        for f in configurationFiles {
+            add(f)
+            // Its directory (a file added to conf.d), unless that is the home directory
+            // (~/.fonts.conf), which changes with every file made in it.
+            let dir = directory(of: f)
+            if dir != home { add(dir) }
+        }
+        for d in directories { add(d) }
+        for p in userConfigurationPlaces() { add(p) }
+        for f in fontFiles { add(f) }
+        var text = header + "\n" + stampHead().joined(separator: "\n") + "\n"
+        for p in paths {
+            guard !p.contains("\n") else { return false }
+            text += stampLine(p) + "\n"
+        }
+        for (description, match) in matches.sorted(by: { $0.key < $1.key }) {
+            guard !description.contains("\n"), !description.contains("\t"), !match.contains("\n") else { continue }
+            text += "font \(description)\t\(match)\n"
+        }
+        return writeFile(path, text)
+    }
+
+    /// The environment's lines and fontconfig's version: the part of the stamp that is no file.
+    private static func stampHead() -> [String] {
+        environment.map { name in "env \(name)" + (getenv(name).map { "=" + String(cString: $0) } ?? "") }
+            .map { $0.replacingNewlines() } + ["fontconfig \(xhud_fontconfig_version())"]
+    }
+
+    /// A path's identity now: modification time, size and inode, or its absence.
+    static func stampLine(_ path: String) -> String {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return "stat - \(path)" }
+        return "stat \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec),\(st.st_size),\(st.st_ino) \(path)"
+    }
+
+    /// Where fontconfig looks for a user's configuration (its default fonts.conf includes them),
+    /// kept even where absent: creating one changes what matches.
+    private static func userConfigurationPlaces() -> [String] {
+        var places: [String] = []
+        let home = getenv("HOME").map { String(cString: $0) }
+        let config = getenv("XDG_CONFIG_HOME").map { String(cString: $0) } ?? home.map { $0 + "/.config" }
+        if let config {
+            places += [config, config + "/fontconfig", config + "/fontconfig/fonts.conf", config + "/fontconfig/conf.d"]
+        }
+        if let home { places += [home + "/.fonts.conf", home + "/.fonts.conf.d", home + "/.fonts"] }
+        return places
+    }
+
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "" }
+        return String(path[..<slash])
+    }
+
+    private static func readFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count < 4 << 20 {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func writeFile(_ path: String, _ text: String) -> Bool {
+        let dir = directory(of: path)
+        makeDirectories(dir)
+        let temporary = path + ".\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            written += n
+        }
+        close(fd)
+        guard written == bytes.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    private static func makeDirectories(_ dir: String) {
+        var prefix = ""
+        for part in dir.split(separator: "/") {
+            prefix += "/" + part
+            _ = mkdir(prefix, 0o700)
+        }
+    }
+}
+
+private extension String {
+    func replacingNewlines() -> String { String(map { $0 == "\n" ? " " : $0 }) }
+}

@@ -1,0 +1,120 @@
+import CCairo
+import CDirectText
+import Glibc
+@testable import HUDRender
+import XCTest
+
+/// Kept font matches: what a cold server draws its first label with before fontconfig has read
+/// its configuration. They must draw what the match they were kept from draws, and must not be
+/// read once anything they were made from has changed.
+final class FontMatchCacheTests: XCTestCase {
+    private var dir = ""
+
+    override func setUp() {
+        var template = Array("/tmp/xhud-fontmatch-XXXXXX".utf8CString)
+        dir = String(cString: mkdtemp(&template))
+    }
+
+    override func tearDown() {
+        _ = system("rm -rf '\(dir)'")
+    }
+
+    private func touch(_ path: String, _ text: String = "x") {
+        let f = fopen(path, "w")!
+        fputs(text, f)
+        fclose(f)
+    }
+
+    func testMatchesReadBackWhileNothingTheyWereMadeFromChanges() {
+        let file = dir + "/cache/xhud/font-matches"
+        let conf = dir + "/conf"
+        mkdir(conf, 0o755)
+        touch(conf + "/fonts.conf")
+        let matches = ["Sans Bold 16px": "DejaVu Sans:file=/a.ttf", "Serif 12px": "DejaVu Serif:file=/b\\:c.ttf"]
+        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [conf + "/fonts.conf"], directories: [dir + "/absent"], fontFiles: [], to: file))
+        XCTAssertEqual(FontMatchCache.read(from: file), matches)
+
+        // A configuration file edited: no longer read.
+        usleep(10_000)
+        touch(conf + "/fonts.conf", "changed")
+        XCTAssertNil(FontMatchCache.read(from: file))
+
+        // A file added beside a configuration file (its directory changes).
+        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [conf + "/fonts.conf"], directories: [], fontFiles: [], to: file))
+        XCTAssertEqual(FontMatchCache.read(from: file), matches)
+        usleep(10_000)
+        touch(conf + "/99-new.conf")
+        XCTAssertNil(FontMatchCache.read(from: file))
+
+        // A path that was absent now present.
+        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [], directories: [dir + "/absent"], fontFiles: [], to: file))
+        XCTAssertEqual(FontMatchCache.read(from: file), matches)
+        touch(dir + "/absent")
+        XCTAssertNil(FontMatchCache.read(from: file))
+    }
+
+    func testMatchesAreNotReadInAnotherEnvironment() {
+        let file = dir + "/font-matches"
+        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=/a.ttf"], configurationFiles: [], directories: [], fontFiles: [], to: file))
+        XCTAssertNotNil(FontMatchCache.read(from: file))
+        setenv("FC_LANG", "ja", 1)
+        XCTAssertNil(FontMatchCache.read(from: file))
+        unsetenv("FC_LANG")
+        XCTAssertNotNil(FontMatchCache.read(from: file))
+    }
+
+    func testAFileOfAnotherFormatOrCutShortIsNotRead() {
+        let file = dir + "/font-matches"
+        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=/a.ttf"], configurationFiles: [], directories: [dir], fontFiles: [], to: file))
+        let f = fopen(file, "r")!
+        var bytes = [CChar](repeating: 0, count: 65536)
+        let n = fread(&bytes, 1, bytes.count, f)
+        fclose(f)
+        let text = String(decoding: bytes[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        touch(file, "xhud font matches 0" + text.dropFirst(FontMatchCache.header.count))
+        XCTAssertNil(FontMatchCache.read(from: file))
+        // Cut before its stamps end: the environment lines are incomplete.
+        touch(file, String(text.prefix(FontMatchCache.header.count + 20)))
+        XCTAssertNil(FontMatchCache.read(from: file))
+        touch(file, "")
+        XCTAssertNil(FontMatchCache.read(from: file))
+        XCTAssertNil(FontMatchCache.read(from: dir + "/none"))
+    }
+
+    /// A font opened from its match kept as text draws the very pixels of the font opened by
+    /// its description: the text round trip keeps the file, the size and the rendering options.
+    func testAKeptMatchDrawsWhatTheMatchDraws() {
+        for description in ["Sans Bold 16px", "Sans 12", "Serif Italic 15px", "Monospace 11px"] {
+            guard let d = FontDescription(description),
+                  let font = xhud_direct_font_open(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi,
+                                                   DirectFonts.options) else { continue }
+            let text = xhud_direct_font_match_text(font)!
+            let kept = xhud_direct_font_open_match(text, DirectFonts.options)
+            XCTAssertNotNil(kept, description)
+            XCTAssertEqual(String(cString: xhud_direct_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize,
+                                                                  FontDescription.dpi, DirectFonts.options)!),
+                           String(cString: text), "\(description): the match as text is not what the match gives")
+            free(text)
+            if let kept {
+                XCTAssertEqual(draw(font), draw(kept), "\(description): a kept match draws other pixels")
+                xhud_direct_font_close(kept)
+            }
+            xhud_direct_font_close(font)
+        }
+    }
+
+    private func draw(_ font: OpaquePointer) -> [UInt8] {
+        var line = xhud_direct_line()
+        XCTAssertEqual(xhud_direct_shape(font, "Kept 42 fi", 10, &line), 1)
+        defer { xhud_direct_line_free(&line) }
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 200, 40)!
+        defer { cairo_surface_destroy(s) }
+        let cr = cairo_create(s)!
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
+        xhud_direct_show(cr, font, &line, 4.5, 28)
+        cairo_destroy(cr)
+        cairo_surface_flush(s)
+        let n = Int(cairo_image_surface_get_stride(s)) * 40
+        return Array(UnsafeBufferPointer(start: cairo_image_surface_get_data(s), count: n))
+    }
+}

@@ -1,0 +1,106 @@
+"""A cold server draws its first label from a kept font match (FontMatchCache): no fontconfig
+configuration on the first frame's path; the server checks the kept matches once its HUD is up
+and writes them anew when they no longer hold; a change to what they were made from is seen
+before they are used."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from conftest import XHUD_BIN, kill_tagged, tagged_hosts, wait_until
+from test_named import nx  # noqa: F401 (a fixture)
+
+SANS_BOLD = re.compile(r"^font Sans Bold 16px\t.*:file=([^:]*DejaVuSans-Bold\.ttf)", re.M)
+
+
+def setup(x, tmp: Path) -> Path:
+    """A private cache directory and a fontconfig configuration of the test's own that includes
+    the system's: the test can change what the kept matches were made from. The kept file."""
+    conf = tmp / "fontconfig"
+    conf.mkdir()
+    (conf / "fonts.conf").write_text('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
+                                     "<fontconfig><include>/etc/fonts/fonts.conf</include></fontconfig>\n")
+    x.env = dict(x.env, XDG_CACHE_HOME=str(tmp / "cache"), FONTCONFIG_FILE=str(conf / "fonts.conf"))
+    return tmp / "cache" / "xhud" / "font-matches"
+
+
+def cold_label(x) -> bytes:
+    """A cold HUD's pixels (no server before it, none after it): its bounding box's RGB."""
+    assert not tagged_hosts(x.tag), "a server runs already"
+    client = x.spawn([str(XHUD_BIN), "--mode", "text", "--label", "Kept Match 42"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert wait_until(lambda: x.visible_hud_windows(), 5), "no HUD"
+    time.sleep(0.4)   # faded in
+    (left, top, right, bottom), shot = x.hud_bbox()
+    rows = [shot.data[(y * shot.width + left) * 3:(y * shot.width + right + 1) * 3] for y in range(top, bottom + 1)]
+    client.send_signal(signal.SIGTERM)
+    assert client.wait(5) == 0
+    return b"|".join(rows)
+
+
+def tamper(kept: Path) -> None:
+    """The kept match of the label's font made to name a serif font (its stamps left as they
+    are)."""
+    lines = kept.read_text().splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if SANS_BOLD.match(line):
+            lines[i] = line.replace("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf")
+            break
+    else:
+        raise AssertionError("no kept match for the label's font")
+    kept.write_text("".join(lines))
+
+
+def end_server(x) -> None:
+    kill_tagged(x.tag)
+    assert wait_until(lambda: not tagged_hosts(x.tag) and not x.visible_hud_windows(), 5), "the server stayed"
+
+
+def test_a_kept_match_is_drawn_without_the_configuration_and_checked_after(nx, tmp_path):
+    kept = setup(nx, tmp_path)
+    first = cold_label(nx)
+    # The server writes what it matched once its first HUD is up.
+    assert wait_until(lambda: kept.exists() and SANS_BOLD.search(kept.read_text()), 5), "no kept match"
+    end_server(nx)
+    text = kept.read_text()
+    assert str(tmp_path / "fontconfig" / "fonts.conf") in text and "\nstat " in text
+
+    # The kept match is what the next cold server draws with, before any configuration: made to
+    # name a serif font, the label is drawn in it.
+    assert Path(SANS_BOLD.search(text).group(1).replace("Sans-Bold", "Serif-Bold")).exists()
+    tamper(kept)
+    wrong = cold_label(nx)
+    assert wrong != first, "the kept match was not used"
+    # ... and the server's check finds it no longer holds and keeps the right one.
+    assert wait_until(lambda: SANS_BOLD.search(kept.read_text()), 5), "the wrong match stayed"
+    end_server(nx)
+    assert cold_label(nx) == first
+    end_server(nx)
+
+    # A change to what the matches were made from (a file beside the configuration) is seen
+    # before they are used: the wrong match is not drawn.
+    tamper(kept)
+    (tmp_path / "fontconfig" / "99-local.conf").write_text("<fontconfig/>\n")
+    assert cold_label(nx) == first
+    end_server(nx)
+
+
+def test_a_cold_server_opens_its_font_before_reading_the_configuration(nx, tmp_path):
+    kept = setup(nx, tmp_path)
+    cold_label(nx)
+    assert wait_until(lambda: kept.exists() and SANS_BOLD.search(kept.read_text()), 5), "no kept match"
+    end_server(nx)
+    r = subprocess.run(["strace", "-f", "-e", "trace=openat", "-o", str(tmp_path / "trace"), str(XHUD_BIN),
+                        "--mode", "text", "--label", "Kept Match 42", "--hide-after", "0.2", "--linger", "1"],
+                       env=nx.env, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr[-800:]
+    opens = [line for line in (tmp_path / "trace").read_text().splitlines() if "openat(" in line and "= -1" not in line]
+    font = next(i for i, line in enumerate(opens) if "DejaVuSans-Bold.ttf" in line)
+    configuration = next(i for i, line in enumerate(opens) if "/etc/fonts/fonts.conf" in line)
+    assert any("font-matches" in line for line in opens[:font])
+    assert font < configuration, "\n".join(opens[font - 3:configuration + 1])
