@@ -25,9 +25,13 @@ public enum FontWarmup {
     /// is read later, off the first frame's path (`settle`), or by the first text that needs it.
     public static func start() {
         guard thread == nil else { return }
-        if DirectFonts.readKeptMatches() { return }
+        keptMatchesHeld = DirectFonts.readKeptMatches()
+        if keptMatchesHeld { return }
         startThread { FcInit() }
     }
+
+    /// Whether `start` found kept matches that hold (`settle` then has the configuration to load).
+    nonisolated(unsafe) public private(set) static var keptMatchesHeld = false
 
     /// Loads the configuration on a thread, checks the kept font matches against it and keeps
     /// the new ones (`DirectFonts.settle`). A server calls it once its first HUDs are up, whether

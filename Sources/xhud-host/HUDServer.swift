@@ -127,8 +127,10 @@ final class HUDServer {
         // What starting up allocated and freed (fontconfig's parse of its configuration, the
         // first layouts) goes back to the system once the first HUDs are up, off their path.
         loop.addTimer(after: 1) { [unowned loop] in loop.releaseFreedMemory() }
-        // The kept font matches are checked, and the new ones kept, once the first HUDs are up.
-        loop.addTimer(after: 0.4) { FontWarmup.settle() }
+        // The kept font matches are checked, and new ones kept, once the first HUDs are up: soon
+        // when the configuration is loaded already (they did not hold: a match and a file to
+        // write), later when it is to be loaded (3-4 ms of a core, not beside the first frames).
+        loop.addTimer(after: FontWarmup.keptMatchesHeld ? 0.4 : 0.05) { FontWarmup.settle() }
     }
 
     // MARK: Connections
