@@ -1,6 +1,8 @@
 import CCairo
 import CDirectText
+import Foundation
 import Glibc
+import HUDCore
 @testable import HUDRender
 import XCTest
 
@@ -100,6 +102,41 @@ final class FontMatchCacheTests: XCTestCase {
                 xhud_direct_font_close(kept)
             }
             xhud_direct_font_close(font)
+        }
+    }
+
+    /// The server's check runs on its own thread while renderers open and draw fonts on others
+    /// (under Thread Sanitizer in scripts/test): it writes every description seen, and what it
+    /// writes is read back.
+    func testSettlingWhileRenderersDraw() {
+        setenv("XDG_CACHE_HOME", dir + "/cache", 1)
+        defer { unsetenv("XDG_CACHE_HOME") }
+        let descriptions = ["Sans Bold 16px", "Sans 12px", "Serif 14px", "Monospace 12px"]
+        let group = DispatchGroup()
+        for t in 0..<4 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let text = HUDText()
+                for i in 0..<20 {
+                    let r = TextRequest(text: "Thread \(t) \(i)", font: descriptions[(t + i) % descriptions.count], maxWidth: 300,
+                                        maxHeight: nil, singleLine: true)
+                    let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 320, 40)!
+                    let cr = cairo_create(s)!
+                    text.draw(r, in: Rect(x: 0, y: 0, width: 320, height: 40), cr: cr)
+                    cairo_destroy(cr)
+                    cairo_surface_destroy(s)
+                }
+            }
+        }
+        usleep(2000)
+        DirectFonts.settle()
+        group.wait()
+        DirectFonts.settle()
+        let kept = FontMatchCache.read()
+        XCTAssertNotNil(kept, "nothing kept, or it does not hold")
+        for d in descriptions {
+            XCTAssertTrue(kept?[d]?.contains(":file=") == true, "\(d) not kept")
         }
     }
 
