@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CCairo
 import CDirectText
+import HUDCore
 
 /// The fonts of every renderer in the process, one per description (a server's HUDs each have
 /// a renderer: each new HUD would otherwise match and open its font again). Fonts do not change
@@ -75,7 +76,13 @@ enum DirectFonts {
         pthread_mutex_unlock(lock)
         var matches: [String: String] = [:]
         var files: [String] = []
-        for description in Set(opened.keys).union((read ?? [:]).keys).sorted().prefix(limit) {
+        // The default fonts too, drawn or not: a cold HUD's details, button or value finds its
+        // font kept as well as its label's.
+        let defaults = HUDConfiguration()
+        let descriptions = Set(opened.keys).union((read ?? [:]).keys).union([
+            defaults.labelFont, defaults.detailsFont, defaults.buttonFont, LayoutMetrics.valueFont, LayoutMetrics.ringValueFont,
+        ])
+        for description in descriptions.sorted().prefix(limit) {
             guard let d = FontDescription(description),
                   let text = xhud_direct_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, options)
             else { continue }
