@@ -27,7 +27,7 @@ public enum FontWarmup {
         guard thread == nil else { return }
         keptMatchesHeld = DirectFonts.readKeptMatches()
         if keptMatchesHeld { return }
-        startThread { FcInit() }
+        startThread(thenSettle: false)
     }
 
     /// Whether `start` found kept matches that hold (`settle` then has the configuration to load).
@@ -41,25 +41,24 @@ public enum FontWarmup {
         settled = true
         join()
         configurationSeen = false
-        startThread { DirectFonts.settle() }   // loads the configuration first
+        startThread(thenSettle: true)
     }
     nonisolated(unsafe) private static var settled = false
 
-    private static func startThread(_ work: @escaping @convention(c) () -> Void) {
+    /// A thread that loads the configuration and says so, then checks the kept font matches if
+    /// asked. It says so first: a renderer may wait for the configuration holding the font
+    /// table's lock, which the check takes.
+    private static func startThread(thenSettle: Bool) {
         _ = configured
         var t = pthread_t()
-        let box = UnsafeMutablePointer<@convention(c) () -> Void>.allocate(capacity: 1)
-        box.initialize(to: work)
-        if pthread_create(&t, nil, { arg in
-            let work = arg!.assumingMemoryBound(to: (@convention(c) () -> Void).self)
-            work.pointee()
-            work.deallocate()
+        if pthread_create(&t, nil, { settle in
+            FcInit()
             sem_post(FontWarmup.configured)
+            if settle != nil { DirectFonts.settle() }
             return nil
-        }, box) == 0 {
+        }, thenSettle ? UnsafeMutableRawPointer(bitPattern: 1) : nil) == 0 {
             thread = t
         } else {
-            box.deallocate()
             configurationSeen = true   // no thread: fontconfig loads with the first text
         }
     }

@@ -140,6 +140,22 @@ final class FontMatchCacheTests: XCTestCase {
         }
     }
 
+    /// A font that was not kept, wanted while the server's check runs: the renderer waits for the
+    /// configuration holding the font table's lock, and the check takes that lock once it has
+    /// loaded the configuration (which it says first), so neither waits for the other forever.
+    func testANewFontWhileTheServerChecksItsKeptMatches() {
+        setenv("XDG_CACHE_HOME", dir + "/cache", 1)
+        defer { unsetenv("XDG_CACHE_HOME") }
+        let done = expectation(description: "fonts opened while the check runs")
+        Thread.detachNewThread {
+            FontWarmup.settle()
+            for size in 17...24 { _ = DirectFonts.font("Sans \(size)px") }
+            FontWarmup.join()
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 20)
+    }
+
     private func draw(_ font: OpaquePointer) -> [UInt8] {
         var line = xhud_direct_line()
         XCTAssertEqual(xhud_direct_shape(font, "Kept 42 fi", 10, &line), 1)
