@@ -64,8 +64,9 @@ enum DirectFonts {
         return font
     }
 
-    /// Matches every description seen (kept or opened) against the configuration as it is now
-    /// (loading it if no one has) and writes the file when it did not hold or a match differs.
+    /// Matches every description seen (kept or opened) and the default ones against the
+    /// configuration as it is now (loading it if no one has) and writes the file unless it holds
+    /// just these matches.
     /// A description whose kept match no longer holds opens its new font for the text to come;
     /// the old font stays open (lines shaped with it may still be drawn). Any thread; slow
     /// (fontconfig's configuration, a match per description): not on a frame's path.
@@ -93,13 +94,15 @@ enum DirectFonts {
             }
             free(text)
         }
-        guard read == nil || read! != matches else { return }
         pthread_mutex_lock(lock)
         for (description, match) in matches where read?[description] != nil && read?[description] != match {
             if fonts[description] != nil { fonts[description] = xhud_direct_font_open_match(match, options) }
         }
         kept = matches
         pthread_mutex_unlock(lock)
+        // Written unless the file holds these very matches now (another server may have written
+        // it meanwhile, or someone removed it).
+        guard FontMatchCache.read() != matches else { return }
         var configurationFiles: [String] = [], directories: [String] = []
         if let list = xhud_fontconfig_sources() {
             for line in String(cString: list).split(separator: "\n") where line.count > 2 {
