@@ -44,7 +44,7 @@ let package = Package(
         // Plain text without Pango: fontconfig, HarfBuzz (loaded on first use) and Cairo, for the
         // text whose pixels are Pango's anyway (see its header).
         .target(name: "CDirectText", dependencies: ["CCairo"]),
-        .target(name: "HUDRender", dependencies: ["HUDCore", "CCairo", "CPango", "CDirectText"]),
+        .target(name: "HUDRender", dependencies: ["HUDCore", "HUDFiles", "CCairo", "CPango", "CDirectText"]),
         // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
         // draw), the interface a display backend implements (HUDBackend, HUDOutput), and the
         // registry that stacks a process's HUDs (the server's, the library's).
@@ -68,11 +68,14 @@ let package = Package(
         .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket"], swiftSettings: ownSections),
         // The desktop's settings: the configuration file and themes, their precedence, XDG
         // locations, icon themes. Used by the command and its server; no TOML parser linked in.
-        .target(name: "HUDSettings", swiftSettings: ownSections),
+        .target(name: "HUDSettings", dependencies: ["HUDFiles"], swiftSettings: ownSections),
+        // Small files of the user's own (read bounded, stamped, cached privately and written
+        // whole): the settings' cache and the kept font matches. Plain Glibc.
+        .target(name: "HUDFiles"),
         // TOML with TOMLKit (toml++), which imports Foundation (and ICU with it: 50 MB and 4 ms
         // at every start): only `xhud-config` links it, run once per version of a file.
         .target(name: "HUDSettingsTOML", dependencies: ["HUDSettings", .product(name: "TOMLKit", package: "TOMLKit")]),
-        .executableTarget(name: "xhud-config", dependencies: ["HUDSettings", "HUDSettingsTOML"]),
+        .executableTarget(name: "xhud-config", dependencies: ["HUDSettings", "HUDSettingsTOML", "HUDFiles"]),
         // `xhud`: the lean front door, a thin client of the display's server; it runs xhud-host
         // for help, `xhud server` and where no server can run.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
@@ -106,7 +109,7 @@ let package = Package(
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
         .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),
         .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "xhud-help"]),
-        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDSettingsTOML"]),
+        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDSettingsTOML", "HUDFiles"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText"], exclude: ["Golden"]),

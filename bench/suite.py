@@ -355,7 +355,7 @@ class XSession:
         self.env["XDG_RUNTIME_DIR"] = str(self.runtime)
         # A private cache: the font matches a server keeps for the next (FontMatchCache).
         self.env["XDG_CACHE_HOME"] = str(self.s.work / f"cache{n}")
-        self.font_matches = self.s.work / f"cache{n}" / "xhud" / "font-matches"
+        self.font_matches = self.s.work / f"cache{n}" / "xhud" / "fonts" / "matches"
         self.run([self.s.ff, "setbg", BG], check=True)
         if self.composited:
             self.xcm = procs.spawn(["xcompmgr"], env, log_name="xcompmgr")
@@ -1399,7 +1399,7 @@ def startup_section(s: Suite) -> list[str]:
            "it first shows one untimed HUD, so that every warm run meets a server that has drawn before). "
            "*cold*: no server runs (any is ended before and after each run), so the invocation starts one "
            "(posix_spawn of xhud-host in a session of its own) and its HUD is the new server's first. "
-           "A server keeps the font matches of its labels for the next (`$XDG_CACHE_HOME/xhud/font-matches`, "
+           "A server keeps the font matches of its labels for the next (`$XDG_CACHE_HOME/xhud/fonts/matches`, "
            "checked against fontconfig's files with `stat`): the cold row opens its font from them (a server ran "
            "before on this account), the *no font match kept* row has them removed before each run (the first "
            "start ever, or after fonts or their configuration changed: fontconfig reads its configuration on "

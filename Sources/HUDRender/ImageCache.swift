@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDFiles
 import CCairo
 import HUDCore
 
@@ -34,22 +35,12 @@ public enum ImageFile {
     /// of bounded dimensions. Opened non-blocking: a FIFO or a device is refused, not waited on.
     static func read(_ path: String) -> Result<[UInt8], Failure> {
         func fail(_ s: String) -> Result<[UInt8], Failure> { .failure(Failure(description: "cannot use image '\(path)': \(s)")) }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return fail(String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return fail(String(cString: strerror(errno))) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return fail("not a regular file") }
-        guard Int(st.st_size) <= maxFileBytes else { return fail("larger than \(maxFileBytes >> 20) MB") }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var got = 0
-        while got < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, $0.count - got) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            got += n
+        let bytes: [UInt8]
+        switch FileText.bytes(path, limit: maxFileBytes) {
+        case .missing: return fail(String(cString: strerror(ENOENT)))
+        case .failed(let why): return fail(why)
+        case .bytes(let b): bytes = b
         }
-        bytes.removeSubrange(got...)
         if isSVG(bytes) { return .success(bytes) }   // librsvg bounds what it renders to the box
         // PNG: the 8-byte signature, then IHDR with width and height (big-endian).
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

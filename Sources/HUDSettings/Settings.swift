@@ -1,3 +1,4 @@
+import HUDFiles
 /// Every configuration file that applies, and the defaults they give one invocation.
 ///
 /// Precedence, lowest first: xhud's built-in defaults; the theme in effect (the last one named:

@@ -31,36 +31,3 @@ public struct SettingsFile: Equatable, Sendable {
     }
 }
 
-/// Small text files read without blocking on a FIFO or reading without bound.
-public enum FileText {
-    public enum Result { case missing, failed(String), text(String) }
-
-    public static func read(_ path: String, limit: Int) -> Result {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            return errno == ENOENT || errno == ENOTDIR ? .missing : .failed(String(cString: strerror(errno)))
-        }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return .failed(String(cString: strerror(errno))) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failed("not a regular file") }
-        guard Int(st.st_size) <= limit else { return .failed("larger than \(limit >> 10) KB") }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var got = 0
-        while got < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, $0.count - got) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            got += n
-        }
-        return .text(String(decoding: bytes[0..<got], as: UTF8.self))
-    }
-
-    /// Identity of a file's current contents (device, inode, size, modification time), to
-    /// notice that it changed without reading it.
-    public static func stamp(_ path: String) -> [Int] {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return [] }
-        return [Int(st.st_dev), Int(st.st_ino), Int(st.st_size), Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec)]
-    }
-}

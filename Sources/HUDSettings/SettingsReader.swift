@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDFiles
 
 /// Reads configuration files and themes without linking a TOML parser: `xhud-config` (TOMLKit)
 /// parses a file and prints it as `SettingsFile.serialized`; the result is kept in a private
@@ -17,7 +18,7 @@ public enum SettingsReader {
             }
         }
         let key = stampLine(stamp, allowsSections: allowsSections)
-        let cacheFile = cacheDirectory().map { $0 + "/" + hash(path) + (allowsSections ? ".conf" : ".theme") }
+        let cacheFile = PrivateCache.directory("settings", preferringRuntime: true).map { $0 + "/" + hash(path) + (allowsSections ? ".conf" : ".theme") }
         if let cacheFile, case .text(let text) = FileText.read(cacheFile, limit: 4 << 20),
            let newline = text.firstIndex(of: "\n"), text[..<newline] == key,
            var f = SettingsFile(serialized: String(text[text.index(after: newline)...]), path: path) {
@@ -27,7 +28,7 @@ public enum SettingsReader {
         guard var f = parser(path, allowsSections) else {
             return SettingsFile(path: path, warnings: ["\(path): cannot be read: xhud-config (the TOML reader) is missing; the file is ignored"])
         }
-        if let cacheFile { write(key + "\n" + f.serialized, to: cacheFile) }
+        if let cacheFile { PrivateCache.write(key + "\n" + f.serialized, to: cacheFile) }
         f.setTheme(theme)
         return f
     }
@@ -76,40 +77,6 @@ public enum SettingsReader {
 
     static func stampLine(_ stamp: [Int], allowsSections: Bool) -> String {
         "xhud-config \(SettingsFile.format) " + stamp.map(String.init).joined(separator: " ") + (allowsSections ? "" : " theme")
-    }
-
-    /// `$XDG_RUNTIME_DIR/xhud/settings`, else `~/.cache/xhud/settings`: made 0700 and used only
-    /// when it is the user's own and private (a cache others could write would be trusted input).
-    static func cacheDirectory() -> String? {
-        let base: String
-        if let r = Locations.env("XDG_RUNTIME_DIR"), r.hasPrefix("/") { base = r + "/xhud" }
-        else if let c = Locations.env("XDG_CACHE_HOME"), c.hasPrefix("/") { base = c + "/xhud" }
-        else if let h = Locations.home { base = h + "/.cache/xhud" }
-        else { return nil }
-        let dir = base + "/settings"
-        for d in [base, dir] {
-            if mkdir(d, 0o700) != 0 && errno != EEXIST { return nil }
-            var st = stat()
-            guard lstat(d, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid(), st.st_mode & 0o077 == 0 else { return nil }
-        }
-        return dir
-    }
-
-    /// Written whole or not at all (a rename), so a reader never sees half a file.
-    static func write(_ text: String, to path: String) {
-        let tmp = path + ".\(getpid()).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return }
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            done += n
-        }
-        close(fd)
-        if done == bytes.count { rename(tmp, path) } else { unlink(tmp) }
     }
 
     /// FNV-1a of the path, in hex: a file name for its cache entry.

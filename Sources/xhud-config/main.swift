@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDFiles
 import HUDSettings
 import HUDSettingsTOML
 

@@ -28,7 +28,7 @@ final class FontMatchCacheTests: XCTestCase {
     }
 
     func testMatchesReadBackWhileNothingTheyWereMadeFromChanges() {
-        let file = dir + "/cache/xhud/font-matches"
+        let file = dir + "/font-matches"
         let conf = dir + "/conf"
         mkdir(conf, 0o755)
         touch(conf + "/fonts.conf")
@@ -67,7 +67,9 @@ final class FontMatchCacheTests: XCTestCase {
 
     func testAFileOfAnotherFormatOrCutShortIsNotRead() {
         let file = dir + "/font-matches"
-        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=/a.ttf"], configurationFiles: [], directories: [dir], fontFiles: [], to: file))
+        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=/a.ttf"], configurationFiles: [], directories: [dir + "/fonts"],
+                                           fontFiles: [], to: file))
+        XCTAssertNotNil(FontMatchCache.read(from: file))   // as written, it holds
         let f = fopen(file, "r")!
         var bytes = [CChar](repeating: 0, count: 65536)
         let n = fread(&bytes, 1, bytes.count, f)
@@ -81,6 +83,20 @@ final class FontMatchCacheTests: XCTestCase {
         touch(file, "")
         XCTAssertNil(FontMatchCache.read(from: file))
         XCTAssertNil(FontMatchCache.read(from: dir + "/none"))
+    }
+
+    /// The file is trusted input (it names font files to open): it is kept only in a directory
+    /// of the user's own that no one else can write, and a FIFO in its place is no file to read.
+    func testOnlyAPrivateDirectoryKeepsMatches() {
+        setenv("XDG_CACHE_HOME", dir + "/cache", 1)
+        defer { unsetenv("XDG_CACHE_HOME") }
+        XCTAssertEqual(FontMatchCache.path, dir + "/cache/xhud/fonts/matches")
+        chmod(dir + "/cache/xhud/fonts", 0o777)
+        XCTAssertNil(FontMatchCache.path, "a directory others can write")
+        chmod(dir + "/cache/xhud/fonts", 0o700)
+        XCTAssertNotNil(FontMatchCache.path)
+        mkfifo(dir + "/cache/xhud/fonts/matches", 0o600)
+        XCTAssertNil(FontMatchCache.read(), "a FIFO read as the file (or waited on)")
     }
 
     /// A font opened from its match kept as text draws the very pixels of the font opened by

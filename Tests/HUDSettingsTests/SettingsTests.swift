@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import HUDSettings
+import HUDFiles
 import HUDSettingsTOML
 
 /// The unit tests parse in process (the `xhud-config` program is the integration tests').

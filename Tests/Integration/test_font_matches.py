@@ -26,7 +26,7 @@ def setup(x, tmp: Path) -> Path:
     (conf / "fonts.conf").write_text('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
                                      "<fontconfig><include>/etc/fonts/fonts.conf</include></fontconfig>\n")
     x.env = dict(x.env, XDG_CACHE_HOME=str(tmp / "cache"), FONTCONFIG_FILE=str(conf / "fonts.conf"))
-    return tmp / "cache" / "xhud" / "font-matches"
+    return tmp / "cache" / "xhud" / "fonts" / "matches"
 
 
 def cold_label(x) -> bytes:
@@ -102,5 +102,5 @@ def test_a_cold_server_opens_its_font_before_reading_the_configuration(nx, tmp_p
     opens = [line for line in (tmp_path / "trace").read_text().splitlines() if "openat(" in line and "= -1" not in line]
     font = next(i for i, line in enumerate(opens) if "DejaVuSans-Bold.ttf" in line)
     configuration = next(i for i, line in enumerate(opens) if "/etc/fonts/fonts.conf" in line)
-    assert any("font-matches" in line for line in opens[:font])
+    assert any("fonts/matches" in line for line in opens[:font])
     assert font < configuration, "\n".join(opens[font - 3:configuration + 1])

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CDirectText
+import HUDFiles
 
 /// fontconfig's matches for label fonts, kept on disk from one server to the next: a server
 /// started for a waiting client opens its label's font from the kept match and draws its first
@@ -17,8 +18,8 @@ import CDirectText
 /// is what the server's check after its first frames is for (`FontWarmup.settle`): it matches
 /// every kept description again and writes the file anew when anything differs.
 ///
-/// The file: `$XDG_CACHE_HOME/xhud/font-matches` (or `~/.cache/...`), written whole to a
-/// temporary file and renamed, so a reader sees one version or the other.
+/// The file: `$XDG_CACHE_HOME/xhud/fonts/matches` (or `~/.cache/...`; a private directory of
+/// the user's own, `PrivateCache`), written whole, so a reader sees one version or the other.
 enum FontMatchCache {
     static let header = "xhud font matches 1"
     /// What fontconfig reads from the environment (fcinit.c, fccfg.c, fclang.c).
@@ -27,16 +28,12 @@ enum FontMatchCache {
                               "XDG_CACHE_HOME"]
 
     static var path: String? {
-        if let cache = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), cache.hasPrefix("/") {
-            return cache + "/xhud/font-matches"
-        }
-        guard let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") else { return nil }
-        return home + "/.cache/xhud/font-matches"
+        PrivateCache.directory("fonts", preferringRuntime: false).map { $0 + "/matches" }
     }
 
     /// The kept matches (description -> match text) if the file is there and still holds.
     static func read(from path: String? = FontMatchCache.path) -> [String: String]? {
-        guard let path, let text = readFile(path) else { return nil }
+        guard let path, case .text(let text) = FileText.read(path, limit: 4 << 20) else { return nil }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
         guard lines.popFirst() == Substring(header) else { return nil }
         var expected = stampHead()[...]
@@ -86,7 +83,7 @@ enum FontMatchCache {
             guard !description.contains("\n"), !description.contains("\t"), !match.contains("\n") else { continue }
             text += "font \(description)\t\(match)\n"
         }
-        return writeFile(path, text)
+        return PrivateCache.write(text, to: path)
     }
 
     /// The environment's lines and fontconfig's version: the part of the stamp that is no file.
@@ -95,11 +92,10 @@ enum FontMatchCache {
             .map { $0.replacingNewlines() } + ["fontconfig \(xhud_fontconfig_version())"]
     }
 
-    /// A path's identity now: modification time, size and inode, or its absence.
+    /// A path's identity now (device, inode, size, modification time), or its absence.
     static func stampLine(_ path: String) -> String {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return "stat - \(path)" }
-        return "stat \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec),\(st.st_size),\(st.st_ino) \(path)"
+        let stamp = FileText.stamp(path)
+        return "stat " + (stamp.isEmpty ? "-" : stamp.map(String.init).joined(separator: ",")) + " " + path
     }
 
     /// Where fontconfig looks for a user's configuration (its default fonts.conf includes them),
@@ -109,7 +105,8 @@ enum FontMatchCache {
         let home = getenv("HOME").map { String(cString: $0) }
         let config = getenv("XDG_CONFIG_HOME").map { String(cString: $0) } ?? home.map { $0 + "/.config" }
         if let config {
-            places += [config, config + "/fontconfig", config + "/fontconfig/fonts.conf", config + "/fontconfig/conf.d"]
+            // Not `config` itself: every program that makes its folder there changes it.
+            places += [config + "/fontconfig", config + "/fontconfig/fonts.conf", config + "/fontconfig/conf.d"]
         }
         if let home { places += [home + "/.fonts.conf", home + "/.fonts.conf.d", home + "/.fonts"] }
         return places
@@ -118,51 +115,6 @@ enum FontMatchCache {
     private static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "" }
         return String(path[..<slash])
-    }
-
-    private static func readFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count < 4 << 20 {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += chunk[..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func writeFile(_ path: String, _ text: String) -> Bool {
-        let dir = directory(of: path)
-        makeDirectories(dir)
-        let temporary = path + ".\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            written += n
-        }
-        close(fd)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
-        }
-        return true
-    }
-
-    private static func makeDirectories(_ dir: String) {
-        var prefix = ""
-        for part in dir.split(separator: "/") {
-            prefix += "/" + part
-            _ = mkdir(prefix, 0o700)
-        }
     }
 }
 

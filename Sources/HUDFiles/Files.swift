@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Small files of the user's own: read without blocking or without bound, told apart by their
+// stamp, and kept in a private cache written whole. Plain Glibc: the configuration reader, the
+// kept font matches and the client all use them.
+
+/// Small text files read without blocking on a FIFO or reading without bound.
+public enum FileText {
+    public enum Result { case missing, failed(String), text(String) }
+
+    public static func read(_ path: String, limit: Int) -> Result {
+        switch bytes(path, limit: limit) {
+        case .missing: return .missing
+        case .failed(let why): return .failed(why)
+        case .bytes(let b): return .text(String(decoding: b, as: UTF8.self))
+        }
+    }
+
+    public enum Bytes { case missing, failed(String), bytes([UInt8]) }
+
+    /// A regular file's bytes, up to `limit`: a FIFO or a device is refused, not waited on.
+    public static func bytes(_ path: String, limit: Int) -> Bytes {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? .missing : .failed(String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return .failed(String(cString: strerror(errno))) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failed("not a regular file") }
+        guard Int(st.st_size) <= limit else {
+            return .failed(limit >= 1 << 20 ? "larger than \(limit >> 20) MB" : "larger than \(limit >> 10) KB")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var got = 0
+        while got < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, $0.count - got) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            got += n
+        }
+        bytes.removeSubrange(got...)
+        return .bytes(bytes)
+    }
+
+    /// Identity of a file's current contents (device, inode, size, modification time), to
+    /// notice that it changed without reading it.
+    public static func stamp(_ path: String) -> [Int] {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return [] }
+        return [Int(st.st_dev), Int(st.st_ino), Int(st.st_size), Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec)]
+    }
+}
+
+/// A directory of xhud's own for what it keeps between processes, and files written there
+/// whole or not at all.
+public enum PrivateCache {
+    /// `BASE/xhud/NAME`, made 0700, where BASE is `$XDG_RUNTIME_DIR` (when preferred and set),
+    /// `$XDG_CACHE_HOME` or `~/.cache`; nil unless both directories are the user's own and
+    /// private (a cache others could write would be trusted input).
+    public static func directory(_ name: String, preferringRuntime: Bool) -> String? {
+        func env(_ n: String) -> String? { getenv(n).map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } }
+        let base: String
+        if preferringRuntime, let r = env("XDG_RUNTIME_DIR") { base = r + "/xhud" }
+        else if let c = env("XDG_CACHE_HOME") { base = c + "/xhud"; _ = mkdir(c, 0o700) }
+        else if let h = env("HOME") { base = h + "/.cache/xhud"; _ = mkdir(h + "/.cache", 0o700) }
+        else { return nil }
+        let dir = base + "/" + name
+        for d in [base, dir] {
+            if mkdir(d, 0o700) != 0 && errno != EEXIST { return nil }
+            var st = stat()
+            guard lstat(d, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid(), st.st_mode & 0o077 == 0 else { return nil }
+        }
+        return dir
+    }
+
+    /// Written whole or not at all (a rename), so a reader never sees half a file.
+    @discardableResult
+    public static func write(_ text: String, to path: String) -> Bool {
+        let tmp = path + ".\(getpid()).tmp"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return false }
+        let bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            done += n
+        }
+        close(fd)
+        if done == bytes.count, rename(tmp, path) == 0 { return true }
+        unlink(tmp)
+        return false
+    }
+}
