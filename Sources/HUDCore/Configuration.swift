@@ -47,12 +47,38 @@ public struct HUDConfiguration: Equatable, Sendable {
     public var imagePath: String? = nil
     public var imageSize: Double = 37
     public var tintImage: Bool = false
+    /// Images that replace the drawn success, error, info and warning icons (SVProgressHUD's
+    /// `setSuccessImage:` ...): a PNG or SVG file or an icon name, fitted into `imageSize`.
+    public var successImage: String? = nil
+    public var errorImage: String? = nil
+    public var infoImage: String? = nil
+    public var warningImage: String? = nil
+
+    /// Line width of the spinner's ring and the progress ring (SVProgressHUD's `ringThickness`, 2).
+    public var ringThickness: Double = 2
+    /// Radius of the spinner's ring and the progress ring to the middle of the line; nil: the
+    /// indicator's own (MBProgressHUD's 37 px view). SVProgressHUD: 18 with a status, 24 without.
+    public var ringRadius: Double? = nil
 
     public var animation: HUDAnimation = .fade
     public var graceTime: Double = 0
     public var minShowTime: Double = 0
+    /// Lengths of the show and hide animations; nil: the animation's own (0.3 s, `pop` 0.15 s).
+    public var showDuration: Double? = nil
+    public var hideDuration: Double? = nil
 
     public init() {}
+
+    /// The image that replaces the mode's drawn icon, if one was set.
+    public var resultImage: String? {
+        switch mode {
+        case .success: return successImage
+        case .error: return errorImage
+        case .info: return infoImage
+        case .warning: return warningImage
+        default: return nil
+        }
+    }
 
     public var effectiveMask: HUDMask { mask ?? (mode.isNotification ? .none : .clear) }
 

@@ -19,6 +19,9 @@ public enum Limits {
     public static let scale: ClosedRange<Double> = 0.5...8
     /// Blur radius, logical pixels (0: none).
     public static let blur: ClosedRange<Double> = 0...64
+    /// The rings' line width and radius, logical pixels.
+    public static let ringThickness: ClosedRange<Double> = 0.5...64
+    public static let ringRadius: ClosedRange<Double> = 1...256
     /// The widest label and details, logical pixels.
     public static let textWidth: ClosedRange<Double> = 40...4_096
     public static let progress: ClosedRange<Double> = 0...1
@@ -79,6 +82,10 @@ extension HUDConfiguration {
         c.offset = Point(x: Limits.offset.clamp(c.offset.x), y: Limits.offset.clamp(c.offset.y))
         c.graceTime = Limits.seconds.clamp(c.graceTime)
         c.minShowTime = Limits.seconds.clamp(c.minShowTime)
+        c.showDuration = c.showDuration.map { Limits.seconds.clamp($0) }
+        c.hideDuration = c.hideDuration.map { Limits.seconds.clamp($0) }
+        c.ringThickness = Limits.ringThickness.clamp(c.ringThickness)
+        c.ringRadius = c.ringRadius.map { Limits.ringRadius.clamp($0) }
         c.contentColor = c.contentColor?.clamped
         c.bezelColor = c.bezelColor?.clamped
         c.alternateColor = c.alternateColor.clamped

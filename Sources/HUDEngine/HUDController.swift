@@ -69,6 +69,8 @@ public final class HUDController {
         lifecycle.graceTime = configuration.graceTime
         lifecycle.minShowTime = configuration.minShowTime
         lifecycle.animation = configuration.animation
+        lifecycle.showDuration = configuration.showDuration
+        lifecycle.hideDuration = configuration.hideDuration
         progress = Tween(configuration.progress, duration: configuration.mode.showsProgress ? 0.2 : 0)
         layout = .empty   // relayout() below lays it out in its region
         if let path = configuration.imagePath, configuration.mode == .custom, let error = renderer.validateImage(path) {
@@ -121,6 +123,8 @@ public final class HUDController {
         lifecycle.graceTime = c.graceTime
         lifecycle.minShowTime = c.minShowTime
         lifecycle.animation = c.animation
+        lifecycle.showDuration = c.showDuration
+        lifecycle.hideDuration = c.hideDuration
         progress.duration = c.mode.showsProgress ? 0.2 : 0
         progress.set(c.progress, at: clock.now, animated: easesProgress && old.mode == c.mode && c.mode.showsProgress)
         if c.withoutProgress != old.withoutProgress { relayout() }
