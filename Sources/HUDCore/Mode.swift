@@ -39,6 +39,9 @@ public enum HUDMask: Equatable, Sendable {
     case black               // black at 0.4
     case gradient            // radial: clear at the centre, black 0.75 at radius min(w, h)
     case color(RGBA)
+    /// The region blurred behind, then tinted with the colour: MBProgressHUD's background view
+    /// with the blur style.
+    case blur(RGBA)
 
     public var blocksInput: Bool { self != .none }
     /// Whether anything is painted outside the bezel.
@@ -56,7 +59,10 @@ public enum HUDMask: Equatable, Sendable {
         case "clear": return .clear
         case "black": return .black
         case "gradient": return .gradient
-        default: return .color(try RGBA.parse(s))
+        case "blur": return .blur(RGBA(0, 0, 0, 0))
+        default:
+            if s.lowercased().hasPrefix("blur:") { return .blur(try RGBA.parse(String(s.dropFirst(5)))) }
+            return .color(try RGBA.parse(s))
         }
     }
 }

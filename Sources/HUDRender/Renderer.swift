@@ -152,7 +152,8 @@ public final class HUDRenderer {
         case .black:
             cairo_set_source_rgba(cr, 0, 0, 0, 0.4 * alpha)
             cairo_paint(cr)
-        case .color(let col):
+        case .color(let col), .blur(let col):
+            guard col.a > 0 else { return }
             setColor(cr, col.withAlpha(col.a * alpha))
             cairo_paint(cr)
         case .gradient:

@@ -59,6 +59,7 @@ extension ConfiguredInvocation {
             case .black: return .string("black")
             case .gradient: return .string("gradient")
             case .color(let v): return color(v)
+            case .blur(let v): return .string(v.a == 0 ? "blur" : "blur:" + v.description)
             }
         case "shadow": return .bool(c.shadow)
         case "blur": return n(c.blur)
