@@ -16,6 +16,12 @@ public struct HUDOptions: Sendable, Equatable {
     public var image: String?
     public var imageSize: Double?
     public var tintImage: Bool?
+    public var successImage: String?
+    public var errorImage: String?
+    public var infoImage: String?
+    public var warningImage: String?
+    public var ringThickness: Double?
+    public var ringRadius: Double?
     public var spinner: SpinnerStyle?
     public var showValue: Bool?
     public var alternate: Bool?
@@ -45,6 +51,8 @@ public struct HUDOptions: Sendable, Equatable {
     public var iconTheme: String?
 
     public var animation: HUDAnimation?
+    public var fadeIn: Double?
+    public var fadeOut: Double?
     public var grace: Double?
     public var minShow: Double?
     public var hideAfter: Double?
@@ -94,6 +102,7 @@ public struct HUDOptions: Sendable, Equatable {
     public var modal = false
     public var ellipsize = false
     public var noWrap = false
+    public var gtkModule: String?
 
     /// The command to run while the HUD shows (everything after `--`).
     public var command: [String] = []
@@ -135,14 +144,18 @@ public struct HUDOptions: Sendable, Equatable {
     public func validate() throws(UsageError) {
         let seconds: [(String, Double?)] = [("--grace", grace), ("--min-show", minShow), ("--hide-after", hideAfter),
             ("--min-duration", minDuration), ("--max-duration", maxDuration), ("--result-time", resultTime),
-            ("--kill-timeout", killTimeout), ("--delay", delay), ("--linger", linger), ("--timeout", timeout)]
+            ("--kill-timeout", killTimeout), ("--delay", delay), ("--linger", linger), ("--timeout", timeout),
+            ("--fade-in", fadeIn), ("--fade-out", fadeOut)]
         for case let (name, v?) in seconds { try Self.check(name, v, Limits.seconds, unit: " seconds") }
         let others: [(String, Double?, ClosedRange<Double>)] = [("--progress", progress, Limits.progress),
-            ("--percentage", percentage, Limits.percentage), ("--margin", margin, Limits.margin),
+            ("--margin", margin, Limits.margin),
             ("--corner-radius", cornerRadius, Limits.cornerRadius), ("--image-size", imageSize, Limits.imageSize),
             ("--scale", scale, Limits.scale), ("--spacing", spacing, Limits.margin), ("--blur", blur, Limits.blur),
-            ("--max-text-width", maxTextWidth, Limits.textWidth)]
+            ("--max-text-width", maxTextWidth, Limits.textWidth),
+            ("--ring-thickness", ringThickness, Limits.ringThickness), ("--ring-radius", ringRadius, Limits.ringRadius)]
         for case let (name, v?, range) in others { try Self.check(name, v, range, unit: "") }
+        // zenity clamps its percentage; only what is not a number at all is refused.
+        if let p = percentage, !p.isFinite { throw UsageError("--percentage must be a number, got \(p)") }
         if let g = geometry, parseGeometry(g) == nil {
             throw UsageError("--geometry must be WxH+X+Y in whole pixels (sizes 1 to 32767, positions -32768 to 32767), got '\(g)'")
         }
@@ -160,6 +173,7 @@ public struct HUDOptions: Sendable, Equatable {
         if let id { try Self.validateName(id) }
         if id != nil && !command.isEmpty { throw UsageError("--id cannot wrap a command") }
         if mode == .custom && image == nil { throw UsageError("--mode custom needs --image FILE") }
+        if image == "" { throw UsageError("--image needs a file (PNG or SVG) or an icon name, got ''") }
     }
 
     static func check(_ name: String, _ v: Double, _ range: ClosedRange<Double>, unit: String) throws(UsageError) {

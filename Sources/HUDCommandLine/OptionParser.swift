@@ -130,7 +130,12 @@ public enum OptionTable {
 
     /// Every option, in the order of `--help`.
     public static let all: [OptionSpec] = [
-        choice("mode", HUDMode.self) { $0.mode = $1 },
+        OptionSpec(name: "mode", kind: .value { o, v throws(UsageError) in
+            guard let m = HUDMode(named: v) else {
+                throw UsageError("\(invalid(v, "mode")). Please provide one of \(HUDMode.vocabulary), or MBProgressHUD's name (annular-determinate, determinate-horizontal-bar, custom-view).")
+            }
+            o.mode = m
+        }),
         text("label") { $0.label = $1 },
         text("details") { $0.details = $1 },
         number("progress") { $0.progress = $1 },
@@ -138,7 +143,13 @@ public enum OptionTable {
         text("image") { $0.image = $1 },
         number("image-size") { $0.imageSize = $1 },
         toggle("tint-image") { $0.tintImage = $1 },
+        text("success-image") { $0.successImage = $1 },
+        text("error-image") { $0.errorImage = $1 },
+        text("info-image") { $0.infoImage = $1 },
+        text("warning-image") { $0.warningImage = $1 },
         choice("spinner", SpinnerStyle.self) { $0.spinner = $1 },
+        number("ring-thickness") { $0.ringThickness = $1 },
+        number("ring-radius") { $0.ringRadius = $1 },
         toggle("show-value") { $0.showValue = $1 },
         toggle("alternate") { $0.alternate = $1 },
         text("alternate-color") { $0.alternateColor = $1 },
@@ -167,6 +178,8 @@ public enum OptionTable {
         text("icon-theme") { $0.iconTheme = $1 },
 
         choice("animation", HUDAnimation.self) { $0.animation = $1 },
+        number("fade-in") { $0.fadeIn = $1 },
+        number("fade-out") { $0.fadeOut = $1 },
         number("grace") { $0.grace = $1 },
         number("min-show") { $0.minShow = $1 },
         number("hide-after") { $0.hideAfter = $1 },
@@ -214,6 +227,7 @@ public enum OptionTable {
         flag("modal") { $0.modal = $1 },
         flag("ellipsize") { $0.ellipsize = $1 },
         flag("no-wrap") { $0.noWrap = $1 },
+        text("gtk-module") { $0.gtkModule = $1 },
     ]
 
     static let byName: [String: OptionSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

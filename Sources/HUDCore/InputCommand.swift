@@ -52,14 +52,6 @@ public enum InputCommand: Equatable, Sendable {
     /// Lines longer than this are shortened in `.invalid`, so that an error message stays one line.
     public static let maxReportedLength = 200
 
-    static let modeNames: [String: HUDMode] = {
-        var names = Dictionary(uniqueKeysWithValues: HUDMode.allCases.map { ($0.rawValue, $0) })
-        names["spinner"] = .indeterminate
-        names["pie"] = .determinate
-        names["ring"] = .annular
-        return names
-    }()
-
     public static func parse(_ raw: String) -> InputCommand {
         let unterminated = raw.droppingLineEnd()
         let line = unterminated.trimmingSpaces()
@@ -101,9 +93,8 @@ public enum InputCommand: Equatable, Sendable {
             return .set(.progress(p.isPercent ? p.value / 100 : p.value))
         case "mode":
             guard let trimmed else { return needsValue("NAME") }
-            if let m = modeNames[trimmed.lowercased()] { return .set(.mode(m)) }
-            let expected = HUDMode.allCases.map(\.rawValue).joined(separator: ", ") + ", spinner, pie, ring"
-            return invalid("unknown mode '\(clip(trimmed, 40))' (expected one of \(expected))")
+            if let m = HUDMode(named: trimmed) { return .set(.mode(m)) }
+            return invalid("unknown mode '\(clip(trimmed, 40))' (expected one of \(HUDMode.vocabulary))")
         case "alternate":
             guard let trimmed else { return needsValue("true|false") }
             switch trimmed.lowercased() {

@@ -213,8 +213,15 @@ extension HUDLayout {
         case .text: return nil
         case .bar: return LayoutMetrics.barSize
         case .custom: return c.imagePath == nil ? nil : Size(width: c.imageSize, height: c.imageSize)
-        default: return Size(width: LayoutMetrics.roundIndicator, height: LayoutMetrics.roundIndicator)
+        case .success, .error, .info, .warning:
+            if c.resultImage != nil { return Size(width: c.imageSize, height: c.imageSize) }
+        case .indeterminate where c.spinner == .ring, .annular:
+            // The ring's radius is to the middle of its line (SVProgressHUD's): the indicator
+            // holds the whole line.
+            if let r = c.ringRadius { let side = 2 * r + c.ringThickness; return Size(width: side, height: side) }
+        default: break
         }
+        return Size(width: LayoutMetrics.roundIndicator, height: LayoutMetrics.roundIndicator)
     }
 
     public static func valueText(_ progress: Double) -> String {

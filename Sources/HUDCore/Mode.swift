@@ -19,6 +19,35 @@ public enum HUDMode: String, CaseIterable, Sendable {
     }
     /// Modes whose indicator moves on its own.
     public var isAnimated: Bool { self == .indeterminate }
+
+    /// The mode a word names, on the command line, on stdin, in a configuration file: its own
+    /// name, what it draws (`spinner`, `pie`, `ring`) or MBProgressHUD's and SVProgressHUD's name
+    /// for it (`annularDeterminate`, `determinate-horizontal-bar`, `customView`, `image`), in any
+    /// case, with or without dashes and underscores.
+    public init?(named word: String) {
+        let key = String(word.lowercased().filter { $0 != "-" && $0 != "_" })
+        guard let m = HUDMode.aliases[key] else { return nil }
+        self = m
+    }
+
+    /// The words `init(named:)` takes besides the modes' own names, as they are documented.
+    public static let aliasNames = ["spinner", "pie", "ring", "annular-determinate", "determinate-horizontal-bar",
+                                    "horizontal-bar", "custom-view", "image"]
+
+    private static let aliases: [String: HUDMode] = {
+        var names = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+        let more: [(String, HUDMode)] = [("spinner", .indeterminate), ("pie", .determinate), ("ring", .annular),
+            ("annulardeterminate", .annular), ("determinatehorizontalbar", .bar), ("horizontalbar", .bar),
+            ("customview", .custom), ("image", .custom)]
+        for (k, v) in more { names[k] = v }
+        return names
+    }()
+
+    /// "indeterminate, determinate, ..., spinner, pie, ring" for messages (MBProgressHUD's
+    /// names are taken too; `aliasNames` lists them for the documentation).
+    public static var vocabulary: String {
+        (allCases.map(\.rawValue) + ["spinner", "pie", "ring"]).joined(separator: ", ")
+    }
 }
 
 /// The two indeterminate spinners.

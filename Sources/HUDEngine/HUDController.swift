@@ -19,7 +19,7 @@ public final class HUDController {
     /// Escape pressed while the HUD blocks input (the key is grabbed only while it does).
     public var onEscape: (() -> Void)?
     /// A click on the bezel outside the button; when set, the HUD is not click-through.
-    public var onClick: (() -> Void)?
+    public var onClick: (() -> Void)? { didSet { output?.setClickThrough(clickThrough) } }
     /// Polled on every display-link tick while shown (MBProgressHUD's NSProgress binding).
     public var progressSource: ProgressSource?
     public var showsProgressDescription = false
@@ -128,6 +128,8 @@ public final class HUDController {
         progress.duration = c.mode.showsProgress ? 0.2 : 0
         progress.set(c.progress, at: clock.now, animated: easesProgress && old.mode == c.mode && c.mode.showsProgress)
         if c.withoutProgress != old.withoutProgress { relayout() }
+        // A button added to a click-through HUD takes clicks from now on.
+        output?.setClickThrough(clickThrough)
         dirty = true
         afterStateChange()
     }
@@ -344,8 +346,9 @@ public final class HUDController {
         if configuration.mode == .indeterminate, let r = layout.indicator {
             let side = min(r.width, r.height)
             let ink = configuration.effectiveContentColor, style = configuration.spinner
-            output.setSprite(key: SpriteKey(side: SpinnerSprites.pixelSide(side, scale: scale), style: style, color: ink)) { cr in
-                cairo_set_source_surface(cr, renderer.sprites.sprite(style: style, side: side, scale: scale, color: ink), 0, 0)
+            let thickness = configuration.ringThickness
+            output.setSprite(key: SpriteKey(side: SpinnerSprites.pixelSide(side, scale: scale), style: style, thickness: thickness, color: ink)) { cr in
+                cairo_set_source_surface(cr, renderer.sprites.sprite(style: style, side: side, thickness: thickness, scale: scale, color: ink), 0, 0)
                 cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
                 cairo_paint(cr)
             }
@@ -399,7 +402,7 @@ public final class HUDController {
         if output == nil {
             let m = configuration.effectiveMask
             output = backend.makeOutput(rect: windowRect(), blockInputOver: m.blocksInput ? region : nil,
-                                        clickThrough: !m.blocksInput && configuration.buttonTitle.isEmpty && onClick == nil,
+                                        clickThrough: clickThrough,
                                         overScreen: m.paintsBackground)
         }
         // Draw before mapping too: with a compositor the first frame shown is already complete.
@@ -408,6 +411,11 @@ public final class HUDController {
         drawFrame()
         output?.map()
         if onEscape != nil && configuration.effectiveMask.blocksInput { output?.grabEscape(true) }
+    }
+
+    /// Nothing of the HUD takes a click: no mask that blocks input, no button, no click handler.
+    private var clickThrough: Bool {
+        !configuration.effectiveMask.blocksInput && configuration.buttonTitle.isEmpty && onClick == nil
     }
 
     private func disappear() {

@@ -52,6 +52,9 @@ public protocol HUDOutput: AnyObject {
     func setLook(blur: Double, shadow: Bool)
     /// Escape grabbed while the HUD blocks input.
     func grabEscape(_ on: Bool)
+    /// Clicks pass through the window to what is beneath (nothing of the HUD takes them), or
+    /// the window takes them (a button, a click handler). Cheap when nothing changed.
+    func setClickThrough(_ on: Bool)
 }
 
 /// Names a spinner sprite: its style, its side in pixels and its colour.
@@ -59,9 +62,11 @@ public struct SpriteKey: Hashable, Sendable {
     public var side: Int
     public var style: SpinnerStyle
     public var color: [Double]
-    public init(side: Int, style: SpinnerStyle, color: RGBA) {
+    public var thickness: Double
+    public init(side: Int, style: SpinnerStyle, thickness: Double = 2, color: RGBA) {
         self.side = side
         self.style = style
+        self.thickness = style == .ring ? thickness : 0
         self.color = [color.r, color.g, color.b, color.a]
     }
 }

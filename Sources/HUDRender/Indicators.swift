@@ -12,12 +12,18 @@ enum Indicators {
         cairo_save(cr)
         switch c.mode {
         case .indeterminate:
-            let sprite = sprites.sprite(style: c.spinner, side: min(r.width, r.height), scale: scale, color: color)
+            let sprite = sprites.sprite(style: c.spinner, side: min(r.width, r.height), thickness: c.ringThickness, scale: scale, color: color)
             SpinnerSprites.draw(sprite, angle: SpinnerSprites.angle(style: c.spinner, time: time), in: r, scale: scale, cr: cr)
         case .determinate: pie(r, progress: p, color: color, cr: cr)
-        case .annular: annular(r, progress: p, color: c.alternate ? c.alternateColor : color, track: color, cr: cr)
+        case .annular: annular(r, progress: p, line: c.ringThickness, color: c.alternate ? c.alternateColor : color, track: color, cr: cr)
         case .bar: bar(r, progress: p, color: c.alternate ? c.alternateColor : color, border: color, cr: cr)
-        case .success, .error, .info, .warning: Icons.draw(c.mode, in: r, color: color, cr: cr)
+        case .success, .error, .info, .warning:
+            // A replacement image that cannot be read leaves the drawn icon in its place.
+            if let path = c.resultImage, images.load(path).image != nil {
+                images.draw(path, in: r, tint: c.tintImage || path.contains("-symbolic") ? color : nil, cr: cr)
+            } else {
+                Icons.draw(c.mode, in: r, color: color, cr: cr)
+            }
         case .custom:
             if let path = c.imagePath { images.draw(path, in: r, tint: c.tintImage ? color : nil, cr: cr) }
         case .text: break
@@ -44,9 +50,8 @@ enum Indicators {
     }
 
     /// MBProgressHUD's annular ring: a full track at alpha 0.1 and a butt-capped progress arc,
-    /// both 2 wide (its numbers).
-    static func annular(_ r: Rect, progress: Double, color: RGBA, track: RGBA, cr: OpaquePointer) {
-        let line = 2.0
+    /// both `line` wide (2, its number; SVProgressHUD's ring thickness).
+    static func annular(_ r: Rect, progress: Double, line: Double, color: RGBA, track: RGBA, cr: OpaquePointer) {
         let cx = r.midX, cy = r.midY
         let radius = (min(r.width, r.height) - line) / 2
         cairo_set_line_width(cr, line)

@@ -11,7 +11,7 @@ import HUDCore
 /// pixel.
 public final class SpinnerSprites {
     struct Key: Hashable {
-        var style: SpinnerStyle, side: Int, r: Double, g: Double, b: Double, a: Double
+        var style: SpinnerStyle, side: Int, thickness: Double, r: Double, g: Double, b: Double, a: Double
     }
     private var cache: [Key: OpaquePointer] = [:]
 
@@ -22,9 +22,10 @@ public final class SpinnerSprites {
     public static func pixelSide(_ side: Double, scale: Double) -> Int { max(4, Int(saturating: (side * scale).rounded(.up)) + 2) }
 
     /// The sprite (ARGB32, square, the spinner centred) for an indicator rectangle at a scale.
-    public func sprite(style: SpinnerStyle, side: Double, scale: Double, color: RGBA) -> OpaquePointer {
+    /// `thickness` is the ring's line width (logical pixels); the spokes keep their own.
+    public func sprite(style: SpinnerStyle, side: Double, thickness: Double = 2, scale: Double, color: RGBA) -> OpaquePointer {
         let px = SpinnerSprites.pixelSide(side, scale: scale)
-        let key = Key(style: style, side: px, r: color.r, g: color.g, b: color.b, a: color.a)
+        let key = Key(style: style, side: px, thickness: style == .ring ? thickness : 0, r: color.r, g: color.g, b: color.b, a: color.a)
         if let s = cache[key] { return s }
         if cache.count > 8 { for s in cache.values { cairo_surface_destroy(s) }; cache.removeAll() }
         let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(px), Int32(px))!
@@ -32,7 +33,7 @@ public final class SpinnerSprites {
         let c = Double(px) / 2
         let logical = side * scale
         switch style {
-        case .ring: SpinnerSprites.ring(centre: c, diameter: logical, scale: scale, color: color, cr: cr)
+        case .ring: SpinnerSprites.ring(centre: c, diameter: logical, thickness: thickness, scale: scale, color: color, cr: cr)
         case .spokes: SpinnerSprites.spokes(centre: c, diameter: logical, scale: scale, color: color, cr: cr)
         }
         cairo_destroy(cr)
@@ -69,8 +70,8 @@ public final class SpinnerSprites {
     /// An arc of three quarters of a turn whose alpha rises continuously from its tail to a round
     /// head, at -90 degrees (12 o'clock). The gradient is a mesh of Coons patches along the
     /// arc: no segments, no seams at any scale.
-    static func ring(centre c: Double, diameter: Double, scale: Double, color: RGBA, cr: OpaquePointer) {
-        let line = 2 * scale
+    static func ring(centre c: Double, diameter: Double, thickness: Double, scale: Double, color: RGBA, cr: OpaquePointer) {
+        let line = thickness * scale
         let radius = diameter / 2 - line / 2 - scale
         let head = -Double.pi / 2, length = 1.5 * Double.pi
         let tail = head - length

@@ -22,7 +22,7 @@ final class X11Output: HUDOutput {
     let display: X11Display
     private(set) var window: OverlayWindow
     private let blockInputOver: Rect?
-    private let clickThrough: Bool
+    private var clickThrough: Bool
     private(set) var canvas: ServerCanvas
     private(set) var composited: Bool
     /// Blend over a copy of the screen rather than the wallpaper (a mask that paints the region).
@@ -127,6 +127,12 @@ final class X11Output: HUDOutput {
     /// A passive grab of Escape on the root: the override-redirect HUD never has the focus. If
     /// another client holds the grab, X refuses it (reported to our error handler) and Escape
     /// simply does nothing.
+    func setClickThrough(_ on: Bool) {
+        guard on != clickThrough else { return }
+        clickThrough = on
+        window.setInputShape(empty: on)
+    }
+
     func grabEscape(_ on: Bool) {
         guard on != escapeGrabbed else { return }
         escapeGrabbed = on

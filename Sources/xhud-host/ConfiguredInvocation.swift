@@ -64,25 +64,45 @@ struct ConfiguredInvocation {
         return out
     }
 
-    /// Turns an icon name into its file (`--image dialog-information`), and makes symbolic icons
-    /// take the content colour. A name that no theme has is a warning, and the HUD shows no image.
+    /// Turns each image option into a file: a relative path against the caller's directory, an
+    /// icon name through the icon theme (symbolic icons take the content colour). A name that
+    /// no theme has is a warning: `--image`'s HUD shows its text alone, a replaced result icon
+    /// is drawn as it would be without one.
     private mutating func resolveImages(cwd: String) {
-        func resolve(_ o: inout HUDOptions, warn: Bool) {
-            guard let image = o.image, !image.isEmpty else { return }
+        let theme = { (o: HUDOptions) in o.iconTheme ?? IconTheme.userTheme ?? "hicolor" }
+        func resolve(_ image: String?, _ o: HUDOptions, option: String, warn: Bool) -> (path: String?, symbolic: Bool) {
+            guard let image, !image.isEmpty else { return (image, false) }
             let path = image.hasPrefix("/") ? image : cwd + "/" + image
-            if access(path, F_OK) == 0 || !IconTheme.isIconName(image) { return }
+            if access(path, F_OK) == 0 || !IconTheme.isIconName(image) { return (path, false) }
             let size = Int(((o.imageSize ?? 37) * 2).rounded(.up))
             if let found = IconTheme.lookup(image, size: size, scale: 1, theme: o.iconTheme) {
-                o.image = found
-                if o.tintImage == nil && found.contains("-symbolic") { o.tintImage = true }
-            } else {
-                if warn { warnings.append("no icon '\(image)' in the icon theme \(o.iconTheme ?? IconTheme.userTheme ?? "hicolor") or hicolor; showing no image") }
-                o.image = nil
-                if o.mode == .custom { o.mode = nil }
+                return (found, found.contains("-symbolic"))
             }
+            if warn {
+                let where_ = theme(o) == "hicolor" ? "hicolor" : "\(theme(o)) or hicolor"
+                warnings.append("\(option): no icon '\(image)' in the icon theme \(where_); showing \(option == "--image" ? "no image" : "the drawn icon")")
+            }
+            return (nil, false)
         }
-        resolve(&options, warn: true)
-        resolve(&userOptions, warn: false)
+        func resolveAll(_ o: inout HUDOptions, warn: Bool) {
+            let main = resolve(o.image, o, option: "--image", warn: warn)
+            if o.image != nil && !o.image!.isEmpty {
+                if let p = main.path {
+                    o.image = p
+                    if o.tintImage == nil && main.symbolic { o.tintImage = true }
+                } else {
+                    o.image = nil
+                    // The HUD still says what it was asked to: its text, without an indicator.
+                    if o.mode == .custom { o.mode = .text }
+                }
+            }
+            o.successImage = resolve(o.successImage, o, option: "--success-image", warn: warn).path ?? (o.successImage == nil ? nil : "")
+            o.errorImage = resolve(o.errorImage, o, option: "--error-image", warn: warn).path ?? (o.errorImage == nil ? nil : "")
+            o.infoImage = resolve(o.infoImage, o, option: "--info-image", warn: warn).path ?? (o.infoImage == nil ? nil : "")
+            o.warningImage = resolve(o.warningImage, o, option: "--warning-image", warn: warn).path ?? (o.warningImage == nil ? nil : "")
+        }
+        resolveAll(&options, warn: true)
+        resolveAll(&userOptions, warn: false)
     }
 
     /// Keys the command line set, by any of their spellings (zenity's included).

@@ -10,7 +10,7 @@ import HUDRender
 /// Named HUDs (`--id NAME`, hide, list, push, pop) and notifications: answered at once, the HUD
 /// lives on in the server and hides itself.
 extension HUDServer {
-    func respond(_ invocation: ConfiguredInvocation, cwd: String) -> Wire.Reply {
+    func respond(_ invocation: ConfiguredInvocation) -> Wire.Reply {
         let options = invocation.options
         switch options.action {
         case .list?:
@@ -27,11 +27,11 @@ extension HUDServer {
             if e.activity == 0 { e.hud.hide(animated: true, afterDelay: options.delay ?? 0) }
             return Wire.Reply(status: 0)
         default:
-            return show(invocation, cwd: cwd)
+            return show(invocation)
         }
     }
 
-    private func show(_ invocation: ConfiguredInvocation, cwd: String) -> Wire.Reply {
+    private func show(_ invocation: ConfiguredInvocation) -> Wire.Reply {
         let options = invocation.options
         let id: String
         if let name = options.id {
@@ -66,7 +66,6 @@ extension HUDServer {
         } catch {
             return usageError("\(error)")
         }
-        if let path = config.imagePath, !path.hasPrefix("/") { config.imagePath = cwd + "/" + path }
         // Checked without blocking and within bounds (a FIFO, a huge PNG): one request's image
         // never stalls the HUDs of others.
         if let path = config.imagePath, options.image != nil, let problem = ImageFile.problem(at: path) {
@@ -89,8 +88,10 @@ extension HUDServer {
             hud.onParentGone = { [unowned self] in self.huds[id]?.remembered = false; self.remove(id) }
             hud.onClick = options.isNotification && options.clickThrough != true && config.mode != .text
                 ? { [unowned hud] in hud.hide(animated: true) } : nil
-            // A named HUD that blocks input (`--mask clear`) gives it back on Escape.
+            // A named HUD that blocks input (`--mask clear`) gives it back on Escape; its button
+            // (no client waits to hear it) dismisses it.
             hud.onEscape = { [unowned hud] in hud.dismiss() }
+            hud.onButton = { [unowned hud] in hud.dismiss() }
             // Added before it shows: a new HUD's window is made where it will stay.
             entry = huds.add(hud, key: id, parent: parent, remembered: !options.isNotification)
         }

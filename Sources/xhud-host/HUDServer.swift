@@ -222,7 +222,7 @@ final class HUDServer {
         if let fd = connection, request.staysConnected, let plan = sessionPlan(invocation.options, request) {
             reply = openSession(invocation.options, plan: plan, request: request, fd: fd)
         } else {
-            reply = respond(invocation, cwd: request.cwd)
+            reply = respond(invocation)
         }
         reply.error = warnings + reply.error
         return reply

@@ -13,7 +13,7 @@ extension HUDOptions {
         if let t = text { c.label = t }
         if let l = label { c.label = l }
         if let d = details { c.details = d }
-        if let p = percentage { c.progress = p / 100 }
+        if let p = percentage { c.progress = Limits.percentage.clamp(p) / 100 }
         if let p = progress { c.progress = p }
         if let b = button { c.buttonTitle = b }
         else if zenityProgress && !noCancel && base.buttonTitle.isEmpty { c.buttonTitle = cancelLabel ?? "Cancel" }
@@ -21,10 +21,18 @@ extension HUDOptions {
         if let i = image { c.imagePath = i }
         if let s = imageSize { c.imageSize = s }
         if let t = tintImage { c.tintImage = t }
+        if let i = successImage { c.successImage = i.isEmpty ? nil : i }
+        if let i = errorImage { c.errorImage = i.isEmpty ? nil : i }
+        if let i = infoImage { c.infoImage = i.isEmpty ? nil : i }
+        if let i = warningImage { c.warningImage = i.isEmpty ? nil : i }
+        if let t = ringThickness { c.ringThickness = t }
+        if let r = ringRadius { c.ringRadius = r }
         if let s = spinner { c.spinner = s }
         if let v = showValue { c.showValue = v }
         if let a = alternate { c.alternate = a }
         if let m = markup { c.markup = m }
+        // zenity shows its dialog's --text as Pango markup (--no-markup: as written).
+        else if zenityProgress && text != nil { c.markup = true }
         if let s = style { c.style = s }
         if let s = shadow { c.shadow = s }
         if let b = blur { c.blur = b }
@@ -34,6 +42,8 @@ extension HUDOptions {
         if let r = cornerRadius { c.cornerRadius = r }
         if let s = square { c.square = s }
         if let a = animation { c.animation = a }
+        if let d = fadeIn { c.showDuration = d }
+        if let d = fadeOut { c.hideDuration = d }
         if let g = grace { c.graceTime = g }
         if let m = minShow { c.minShowTime = m }
         do {

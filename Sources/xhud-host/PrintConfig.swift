@@ -45,6 +45,12 @@ extension ConfiguredInvocation {
         case "image": return c.imagePath.map { .string($0) }
         case "image-size": return n(c.imageSize)
         case "tint-image": return .bool(c.tintImage)
+        case "success-image": return c.successImage.map { .string($0) }
+        case "error-image": return c.errorImage.map { .string($0) }
+        case "info-image": return c.infoImage.map { .string($0) }
+        case "warning-image": return c.warningImage.map { .string($0) }
+        case "ring-thickness": return n(c.ringThickness)
+        case "ring-radius": return c.ringRadius.map(n)
         case "show-value": return .bool(c.showValue)
         case "alternate-color": return color(c.alternateColor)
         case "markup": return .bool(c.markup)
@@ -73,6 +79,8 @@ extension ConfiguredInvocation {
         case "font": return .string(c.labelFont)
         case "details-font": return .string(c.detailsFont)
         case "animation": return .string(c.animation.rawValue)
+        case "fade-in": return c.showDuration.map(n)
+        case "fade-out": return c.hideDuration.map(n)
         case "grace": return n(o.grace ?? (o.command.isEmpty ? c.graceTime : 0.5))
         case "min-show": return n(o.minShow ?? (o.command.isEmpty ? c.minShowTime : 0.5))
         case "hide-after": return o.hideAfter.map(n)

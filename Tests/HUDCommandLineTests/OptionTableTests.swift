@@ -24,6 +24,40 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(o.killTimeout, 5)
     }
 
+    /// One vocabulary with stdin: what a mode draws, and MBProgressHUD's names for it.
+    func testModeAliases() throws {
+        XCTAssertEqual(try parse("--mode", "spinner").mode, .indeterminate)
+        XCTAssertEqual(try parse("--mode=pie").mode, .determinate)
+        XCTAssertEqual(try parse("--mode", "ring").mode, .annular)
+        XCTAssertEqual(try parse("--mode", "annularDeterminate").mode, .annular)
+        XCTAssertEqual(try parse("--mode", "determinate-horizontal-bar").mode, .bar)
+        XCTAssertEqual(try parse("--mode", "customView", "--image", "x.png").mode, .custom)
+        XCTAssertEqual(usageError(["--mode", "spinny"])?.contains("spinner, pie, ring"), true)
+    }
+
+    /// SVProgressHUD's knobs on the command line, each within its range.
+    func testRingsResultImagesAndFades() throws {
+        let o = try parse("--ring-thickness", "3", "--ring-radius=24", "--success-image", "ok.png", "--error-image", "x",
+                          "--info-image", "i", "--warning-image", "w", "--fade-in", "0.15", "--fade-out=0.4")
+        XCTAssertEqual(o.ringThickness, 3)
+        XCTAssertEqual(o.ringRadius, 24)
+        XCTAssertEqual([o.successImage, o.errorImage, o.infoImage, o.warningImage], ["ok.png", "x", "i", "w"])
+        XCTAssertEqual(o.fadeIn, 0.15)
+        XCTAssertEqual(o.fadeOut, 0.4)
+        XCTAssertEqual(usageError(["--ring-thickness", "0"]), "--ring-thickness must be between 0.5 and 64, got 0.0")
+        XCTAssertNotNil(usageError(["--ring-radius", "-1"]))
+        XCTAssertNotNil(usageError(["--fade-in", "-1"]))
+        XCTAssertEqual(usageError(["--image", ""]), "--image needs a file (PNG or SVG) or an icon name, got ''")
+    }
+
+    /// zenity's percentage is clamped, not refused; its GTK options are taken.
+    func testZenityLeniency() throws {
+        XCTAssertEqual(try parse("--progress-dialog", "--percentage=150").percentage, 150)
+        XCTAssertNil(usageError(["--progress-dialog", "--percentage", "-20"]))
+        XCTAssertEqual(try parse("--progress-dialog", "--gtk-module=canberra-gtk-module").gtkModule, "canberra-gtk-module")
+        XCTAssertNotNil(usageError(["--percentage", "nan"]))
+    }
+
     func testTheLastValueWinsSoTheCommandLineOverridesSettingsBeforeIt() throws {
         let o = try parse("--label=from-settings", "--no-shadow", "--label", "mine", "--shadow")
         XCTAssertEqual(o.label, "mine")
@@ -72,7 +106,7 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(usageError(["--progress", "abc"]), "The value 'abc' is invalid for '--progress <progress>'")
         XCTAssertEqual(usageError(["--progress", ""]), "The value '' is invalid for '--progress <progress>'")
         XCTAssertEqual(usageError(["--width", "1.5"]), "The value '1.5' is invalid for '--width <width>'")
-        XCTAssertTrue(usageError(["--mode", "ring"])?.hasPrefix("The value 'ring' is invalid for '--mode <mode>'. Please provide one of 'indeterminate'") == true)
+        XCTAssertTrue(usageError(["--mode", "rung"])?.hasPrefix("The value 'rung' is invalid for '--mode <mode>'. Please provide one of indeterminate") == true)
         XCTAssertEqual(usageError(["--wait=yes"]), "'--wait' takes no value, got '--wait=yes'")
         XCTAssertEqual(usageError(["--no-shadow=1"]), "'--no-shadow' takes no value, got '--no-shadow=1'")
         XCTAssertEqual(usageError(["info", "a", "b"]), "Unexpected argument 'b'")

@@ -105,6 +105,17 @@ final class InputCommandTests: XCTestCase {
         XCTAssertEqual(parse("MODE= Bar "), .set(.mode(.bar)), "name case-insensitive and trimmed")
     }
 
+    func testModesTakeTheCommandLinesVocabulary() {
+        XCTAssertEqual(parse("mode=annularDeterminate"), .set(.mode(.annular)), "MBProgressHUD's Swift name")
+        XCTAssertEqual(parse("mode=determinate-horizontal-bar"), .set(.mode(.bar)))
+        XCTAssertEqual(parse("mode=custom_view"), .set(.mode(.custom)))
+        XCTAssertEqual(HUDMode(named: "Spinner"), .indeterminate)
+        XCTAssertEqual(HUDMode(named: "pie"), .determinate)
+        XCTAssertNil(HUDMode(named: "spinn"))
+        for m in HUDMode.allCases { XCTAssertEqual(HUDMode(named: m.rawValue), m) }
+        for a in HUDMode.aliasNames { XCTAssertNotNil(HUDMode(named: a), a) }
+    }
+
     func testUnknownModeListsTheNames() {
         let r = reason("mode=x")
         XCTAssertEqual(r?.hasPrefix("unknown mode 'x' (expected one of indeterminate, determinate,"), true, r ?? "")

@@ -1,0 +1,68 @@
+import XCTest
+import HUDCore
+import HUDEngine
+
+final class HUDControllerTests: XCTestCase {
+    private let region = Rect(x: 0, y: 0, width: 1280, height: 800)
+
+    private func controller(_ change: (inout HUDConfiguration) -> Void = { _ in }) throws -> (HUDController, RecordingBackend) {
+        let backend = RecordingBackend()
+        var c = HUDConfiguration()
+        c.label = "Working"
+        c.animation = .none
+        change(&c)
+        let hud = try HUDController(backend: backend, configuration: c, region: region, scale: 1)
+        return (hud, backend)
+    }
+
+    /// A click-through HUD (`--mask none`) given a button later takes clicks from then on, and
+    /// gives them back when the button goes.
+    func testAButtonAddedLaterIsClickable() throws {
+        let (hud, backend) = try controller { $0.mask = HUDMask.none }
+        hud.show(animated: false)
+        let out = try XCTUnwrap(backend.outputs.first)
+        XCTAssertTrue(out.isMapped)
+        XCTAssertTrue(out.clickThrough, "no button, no mask: clicks pass through")
+        hud.update { $0.buttonTitle = "Cancel" }
+        XCTAssertFalse(out.clickThrough, "a button is always clickable")
+        hud.update { $0.buttonTitle = "" }
+        XCTAssertTrue(out.clickThrough)
+        hud.onClick = {}
+        XCTAssertFalse(out.clickThrough, "a click handler takes clicks too")
+    }
+
+    /// The button's click reaches `onButton` wherever the window is.
+    func testTheButtonCallsBack() throws {
+        let (hud, backend) = try controller { $0.mask = HUDMask.none; $0.buttonTitle = "Cancel" }
+        var pressed = 0
+        hud.onButton = { pressed += 1 }
+        hud.show(animated: false)
+        let out = try XCTUnwrap(backend.outputs.first)
+        XCTAssertFalse(out.clickThrough)
+        // The button sits at the bottom centre of the bezel; the window is the bezel's extent.
+        let p = Point(x: out.rect.width / 2, y: out.rect.height - 32)
+        hud.pointerPressed(at: p)
+        hud.pointerReleased(at: p, primary: true)
+        XCTAssertEqual(pressed, 1)
+        hud.pointerPressed(at: Point(x: 2, y: 2))
+        hud.pointerReleased(at: Point(x: 2, y: 2), primary: true)
+        XCTAssertEqual(pressed, 1, "outside the button: nothing")
+    }
+
+    /// The show and hide lengths of the configuration are the lifecycle's.
+    func testShowAndHideDurationsComeFromTheConfiguration() throws {
+        let (hud, backend) = try controller { $0.animation = .fade; $0.showDuration = 1.0; $0.hideDuration = 0.1 }
+        hud.show(animated: true)
+        backend.run(hud, seconds: 0.5)
+        XCTAssertEqual(hud.lifecycle.phase, .showing, "half way through a one-second fade-in")
+        backend.run(hud, seconds: 0.6)
+        XCTAssertEqual(hud.lifecycle.phase, .shown)
+        hud.hide(animated: true)
+        backend.run(hud, seconds: 0.15)
+        XCTAssertEqual(hud.lifecycle.phase, .hidden, "a 0.1 s fade-out is over")
+        hud.update { $0.showDuration = nil }
+        hud.show(animated: true)
+        backend.run(hud, seconds: 0.35)
+        XCTAssertEqual(hud.lifecycle.phase, .shown, "back to the animation's own 0.3 s")
+    }
+}
