@@ -73,6 +73,8 @@ public enum HUDMask: Equatable, Sendable {
     case blur(RGBA)
 
     public var blocksInput: Bool { self != .none }
+    /// How far a blurring mask blurs the region, logical pixels (iOS's materials: about 20-30 pt).
+    public static let blurRadius = 20.0
     /// Whether anything is painted outside the bezel.
     public var paintsBackground: Bool {
         switch self {

@@ -334,7 +334,7 @@ public final class HUDController {
         let f = contentFrame(at: shownAt, in: output)
         let contentChanged = contentStale || progress.isMoving(at: now) || f.bezelOverride != nil
         if contentChanged {
-            output.setLook(blur: configuration.blur * scale, shadow: configuration.shadow)
+            output.setLook(blur: blurRadius * scale, shadow: configuration.shadow)
             output.drawContent { renderer.render(f, replacing: $0) }
         }
         dirty = false
@@ -373,7 +373,9 @@ public final class HUDController {
         // The bezel's shape: what the window shows (a compositor then shadows and blurs the
         // rounded bezel, not a box), and where the blur goes.
         output.setShape(bezel: bezel.offsetBy(dx: -f.origin.x, dy: -f.origin.y), zoom: presentation.scale) {
-            CoverageSpans.outline(of: contentFrame(at: shownAt, in: output), zoom: presentation.scale, renderer: renderer,
+            // A blurring mask blurs the whole region; the bezel lies on it.
+            if case .blur = configuration.effectiveMask { return [Rect(x: 0, y: 0, width: output.rect.width, height: output.rect.height)] }
+            return CoverageSpans.outline(of: contentFrame(at: shownAt, in: output), zoom: presentation.scale, renderer: renderer,
                                   width: Int(output.rect.width), height: Int(output.rect.height))
         }
         output.present(composition)
@@ -411,6 +413,13 @@ public final class HUDController {
         drawFrame()
         output?.map()
         if onEscape != nil && configuration.effectiveMask.blocksInput { output?.grabEscape(true) }
+    }
+
+    /// How far what shows through is blurred (logical pixels): the bezel's blur, and at least
+    /// an iOS material's under a blurring mask.
+    private var blurRadius: Double {
+        if case .blur = configuration.effectiveMask { return max(configuration.blur, HUDMask.blurRadius) }
+        return configuration.blur
     }
 
     /// Nothing of the HUD takes a click: no mask that blocks input, no button, no click handler.
