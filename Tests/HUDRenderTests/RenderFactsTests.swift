@@ -3,6 +3,7 @@ import CPango
 import HUDCore
 import HUDRender
 import XCTest
+import Foundation
 
 /// Numbers that a reference image could hide.
 final class RenderFactsTests: XCTestCase {
@@ -148,8 +149,69 @@ final class RenderFactsTests: XCTestCase {
         XCTAssertEqual(Golden.alpha(g, 300, 10), expected, accuracy: 3)
         XCTAssertGreaterThan(Golden.alpha(g, 1, 1), Golden.alpha(g, 300, 10), "darker towards the corners")
     }
+    /// SVProgressHUD's ring thickness widens the progress ring; its radius sizes the indicator.
+    func testRingThicknessAndRadius() {
+        func inkedAcross(_ c: HUDConfiguration) -> (count: Int, indicator: Rect) {
+            let (s, layout) = render(c)
+            defer { cairo_surface_destroy(s) }
+            let r = layout.indicator!
+            // Down the ring's right side at 3 o'clock: how many pixels carry ink.
+            let y = Int(r.midY.rounded(.down))
+            var n = 0
+            for x in Int(r.midX)..<Int(r.maxX + 2) where Golden.pixel(s, x, y).r > 120 { n += 1 }
+            return (n, r)
+        }
+        var c = HUDConfiguration()
+        c.mode = .annular; c.progress = 0.5; c.shadow = false
+        let thin = inkedAcross(c)
+        c.ringThickness = 6
+        let thick = inkedAcross(c)
+        XCTAssertGreaterThanOrEqual(thick.count, thin.count + 3, "6 px against 2 px: \(thick.count) vs \(thin.count)")
+        XCTAssertEqual(thick.indicator, thin.indicator, "the thickness alone keeps the indicator's size")
+        c.ringRadius = 24; c.ringThickness = 2
+        XCTAssertEqual(renderer.layout(c, region: Size(width: 260, height: 200)).indicator?.width, 50, "2 x 24 + the line")
+        c.mode = .indeterminate
+        XCTAssertEqual(renderer.layout(c, region: Size(width: 260, height: 200)).indicator?.width, 50, "the spinner's ring too")
+        c.spinner = .spokes
+        XCTAssertEqual(renderer.layout(c, region: Size(width: 260, height: 200)).indicator?.width, 37, "not the spokes")
+    }
+
+    /// An image set for a result replaces its drawn icon, in the image's size; one that cannot
+    /// be read leaves the drawn icon.
+    func testAResultImageReplacesTheDrawnIcon() throws {
+        let dir = NSTemporaryDirectory() + "xhud-result-\(getpid())"
+        mkdir(dir, 0o700)
+        let png = dir + "/red.png"
+        let img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 16, 16)!
+        let cr = cairo_create(img)!
+        cairo_set_source_rgba(cr, 1, 0, 0, 1); cairo_paint(cr); cairo_destroy(cr)
+        XCTAssertEqual(cairo_surface_write_to_png(img, png), CAIRO_STATUS_SUCCESS)
+        cairo_surface_destroy(img)
+        defer { unlink(png); rmdir(dir) }
+
+        var c = HUDConfiguration()
+        c.mode = .success; c.shadow = false; c.imageSize = 28
+        c.successImage = png
+        let (s, layout) = render(c)
+        defer { cairo_surface_destroy(s) }
+        let r = try XCTUnwrap(layout.indicator)
+        XCTAssertEqual(r.width, 28)
+        let mid = Golden.pixel(s, Int(r.midX), Int(r.midY))
+        XCTAssertGreaterThan(mid.r, 200); XCTAssertLessThan(mid.g, 40, "the red image, not the white check mark")
+
+        c.successImage = dir + "/missing.png"
+        let (drawn, l2) = render(c)
+        defer { cairo_surface_destroy(drawn) }
+        XCTAssertEqual(l2.indicator?.width, 28)
+        var red = 0
+        for y in 0..<200 { for x in 0..<260 { let p = Golden.pixel(drawn, x, y); if p.r > 200 && p.g < 60 { red += 1 } } }
+        XCTAssertEqual(red, 0, "a missing image draws the check mark instead")
+        c.mode = .error
+        XCTAssertEqual(renderer.layout(c, region: Size(width: 260, height: 200)).indicator?.width, 37, "only the success icon is replaced")
+    }
 }
 
 private func XCTAssertEqual(_ a: Int, _ b: Int, accuracy: Int, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertTrue(abs(a - b) <= accuracy, "\(a) is not \(b) ± \(accuracy)", file: file, line: line)
+
 }
