@@ -1,21 +1,44 @@
 #!/usr/bin/env bash
-# Installs the Debian packages xhud builds, runs and is tested with (idempotent; needs root).
+# Installs the Debian packages xhud needs; idempotent (installs only what is missing), as root
+# or with sudo.
+#   scripts/deps.sh        everything scripts/test uses
+#   scripts/deps.sh run    only what scripts/run uses: the build, the HUD, a headless Xvfb
+# pytest comes from Debian (python3-pytest): Debian 12's Python refuses pip installs outside a
+# virtual environment (PEP 668).
 set -euo pipefail
-packages=(
-  libcairo2-dev libpangocairo-1.0-0 libharfbuzz0b libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev
-  xvfb xdotool imagemagick xcompmgr x11-utils x11-xserver-utils x11-apps
-  fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
-  groff-base man-db shellcheck dash gnuplot-nox hsetroot
-  librsvg2-2 picom libstdc++-12-dev strace
-
+run=(
+  libcairo2-dev libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev libstdc++-12-dev
+  libpangocairo-1.0-0 libharfbuzz0b librsvg2-2 fonts-dejavu-core
+  xvfb x11-utils imagemagick
 )
+test=(
+  xdotool xcompmgr picom hsetroot x11-xserver-utils x11-apps
+  fonts-noto-cjk fonts-noto-color-emoji
+  groff-base man-db shellcheck dash gnuplot-nox strace
+)
+case "${1:-test}" in
+  run) packages=("${run[@]}") ;;
+  test) packages=("${run[@]}" "${test[@]}")
+        python3 -c 'import pytest' 2>/dev/null || packages+=(python3-pytest) ;;
+  *) echo "usage: scripts/deps.sh [run|test]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  SUDO=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "deps.sh: run as root or install sudo; missing: ${missing[*]}" >&2; exit 1; }
+    SUDO=(sudo)
+  fi
+  echo "deps.sh: installing ${missing[*]}"
+  "${SUDO[@]}" apt-get update -qq
+  # env, not a prefix assignment: sudo would drop it from the environment.
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest
+if [ "${1:-test}" = test ] && ! python3 -c 'import pytest' 2>/dev/null; then
+  # python3-pytest is Debian's Python's; another python3 first on PATH (pyenv, a venv) lacks it.
+  echo "deps.sh: $(command -v python3) cannot import pytest: install it for that Python, or put /usr/bin first on PATH" >&2
+  exit 1
+fi
