@@ -2,7 +2,11 @@ import ArgumentParser
 import HUDCore
 import HUDSocket
 
-extension HUDMode: ExpressibleByArgument {}
+// --mode takes aliases (ring, annular-determinate, ...): the completions offer them too.
+extension HUDMode: ExpressibleByArgument {
+    public init?(argument: String) { self.init(named: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) + aliasNames }
+}
 extension HUDStyle: ExpressibleByArgument {}
 extension HUDAnimation: ExpressibleByArgument {}
 extension SpinnerStyle: ExpressibleByArgument {}
@@ -28,7 +32,7 @@ struct XHUDCommand: ParsableCommand {
           # TEXT           the label (zenity)
           pulsate:true     the spinner (zenity); pulsate:false: a ring
           label=TEXT       details=TEXT (\\n is a newline)
-          progress=0.42    progress=42%         mode=bar
+          progress=0.42    progress=42%         mode=bar (any --mode)
           button=TITLE     (empty: no button)   alternate=true|false
           show  hide  hide=SECONDS  done (exit 0)  cancel (exit 1)
           success[=TEXT]  error[=TEXT]  info[=TEXT]  warning[=TEXT]
@@ -36,9 +40,10 @@ struct XHUDCommand: ParsableCommand {
         Other lines are ignored with a warning (without one after zenity's
         --progress). End of input hides the HUD.
         zenity --progress scripts work with the name changed: --progress (with
-        no value), --text, --percentage, --pulsate, --auto-close, --auto-kill,
-        --no-cancel, --cancel-label, --attach and --timeout (exit 5) are
-        honoured; zenity's other options are accepted and ignored.
+        no value), --text (Pango markup, as in zenity), --percentage,
+        --pulsate, --auto-close, --auto-kill, --no-cancel, --cancel-label,
+        --attach and --timeout (exit 5) are honoured; zenity's other options
+        (--title, --width, --gtk-module, ...) are accepted and ignored.
 
         WRAPPING A COMMAND
         The command's stdin, stdout, stderr and exit status pass through
@@ -68,7 +73,9 @@ struct XHUDCommand: ParsableCommand {
 
         CONFIGURATION
         $XDG_CONFIG_HOME/xhud/config.toml (then $XDG_CONFIG_DIRS) sets the
-        default of any option by its long name; [notification], [wrap] and
+        default of any option of look, timing and place by its long name
+        (ring-thickness, success-image, fade-in, mask = "blur", ...; not
+        --progress, --window, --id or zenity's); [notification], [wrap] and
         [id.NAME] sections apply to those HUDs. --theme NAME loads a file of the
         same keys (sv-dark, sv-light, mb-classic, osd). --print-config shows the
         effective value of every key and where it comes from.
@@ -91,7 +98,7 @@ struct XHUDCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The notification's text (quote it when it has spaces).", valueName: "text"))
     var message: String?
 
-    @Option(help: "indeterminate | determinate (pie) | annular (ring) | bar | success | error | info | warning | custom (--image) | text")
+    @Option(help: "indeterminate (spinner) | determinate (pie) | annular (ring: progress) | bar | success | error | info | warning | custom (--image) | text; MBProgressHUD's names too, also in camelCase")
     var mode: HUDMode?
     @Option(help: "The single-line label (ellipsized when too long).")
     var label: String?
@@ -108,15 +115,28 @@ struct XHUDCommand: ParsableCommand {
     var imageSize: Double?
     @Flag(inversion: .prefixedNo, help: "Tint the image with the content colour.")
     var tintImage: Bool?
+    @Option(help: "An image or icon name drawn instead of the success icon (SVProgressHUD's setSuccessImage).",
+            completion: .file(extensions: ["png", "svg", "svgz"]))
+    var successImage: String?
+    @Option(help: "An image or icon name drawn instead of the error icon.", completion: .file(extensions: ["png", "svg", "svgz"]))
+    var errorImage: String?
+    @Option(help: "An image or icon name drawn instead of the info icon.", completion: .file(extensions: ["png", "svg", "svgz"]))
+    var infoImage: String?
+    @Option(help: "An image or icon name drawn instead of the warning icon.", completion: .file(extensions: ["png", "svg", "svgz"]))
+    var warningImage: String?
     @Option(help: "ring (SVProgressHUD) | spokes (classic activity indicator)")
     var spinner: SpinnerStyle?
+    @Option(help: "Line width of the spinner's ring and the progress ring, 0.5-64 (default 2; SVProgressHUD's ringThickness).")
+    var ringThickness: Double?
+    @Option(help: "Radius of those rings, 1-256 (default: the indicator's own; SVProgressHUD's ringRadius).")
+    var ringRadius: Double?
     @Flag(inversion: .prefixedNo, help: "Show the value (45%) beside a bar or inside a ring.")
     var showValue: Bool?
     @Flag(inversion: .prefixedNo, help: "The bar's alternate state (e.g. muted), drawn in --alternate-color.")
     var alternate: Bool?
     @Option(help: "Colour of the alternate state (default: a muted red).")
     var alternateColor: String?
-    @Flag(inversion: .prefixedNo, help: "Interpret label and details as Pango markup (never otherwise).")
+    @Flag(inversion: .prefixedNo, help: "Interpret label and details as Pango markup (otherwise only zenity's --text is).")
     var markup: Bool?
     @Flag(inversion: .prefixedNo, help: "Ease progress changes over 0.2 s (default: each value is on screen exactly in the next frame).")
     var smooth: Bool?
@@ -127,7 +147,7 @@ struct XHUDCommand: ParsableCommand {
     var bezelColor: String?
     @Option(help: "Colour of label, details, button and indicator.")
     var contentColor: String?
-    @Option(help: "none (click-through) | clear (blocks input) | black | gradient | COLOR. Default: clear for spinner and progress, none for notifications.")
+    @Option(help: "none (click-through) | clear (blocks input) | black | gradient | COLOR | blur | blur:COLOR (blurred, tinted). Default: clear for spinner and progress, none for notifications.")
     var mask: String?
     @Flag(inversion: .prefixedNo, help: "A drop shadow under the bezel (default on).")
     var shadow: Bool?
@@ -163,6 +183,10 @@ struct XHUDCommand: ParsableCommand {
 
     @Option(help: "fade | zoom | zoom-in | zoom-out | pop | none")
     var animation: HUDAnimation?
+    @Option(help: "Seconds the show animation takes (default: the animation's own, 0.3; pop 0.15).")
+    var fadeIn: Double?
+    @Option(help: "Seconds the hide animation takes (default as --fade-in).")
+    var fadeOut: Double?
     @Option(help: "Seconds to wait before showing; a HUD hidden before then never appears (default 0; 0.5 when wrapping).")
     var grace: Double?
     @Option(help: "Once shown, stay at least this many seconds (default 0; 0.5 when wrapping).")
@@ -206,23 +230,24 @@ struct XHUDCommand: ParsableCommand {
     @Option(help: .hidden) var renderPng: String?
 
     @Flag(name: .customLong("progress-dialog"), help: .hidden) var zenityProgress = false
-    @Option(help: "zenity: the label.") var text: String?
-    @Option(help: "zenity: initial percentage 0-100.") var percentage: Double?
+    @Option(help: "zenity: the label, Pango markup as in zenity (--no-markup: plain text).") var text: String?
+    @Option(help: "zenity: initial percentage 0-100 (clamped, as zenity does).") var percentage: Double?
     @Flag(help: "zenity: the spinner.") var pulsate = false
     @Flag(help: "zenity: hide and exit 0 when the percentage reaches 100.") var autoClose = false
     @Flag(help: "zenity: on cancel, also kill the parent process.") var autoKill = false
     @Flag(help: "zenity: no Cancel button (zenity --progress shows one by default).") var noCancel = false
+    @Option(help: "zenity: the Cancel button's title.") var cancelLabel: String?
+    @Option(help: "zenity: the parent window (an X window ID), as --window.") var attach: String?
+    @Option(help: "zenity: hide after this many seconds and exit 5.") var timeout: Double?
+    @Option(help: "zenity: accepted and ignored.") var gtkModule: String?
     @Option(help: .hidden) var title: String?
     @Option(help: .hidden) var width: Int?
     @Option(help: .hidden) var height: Int?
     @Flag(help: .hidden) var timeRemaining = false
-    // zenity's general options, so that its scripts run with the name changed: honoured where
-    // they mean something here (the cancel label, the parent window, the timeout), else ignored.
-    @Option(help: .hidden) var cancelLabel: String?
+    // zenity's other general options, accepted and ignored so that its scripts run with the
+    // name changed.
     @Option(help: .hidden) var okLabel: String?
     @Option(help: .hidden) var windowIcon: String?
-    @Option(help: .hidden) var attach: String?
-    @Option(help: .hidden) var timeout: Double?
     @Option(help: .hidden) var extraButton: [String] = []
     @Option(help: .hidden) var iconName: String?
     @Option(help: .hidden) var display: String?

@@ -165,13 +165,13 @@ _xhud() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--tint-image --no-tint-image --show-value --no-show-value --alternate --no-alternate --markup --no-markup --smooth --no-smooth --shadow --no-shadow --square --no-square --print-config --wait --click-through --no-click-through --progress-from-output --no-progress-from-output --pulsate --auto-close --auto-kill --no-cancel --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--mode --label --details --progress --button --image --image-size --spinner --alternate-color --style --bezel-color --content-color --mask --blur --margin --spacing --corner-radius --min-size --offset --font --details-font --max-text-width --theme --config --icon-theme --animation --grace --min-show --hide-after --min-duration --max-duration --window --monitor --geometry --scale --result-time --kill-timeout --id --delay --linger --text --percentage)
+    local -a non_repeating_options=(--mode --label --details --progress --button --image --image-size --success-image --error-image --info-image --warning-image --spinner --ring-thickness --ring-radius --alternate-color --style --bezel-color --content-color --mask --blur --margin --spacing --corner-radius --min-size --offset --font --details-font --max-text-width --theme --config --icon-theme --animation --fade-in --fade-out --grace --min-show --hide-after --min-duration --max-duration --window --monitor --geometry --scale --result-time --kill-timeout --id --delay --linger --text --percentage --cancel-label --attach --timeout --gtk-module)
     __xhud_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--mode')
-        __xhud_add_completions -W 'indeterminate'$'\n''determinate'$'\n''annular'$'\n''bar'$'\n''success'$'\n''error'$'\n''info'$'\n''warning'$'\n''custom'$'\n''text'
+        __xhud_add_completions -W 'indeterminate'$'\n''determinate'$'\n''annular'$'\n''bar'$'\n''success'$'\n''error'$'\n''info'$'\n''warning'$'\n''custom'$'\n''text'$'\n''spinner'$'\n''pie'$'\n''ring'$'\n''annular-determinate'$'\n''determinate-horizontal-bar'$'\n''horizontal-bar'$'\n''custom-view'$'\n''image'
         return
         ;;
     '--label')
@@ -193,8 +193,30 @@ _xhud() {
     '--image-size')
         return
         ;;
+    '--success-image')
+        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
+        return
+        ;;
+    '--error-image')
+        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
+        return
+        ;;
+    '--info-image')
+        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
+        return
+        ;;
+    '--warning-image')
+        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
+        return
+        ;;
     '--spinner')
         __xhud_add_completions -W 'ring'$'\n''spokes'
+        return
+        ;;
+    '--ring-thickness')
+        return
+        ;;
+    '--ring-radius')
         return
         ;;
     '--alternate-color')
@@ -254,6 +276,12 @@ _xhud() {
         __xhud_add_completions -W 'fade'$'\n''zoom'$'\n''zoom-in'$'\n''zoom-out'$'\n''pop'$'\n''none'
         return
         ;;
+    '--fade-in')
+        return
+        ;;
+    '--fade-out')
+        return
+        ;;
     '--grace')
         return
         ;;
@@ -300,6 +328,18 @@ _xhud() {
         return
         ;;
     '--percentage')
+        return
+        ;;
+    '--cancel-label')
+        return
+        ;;
+    '--attach')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--gtk-module')
         return
         ;;
     esac

@@ -1,0 +1,98 @@
+"""`xhud --help` works, without a display, and lists the options a user looks for.
+
+xhud runs xhud-host for help, which runs xhud-help beside it: a build that leaves out xhud-help
+(scripts/run once did) answers `--help` with "xhud-help is not installed". No X server needed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import XHUD_BIN
+
+REPO = Path(__file__).resolve().parents[2]
+
+# zenity's options that xhud honours, and the settings of MBProgressHUD and SVProgressHUD.
+EXPECTED = ["--cancel-label", "--attach", "--timeout", "--gtk-module", "--text", "--percentage",
+            "--ring-thickness", "--ring-radius", "--success-image", "--error-image", "--info-image",
+            "--warning-image", "--fade-in", "--fade-out", "--mask", "--mode", "--no-markup"]
+MODE_ALIASES = ["spinner", "pie", "ring", "annular-determinate", "determinate-horizontal-bar", "custom-view"]
+
+
+def builds() -> list[Path]:
+    """XHUD_BIN, and the release build scripts/run leaves, when it is there."""
+    out = [XHUD_BIN]
+    release = REPO / ".build" / "release" / "xhud"
+    if release.exists() and release.resolve() != XHUD_BIN.resolve():
+        out.append(release)
+    return out
+
+
+def help_text(xhud: Path) -> str:
+    if not os.access(xhud, os.X_OK):
+        pytest.skip(f"no xhud at {xhud}")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XHUD_HOST")}
+    env["COLUMNS"] = "200"
+    r = subprocess.run([str(xhud), "--help"], capture_output=True, text=True, timeout=30, env=env)
+    assert r.returncode == 0, (f"{xhud} --help exited {r.returncode}: {r.stderr.strip()} "
+                               f"(is xhud-help built beside xhud-host? scripts/run builds it)")
+    return r.stdout
+
+
+def options_section(text: str) -> dict[str, str]:
+    """Each long option in OPTIONS: -> its whole entry, wrapped lines joined."""
+    section = text.split("\nOPTIONS:\n", 1)
+    assert len(section) == 2, "no OPTIONS: section"
+    entries: list[tuple[list[str], str]] = []
+    for line in section[1].splitlines():
+        m = re.match(r"\s{1,4}(-\S.*?)(\s{2,}|$)", line)
+        if m:   # an option's first line; its wrapped help is indented further
+            entries.append((re.findall(r"--[a-z][a-z0-9-]*", m.group(1)), line.strip()))
+        elif entries and line.strip():
+            names, entry = entries[-1]
+            entries[-1] = (names, entry + " " + line.strip())
+    return {name: entry for names, entry in entries for name in names}
+
+
+@pytest.mark.parametrize("xhud", builds(), ids=lambda p: p.parent.name)
+def test_help_works_without_a_display(xhud):
+    text = help_text(xhud)
+    assert text.startswith("OVERVIEW:") and "USAGE:" in text, text[:200]
+
+
+@pytest.mark.parametrize("xhud", builds(), ids=lambda p: p.parent.name)
+def test_help_lists_the_options(xhud):
+    entries = options_section(help_text(xhud))
+    missing = [o for o in EXPECTED if o not in entries]
+    assert not missing, f"xhud --help does not list {missing}"
+    mode = entries["--mode"]
+    assert all(re.search(rf"(?<![\w-]){a}(?![\w-])", mode) for a in MODE_ALIASES), mode
+    assert "blur" in entries["--mask"], entries["--mask"]
+    for option in ["--cancel-label", "--attach", "--timeout"]:
+        assert "<" in entries[option], f"{option} takes a value: {entries[option]}"
+
+
+def test_version():
+    if not os.access(XHUD_BIN, os.X_OK):
+        pytest.skip(f"no xhud at {XHUD_BIN}")
+    r = subprocess.run([str(XHUD_BIN), "--version"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and re.fullmatch(r"\d+\.\d+\.\d+\n", r.stdout), r.stdout + r.stderr
+
+
+def test_every_helper_program_is_built_and_packaged():
+    """The programs xhud and xhud-host run beside themselves are built by scripts/run and
+    packed by packaging/deb/build.sh."""
+    helpers = set()
+    for source in (REPO / "Sources").rglob("*.swift"):
+        helpers |= set(re.findall(r'companion\("([\w-]+)"\)', source.read_text()))
+    assert "xhud-help" in helpers and "xhud-config" in helpers, helpers
+    run = (REPO / "scripts" / "run").read_text()
+    build = (REPO / "packaging" / "deb" / "build.sh").read_text()
+    for helper in sorted(helpers | {"xhud-host"}):
+        assert re.search(rf"(?<![\w-]){helper}(?![\w-])", run), f"scripts/run does not build {helper}"
+        assert f"--product {helper}" in build, f"build.sh does not build {helper}"
