@@ -1,0 +1,99 @@
+"""What a newcomer's script hits first: each of these once trapped a script (an endless HUD that
+swallowed clicks, a button that could not be clicked) or refused what zenity takes."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+from conftest import XHUD_BIN, wait_until
+
+
+def test_an_icon_no_theme_has_shows_the_text_alone(xplain):
+    """`--mode custom --image no-such-icon`: the label, no spinner, no full-screen window, and
+    clicks pass through to the window beneath, as any text notification's."""
+    xev = xplain.start_xev("600x400+340+200")
+    hud = xplain.start_xhud("--mode", "custom", "--image", "no-such-icon-anywhere", "--label", "Nothing to show",
+                            "--animation", "none")
+    wins = xplain.visible_hud_windows()
+    assert len(wins) == 1, wins
+    w = wins[0]
+    assert w.width < 400 and w.height < 200, f"a bezel, not a region: {w}"
+    assert "no icon 'no-such-icon-anywhere'" in hud.stderr
+    # Nothing turns: two screenshots of the bezel a quarter second apart are the same.
+    region = (w.x, w.y, w.width, w.height)
+    a = xplain.screenshot().bbox_not((0, 0, 0), region=region)
+    first = xplain.screenshot()
+    time.sleep(0.25)
+    second = xplain.screenshot()
+    rows = [first.data[(y * first.width + w.x) * 3:(y * first.width + w.x + w.width) * 3] for y in range(w.y, w.y + w.height)]
+    rows2 = [second.data[(y * second.width + w.x) * 3:(y * second.width + w.x + w.width) * 3] for y in range(w.y, w.y + w.height)]
+    assert a is not None and rows == rows2, "a static bezel with its label"
+    xev.clear()
+    xplain.click(w.x + w.width // 2, w.y + w.height // 2)
+    assert wait_until(lambda: xev.button_presses() > 0, 2), "the click reaches the window beneath"
+    assert hud.proc.poll() is None
+
+
+def _button_point(w):
+    """The button's centre: the bezel's bottom margin (20) and half the button (13) above its
+    bottom edge, inside the window's 2-pixel border."""
+    return w.x + w.width // 2, w.y + w.height - 2 - 20 - 13
+
+
+def test_a_button_given_on_stdin_to_a_click_through_hud_is_clickable(xplain):
+    """`--mask none` lets clicks through; a button added later takes them: Cancel exits 1."""
+    p = subprocess.Popen([str(XHUD_BIN), "--label", "Working", "--mask", "none", "--animation", "none"],
+                         env=xplain.env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        assert wait_until(lambda: xplain.visible_hud_windows(), 5)
+        before = xplain.visible_hud_windows()[0]
+        p.stdin.write(b"button=Cancel\n")
+        p.stdin.flush()
+        assert wait_until(lambda: xplain.visible_hud_windows() and xplain.visible_hud_windows()[0].height > before.height + 20, 3)
+        time.sleep(0.1)
+        w = xplain.visible_hud_windows()[0]
+        xplain.click(*_button_point(w))
+        assert p.wait(timeout=3) == 1, "Cancel ends the HUD with status 1"
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_a_named_huds_button_dismisses_it(xplain):
+    xplain.run(str(XHUD_BIN), "--id", "trap", "--label", "Update ready", "--button", "Close", "--hide-after", "60",
+               "--animation", "none")
+    assert wait_until(lambda: xplain.visible_hud_windows(), 5)
+    w = xplain.visible_hud_windows()[0]
+    xplain.click(*_button_point(w))
+    assert wait_until(lambda: not xplain.visible_hud_windows(), 3), "the button dismissed the named HUD"
+
+
+def test_zenity_text_is_markup_unless_no_markup(xplain):
+    """zenity shows --text as Pango markup; --no-markup shows the tags as written."""
+    widths = {}
+    for extra in ([], ["--no-markup"]):
+        p = subprocess.Popen([str(XHUD_BIN), "--progress", "--text=<b>Copying</b> &amp; checking", "--animation", "none",
+                              *extra], env=xplain.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            assert wait_until(lambda: xplain.visible_hud_windows(), 5)
+            time.sleep(0.1)
+            widths[tuple(extra)] = xplain.visible_hud_windows()[0].width
+        finally:
+            p.stdin.close()
+            p.wait(timeout=5)
+        assert wait_until(lambda: not xplain.visible_hud_windows(), 3)
+    assert widths[("--no-markup",)] > widths[()] + 30, f"the literal tags are wider than the markup: {widths}"
+
+
+def test_zenity_clamps_percentage_and_takes_gtk_options(xplain):
+    p = subprocess.run([str(XHUD_BIN), "--progress", "--percentage=150", "--gtk-module=canberra-gtk-module",
+                        "--auto-close", "--text=Done"], env=xplain.env, input=b"100\n", capture_output=True, timeout=10)
+    assert p.returncode == 0, p.stderr
+
+
+def test_mode_names_of_the_command_line_and_stdin_agree(xplain):
+    for name in ("spinner", "pie", "ring", "annular-determinate", "determinate-horizontal-bar"):
+        p = subprocess.run([str(XHUD_BIN), "--mode", name, "--label", name, "--hide-after", "0"],
+                           env=xplain.env, stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+        assert p.returncode == 0, (name, p.stderr)
