@@ -244,3 +244,20 @@ def test_each_warning_is_given_once_whatever_the_invocation(nx):
         assert str(path) in res.stderr
         again = xhud(nx, *args)
         assert again.returncode == 0 and "colour" not in again.stderr, f"{name}, same file again: {again.stderr!r}"
+
+def test_svprogresshuds_knobs_are_configuration_keys(xplain, tmp_path):
+    """Ring thickness and radius, fade lengths and a result icon's image, from the file: listed by
+    --print-config with their source, and the success image (an icon name) drawn."""
+    xplain.env = icon_theme(xplain, tmp_path)
+    path = write_config(xplain, 'ring-thickness = 3\nring-radius = 24\nfade-in = 0.15\nfade-out = 0.2\n'
+                                'success-image = "xhud-test-dot"\n')
+    out = xhud(xplain, "--print-config").stdout
+    lines = {l.split("=")[0].strip(): l for l in out.splitlines() if "=" in l and not l.startswith("#")}
+    for key, value, line in (("ring-thickness", "3", 1), ("ring-radius", "24", 2), ("fade-in", "0.15", 3), ("fade-out", "0.2", 4)):
+        assert f"= {value}" in lines[key] and f"{path}:{line}" in lines[key], lines.get(key)
+    assert "xhud-test-dot.svg" in lines["success-image"], lines["success-image"]
+    hud = xplain.start_xhud("success", "Saved", "--animation", "none", "--no-shadow", "--image-size", "40")
+    win = xplain.visible_hud_windows()[0]
+    time.sleep(0.25)
+    assert count(xplain.screenshot(), win.rect, is_red) > 600, "the theme's icon replaced the check mark"
+    assert hud.proc.poll() is None
