@@ -22,14 +22,30 @@ public final class SessionClient: HUDLink {
     /// The program that serves, to start a server; nil: only an existing one is asked.
     let host: String?
     let request: Wire.Request
+    /// The wrapped command: the client's own business, never sent (the request carries only
+    /// its first word, so that the server knows there is one).
+    let command: [String]
     public private(set) var fd: Int32 = -1
     private var events = LineBuffer(limit: 64 * 1024)
     private var state = ReplayState()
     private var inputEnded = false
     private var quitting = false
 
-    public init(paths: ServerPaths, host: String?, request: Wire.Request) {
-        self.paths = paths; self.host = host; self.request = request
+    public init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = []) {
+        self.paths = paths; self.host = host; self.request = request; self.command = command
+    }
+
+    /// The request for `arguments`: a wrapped command is left out but for its first word,
+    /// whatever its length (600 file names, megabytes of arguments); `command` is what it was.
+    public static func request(arguments: [String], cwd: String, staysConnected: Bool, stdinIsPipe: Bool,
+                               wantsStats: Bool) -> (request: Wire.Request, command: [String]) {
+        var sent = arguments, command: [String] = []
+        if let dashes = arguments.firstIndex(of: "--") {
+            command = Array(arguments[(dashes + 1)...])
+            sent = Array(arguments[...dashes]) + command.prefix(1)
+        }
+        return (Wire.Request(cwd: cwd, arguments: sent, staysConnected: staysConnected, stdinIsPipe: stdinIsPipe,
+                             wantsStats: wantsStats), command)
     }
 
     public func run() -> Outcome {
@@ -38,9 +54,8 @@ public final class SessionClient: HUDLink {
         if !reply.error.isEmpty { fputs(reply.error, stderr) }
         guard let plan = reply.plan else { return .exit(reply.status) }
         fflush(stdout); fflush(stderr)
-        if plan.wraps, let dashes = request.arguments.firstIndex(of: "--"), dashes + 1 < request.arguments.count {
+        if plan.wraps, !command.isEmpty {
             signal(SIGPIPE, SIG_IGN)
-            let command = Array(request.arguments[(dashes + 1)...])
             return .exit(CommandRunner(command: command, scansOutput: plan.scansOutput, killTimeout: plan.killTimeout, hud: self).run())
         }
         return .exit(attend(readingStdin: plan.readsStdin))
@@ -88,7 +103,9 @@ public final class SessionClient: HUDLink {
         _ = UnixSocket.writeAll(fd, bytes)   // a failure shows as the end of the server's lines
     }
 
-    private enum Heard: Equatable { case nothing, cancel, done(Int32, killParent: Bool), gone }
+    /// `done` says whether a cancel came before it: a late client reads both at once, and the
+    /// cancel must still end the command.
+    private enum Heard: Equatable { case nothing, cancel, done(Int32, killParent: Bool, cancelled: Bool), gone }
 
     /// What the server said since the last call (its warnings go to stderr at once).
     private func listen() -> Heard {
@@ -96,16 +113,16 @@ public final class SessionClient: HUDLink {
         let n = recv(fd, &buf, buf.count, 0)
         if n < 0 && (errno == EINTR || errno == EAGAIN) { return .nothing }
         guard n > 0 else { return .gone }
-        var heard = Heard.nothing
+        var cancelled = false
         for l in buf.withUnsafeBytes({ events.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
             switch Session.Event(l.line) {
             case .warn(let s)?: fputs(s + "\n", stderr)
-            case .cancel?: if heard == .nothing { heard = .cancel }
-            case .done(let status, let k)?: return .done(status, killParent: k)
+            case .cancel?: cancelled = true
+            case .done(let status, let k)?: return .done(status, killParent: k, cancelled: cancelled)
             case nil: break
             }
         }
-        return heard
+        return cancelled ? .cancel : .nothing
     }
 
     // MARK: A HUD without a command
@@ -147,7 +164,7 @@ public final class SessionClient: HUDLink {
             if fds[1].revents != 0 {
                 switch listen() {
                 case .nothing, .cancel: break
-                case .done(let status, let killParent):
+                case .done(let status, let killParent, _):
                     if killParent { kill(getppid(), SIGHUP) }   // zenity --auto-kill
                     return signalled ?? status
                 case .gone:
@@ -180,10 +197,11 @@ public final class SessionClient: HUDLink {
         switch listen() {
         case .nothing: return false
         case .cancel: return true
-        case .done:
-            // The HUD is over (hidden after a cancel, its parent window gone): the command is not.
+        case .done(_, _, let cancelled):
+            // The HUD is over (hidden after a cancel, its parent window gone): the command is
+            // not, unless the user cancelled it.
             close(fd); fd = -1
-            return false
+            return cancelled
         case .gone:
             if !resume() { fd = -1 }
             return false

@@ -58,10 +58,10 @@ do {
 
 var cwd = [CChar](repeating: 0, count: 4096)
 var st = stat()
-let request = Wire.Request(cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/", arguments: arguments,
-                           staysConnected: !named, stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO,
-                           wantsStats: getenv("XHUD_STATS") != nil)
-switch SessionClient(paths: paths, host: quietWithoutServer ? nil : hostPath(), request: request).run() {
+let (request, command) = SessionClient.request(
+    arguments: arguments, cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/", staysConnected: !named,
+    stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: getenv("XHUD_STATS") != nil)
+switch SessionClient(paths: paths, host: quietWithoutServer ? nil : hostPath(), request: request, command: command).run() {
 case .exit(let status):
     exit(status)
 case .drawItYourself:

@@ -67,3 +67,22 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(p.scan(ArraySlice(Array("\r 7.5 %\r 99%".utf8))), 99)
     }
 }
+
+final class WrappedRequestTests: XCTestCase {
+    /// The server hears that there is a command, never its arguments: any argv a shell can run
+    /// fits the request.
+    func testTheWrappedCommandStaysWithTheClient() throws {
+        let args = ["--label", "Archiving", "--", "tar", "cf", "out.tar"] + (0..<2000).map { "file-\($0).jpg" }
+        let (request, command) = SessionClient.request(arguments: args, cwd: "/tmp", staysConnected: true,
+                                                       stdinIsPipe: false, wantsStats: false)
+        XCTAssertEqual(request.arguments, ["--label", "Archiving", "--", "tar"])
+        XCTAssertEqual(command, Array(args[3...]))
+        XCTAssertEqual(try Wire.Request.decode(request.encoded()), request)
+        let plain = SessionClient.request(arguments: ["--label", "x"], cwd: "/", staysConnected: true, stdinIsPipe: true,
+                                          wantsStats: false)
+        XCTAssertEqual(plain.request.arguments, ["--label", "x"])
+        XCTAssertEqual(plain.command, [])
+        let empty = SessionClient.request(arguments: ["--"], cwd: "/", staysConnected: true, stdinIsPipe: false, wantsStats: false)
+        XCTAssertEqual(empty.request.arguments, ["--"])
+    }
+}

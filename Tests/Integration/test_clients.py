@@ -363,3 +363,27 @@ def test_a_wallpaper_freed_under_the_server_is_noticed(nx):
     assert close(after, before), f"the bezel over a freed wallpaper is {after}, the first was {before}"
     second.send_signal(signal.SIGTERM)
     assert second.wait(5) == 0
+
+
+def test_a_cancel_that_arrives_with_the_end_still_ends_the_command(nx, tmp_path):
+    """Without an animation the server says `cancel` and `done` at once; the client reads them in
+    one go and must still end the command (SIGTERM), exiting 1, not let it run to the end."""
+    out = tmp_path / "out"
+    with open(out, "wb") as o:
+        client = nx.spawn([str(XHUD_BIN), "--animation", "none", "--label", "job", "--", "sh", "-c",
+                           "sleep 4; echo finished"], stdout=o, stderr=subprocess.PIPE)
+        assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
+        t0 = time.monotonic()
+        nx.run("xdotool", "key", "Escape")
+        assert client.wait(10) == 1, "cancelled"
+        assert time.monotonic() - t0 < 2.5, "the command did not run to its end"
+    assert b"finished" not in out.read_bytes()
+
+
+def test_a_wrapped_command_takes_any_number_of_arguments(nx, tmp_path):
+    """`tar cf out.tar files/*.jpg` with 600 files: the arguments never cross the socket."""
+    files = [f"photo-{i:04d}-{'x' * 100}.jpg" for i in range(700)]
+    res = subprocess.run([str(XHUD_BIN), "--label", "Archiving", "--", "sh", "-c", 'echo "$#"; echo "${700}"', "sh", *files],
+                         env=nx.env, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["700", files[-1]]
