@@ -92,6 +92,15 @@ public struct ServerPaths: Equatable, Sendable {
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .unsafeDirectory(directory, "not a directory") }
         guard st.st_uid == getuid() else { throw .unsafeDirectory(directory, "owned by another user") }
         guard st.st_mode & 0o077 == 0 else { throw .unsafeDirectory(directory, "others can access it (expected mode 0700)") }
+        // A parent others may write to without the sticky bit lets them rename this directory
+        // and put their own in its place between this check and the connection.
+        if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
+            var parent = stat()
+            let path = String(directory[..<slash])
+            if stat(path, &parent) == 0, parent.st_mode & 0o022 != 0, parent.st_mode & S_ISVTX == 0 {
+                throw .unsafeDirectory(directory, "others can write to \(path) (expected mode 0700, or the sticky bit)")
+            }
+        }
     }
 }
 

@@ -29,7 +29,15 @@ public enum ServerLauncher {
         var started = 0
         while true {
             switch UnixSocket.connect(paths.socket) {
-            case .success(let fd): return (fd, started > 0)
+            case .success(let fd):
+                // The server is this user's, or nothing is sent to it (arguments, the working
+                // directory, stdin's lines): a socket in a directory swapped by another user
+                // is refused, as the server refuses a client of another user.
+                guard UnixSocket.peerUID(fd) == getuid() else {
+                    close(fd)
+                    throw .unsafeDirectory(paths.directory, "the server answering at \(paths.socket) is another user's")
+                }
+                return (fd, started > 0)
             case .failure(.other(let e)):
                 throw .io("cannot connect to \(paths.socket): \(String(cString: strerror(e)))")
             case .failure:

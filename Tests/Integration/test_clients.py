@@ -387,3 +387,68 @@ def test_a_wrapped_command_takes_any_number_of_arguments(nx, tmp_path):
                          env=nx.env, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["700", files[-1]]
+
+
+FAKE_SERVER = r"""
+import os, socket, sys
+path = sys.argv[1]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(path)
+os.chmod(path, 0o777)
+s.listen(4)
+print("ready", flush=True)
+s.settimeout(10)
+got = b""
+try:
+    c, _ = s.accept()
+    c.settimeout(3)
+    while True:
+        b = c.recv(65536)
+        if not b:
+            break
+        got += b
+except OSError:
+    pass
+print("received", len(got), flush=True)
+"""
+
+
+def test_the_client_tells_nothing_to_a_server_of_another_user(nx):
+    """A socket in the user's directory whose server is another user's (the directory swapped
+    under the client): the client sends it nothing (no arguments, no directory, no stdin) and
+    draws its HUD itself."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and setpriv to act as another user")
+    from test_named import OTHER_UID
+    d = nx.rt / "xhud"
+    d.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(d, 0o777)
+    os.chmod(nx.rt, 0o755)
+    sock = d / (nx.env["DISPLAY"].lstrip(":").split(".")[0] + ".sock")
+    fake = subprocess.Popen(["setpriv", f"--reuid={OTHER_UID}", f"--regid={OTHER_UID}", "--clear-groups",
+                             "/usr/bin/python3", "-c", FAKE_SERVER, str(sock)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert fake.stdout.readline().strip() == "ready"
+        os.chmod(d, 0o700)
+        os.chmod(nx.rt, 0o700)
+        res = subprocess.run([str(XHUD_BIN), "--label", "secret-label", "--hide-after", "0.2", "--animation", "none"],
+                             env=nx.env, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+        assert res.returncode == 0, res.stderr
+        out, _ = fake.communicate(timeout=15)
+        assert "received 0" in out, f"the other user's server heard the client: {out!r}"
+    finally:
+        fake.kill()
+
+
+def test_a_runtime_directory_others_can_write_is_not_used(nx):
+    """XDG_RUNTIME_DIR writable by others without the sticky bit: another user could swap the
+    xhud directory in it, so no server is started or asked there; the HUD still shows."""
+    os.chmod(nx.rt, 0o777)
+    try:
+        res = subprocess.run([str(XHUD_BIN), "--label", "Still shown", "--hide-after", "0.3", "--animation", "none"],
+                             env=nx.env, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+        assert res.returncode == 0, res.stderr
+        assert not list((nx.rt / "xhud").glob("*.sock")) if (nx.rt / "xhud").exists() else True
+        assert server_pids(nx) == []
+    finally:
+        os.chmod(nx.rt, 0o700)
