@@ -79,11 +79,17 @@ public final class SessionClient: HUDLink {
                 if started { return nil }   // the server this client started could not run (no display)
             } catch {
                 close(fd)
+                answerMissing = "\(error)"
                 return nil
             }
         }
         return nil
     }
+
+    /// Why a server that took the connection gave no answer (busy past the reply's time, a reply
+    /// that broke the rules); nil when none ran or it answered. `hide`, `list` and `pop` must
+    /// say so rather than report success.
+    public private(set) var answerMissing: String?
 
     /// The server died under the HUD: a new one shows it again as the lines left it.
     private func resume() -> Bool {

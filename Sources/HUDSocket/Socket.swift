@@ -70,6 +70,20 @@ public enum UnixSocket {
         }
     }
 
+    /// Sends what fits now without waiting: the count sent (0 when the buffer is full), -1 on
+    /// an error (the peer gone).
+    public static func sendNonBlocking(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            if n <= 0 { return off > 0 ? off : -1 }
+            off += n
+        }
+        return off
+    }
+
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var off = 0
         while off < bytes.count {

@@ -12,7 +12,7 @@ public final class HUDLoop {
     let clock = MonotonicClock()
     let wake = WakePipe()
     private(set) var huds: [X11HUD] = []
-    private var readers: [(fd: Int32, handler: () -> Void)] = []
+    private var readers: [(fd: Int32, events: Int16, handler: () -> Void)] = []
     private var timers: [(id: Int, at: Double, handler: () -> Void)] = []
     private var nextTimerID = 0
     private var quit = false
@@ -44,8 +44,11 @@ public final class HUDLoop {
     func remove(_ hud: X11HUD) { huds.removeAll { $0 === hud } }
 
     /// Watches a file descriptor (progress on stdin, a socket) from the loop.
-    public func addReader(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, handler)) }
-    public func removeReader(fd: Int32) { readers.removeAll { $0.fd == fd } }
+    public func addReader(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, Int16(POLLIN), handler)) }
+    public func removeReader(fd: Int32) { readers.removeAll { $0.fd == fd && $0.events == Int16(POLLIN) } }
+    /// Calls `handler` when `fd` can be written to (a reply that did not fit the socket's buffer).
+    public func addWriter(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, Int16(POLLOUT), handler)) }
+    public func removeWriter(fd: Int32) { readers.removeAll { $0.fd == fd && $0.events == Int16(POLLOUT) } }
 
     /// Runs `handler` on the loop after `delay` seconds; returns an id for `cancelTimer`.
     @discardableResult
@@ -107,14 +110,14 @@ public final class HUDLoop {
             fds.append(pollfd(fd: display.fd, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0))
             let watched = readers
-            for r in watched { fds.append(pollfd(fd: r.fd, events: Int16(POLLIN), revents: 0)) }
+            for r in watched { fds.append(pollfd(fd: r.fd, events: r.events, revents: 0)) }
             let n = poll(&fds, nfds_t(fds.count), XPending(display.handle) > 0 ? 0 : timeout())
             if n < 0 && errno != EINTR { break }
             handleXEvents()
             var read = false
             for (i, r) in watched.enumerated() where fds[i + 2].revents != 0 {
                 // A handler may have removed its reader (end of input) or another one.
-                if readers.contains(where: { $0.fd == r.fd }) { r.handler(); read = true }
+                if readers.contains(where: { $0.fd == r.fd && $0.events == r.events }) { r.handler(); read = true }
             }
             if fds[1].revents != 0 {
                 wake.drain()

@@ -61,10 +61,17 @@ var st = stat()
 let (request, command) = SessionClient.request(
     arguments: arguments, cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/", staysConnected: !named,
     stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: getenv("XHUD_STATS") != nil)
-switch SessionClient(paths: paths, host: quietWithoutServer ? nil : hostPath(), request: request, command: command).run() {
+let client = SessionClient(paths: paths, host: quietWithoutServer ? nil : hostPath(), request: request, command: command)
+switch client.run() {
 case .exit(let status):
     exit(status)
 case .drawItYourself:
-    if quietWithoutServer { exit(0) }
+    if quietWithoutServer {
+        // No server: nothing shows, so there is nothing to hide or list. A server that did not
+        // answer may show something: that is not success.
+        guard let why = client.answerMissing else { exit(0) }
+        fputs("xhud: the display's HUD server did not answer (\(why)); nothing was done\n", stderr)
+        exit(3)
+    }
     execHost()
 }

@@ -174,11 +174,29 @@ final class HUDServer {
     }
 
     private func answer(_ fd: Int32, _ reply: Wire.Reply) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        _ = UnixSocket.writeAll(fd, reply.encoded())
         let session = opened
         opened = nil
-        guard reply.plan != nil, let c = connections.removeValue(forKey: fd) else { return drop(fd) }
+        let bytes = reply.encoded()
+        let sent = UnixSocket.sendNonBlocking(fd, bytes)
+        guard reply.plan != nil, sent == bytes.count, let c = connections.removeValue(forKey: fd) else {
+            // A reply larger than the socket's buffer (a long `list`) goes out as the client
+            // reads it; a client that does not read within the connection's time is dropped,
+            // never waited on.
+            if sent >= 0 && sent < bytes.count, reply.plan == nil, let c = connections[fd] {
+                loop.removeReader(fd: fd)
+                var rest = Array(bytes[sent...])
+                loop.cancelTimer(c.timer)
+                connections[fd] = ([], loop.addTimer(after: 2) { [unowned self] in self.drop(fd) })
+                loop.addWriter(fd: fd) { [unowned self] in
+                    let n = UnixSocket.sendNonBlocking(fd, rest)
+                    if n < 0 { return self.drop(fd) }
+                    rest.removeFirst(n)
+                    if rest.isEmpty { self.drop(fd) }
+                }
+                return
+            }
+            return drop(fd)
+        }
         // A session: the connection is its HUD's now (ClientSession reads it, and closes it).
         loop.cancelTimer(c.timer)
         loop.removeReader(fd: fd)
@@ -190,6 +208,7 @@ final class HUDServer {
         guard let c = connections.removeValue(forKey: fd) else { return }
         loop.cancelTimer(c.timer)
         loop.removeReader(fd: fd)
+        loop.removeWriter(fd: fd)
         close(fd)
     }
 

@@ -32,8 +32,10 @@ final class FontMatchCacheTests: XCTestCase {
         let conf = dir + "/conf"
         mkdir(conf, 0o755)
         touch(conf + "/fonts.conf")
-        let matches = ["Sans Bold 16px": "DejaVu Sans:file=/a.ttf", "Serif 12px": "DejaVu Serif:file=/b\\:c.ttf"]
-        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [conf + "/fonts.conf"], directories: [dir + "/absent"], fontFiles: [], to: file))
+        touch(dir + "/a.ttf"); touch(dir + "/b:c.ttf")
+        let matches = ["Sans Bold 16px": "DejaVu Sans:file=\(dir)/a.ttf", "Serif 12px": "DejaVu Serif:file=\(dir)/b\\:c.ttf"]
+        let fonts = [dir + "/a.ttf", dir + "/b:c.ttf"]
+        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [conf + "/fonts.conf"], directories: [dir + "/absent"], fontFiles: fonts, to: file))
         XCTAssertEqual(FontMatchCache.read(from: file), matches)
 
         // A configuration file edited: no longer read.
@@ -42,14 +44,14 @@ final class FontMatchCacheTests: XCTestCase {
         XCTAssertNil(FontMatchCache.read(from: file))
 
         // A file added beside a configuration file (its directory changes).
-        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [conf + "/fonts.conf"], directories: [], fontFiles: [], to: file))
+        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [conf + "/fonts.conf"], directories: [], fontFiles: fonts, to: file))
         XCTAssertEqual(FontMatchCache.read(from: file), matches)
         usleep(10_000)
         touch(conf + "/99-new.conf")
         XCTAssertNil(FontMatchCache.read(from: file))
 
         // A path that was absent now present.
-        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [], directories: [dir + "/absent"], fontFiles: [], to: file))
+        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [], directories: [dir + "/absent"], fontFiles: fonts, to: file))
         XCTAssertEqual(FontMatchCache.read(from: file), matches)
         touch(dir + "/absent")
         XCTAssertNil(FontMatchCache.read(from: file))
@@ -57,7 +59,8 @@ final class FontMatchCacheTests: XCTestCase {
 
     func testMatchesAreNotReadInAnotherEnvironment() {
         let file = dir + "/font-matches"
-        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=/a.ttf"], configurationFiles: [], directories: [], fontFiles: [], to: file))
+        touch(dir + "/a.ttf")
+        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [], fontFiles: [dir + "/a.ttf"], to: file))
         XCTAssertNotNil(FontMatchCache.read(from: file))
         setenv("FC_LANG", "ja", 1)
         XCTAssertNil(FontMatchCache.read(from: file))
@@ -67,8 +70,9 @@ final class FontMatchCacheTests: XCTestCase {
 
     func testAFileOfAnotherFormatOrCutShortIsNotRead() {
         let file = dir + "/font-matches"
-        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=/a.ttf"], configurationFiles: [], directories: [dir + "/fonts"],
-                                           fontFiles: [], to: file))
+        touch(dir + "/a.ttf")
+        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [dir + "/fonts"],
+                                           fontFiles: [dir + "/a.ttf"], to: file))
         XCTAssertNotNil(FontMatchCache.read(from: file))   // as written, it holds
         let f = fopen(file, "r")!
         var bytes = [CChar](repeating: 0, count: 65536)
@@ -97,6 +101,27 @@ final class FontMatchCacheTests: XCTestCase {
         XCTAssertNotNil(FontMatchCache.path)
         mkfifo(dir + "/cache/xhud/fonts/matches", 0o600)
         XCTAssertNil(FontMatchCache.read(), "a FIFO read as the file (or waited on)")
+    }
+
+    /// A match names a file to open: one that is not a regular file of a font's size (a FIFO
+    /// would block every server that reads it, /dev/zero be read to the end of memory) or is
+    /// not among the stamps makes the matches unread.
+    func testAMatchNamingAFIFOADeviceOrAnUnstampedFileIsNotRead() {
+        let file = dir + "/font-matches"
+        touch(dir + "/a.ttf")
+        mkfifo(dir + "/fifo.ttf", 0o600)
+        for (font, why) in [(dir + "/fifo.ttf", "a FIFO"), ("/dev/zero", "a device"), (dir + "/dir.ttf", "a directory")] {
+            if why == "a directory" { mkdir(font, 0o700) }
+            XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf", "Serif 12px": "y:file=\(font)"],
+                                               configurationFiles: [], directories: [], fontFiles: [dir + "/a.ttf", font], to: file))
+            XCTAssertNil(FontMatchCache.read(from: file), why)
+        }
+        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [],
+                                           fontFiles: [], to: file))
+        XCTAssertNil(FontMatchCache.read(from: file), "a font file no stamp covers")
+        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [],
+                                           fontFiles: [dir + "/a.ttf"], to: file))
+        XCTAssertNotNil(FontMatchCache.read(from: file))
     }
 
     /// A font opened from its match kept as text draws the very pixels of the font opened by

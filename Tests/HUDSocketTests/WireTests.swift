@@ -68,3 +68,22 @@ final class WireTests: XCTestCase {
         XCTAssertThrowsError(try p.checkPrivateDirectory()) { XCTAssertTrue("\($0)".contains("0700")) }
     }
 }
+
+final class NonBlockingSendTests: XCTestCase {
+    /// A peer that does not read: what fits is sent, the rest is left for later, and the call
+    /// returns at once (a server answering such a client keeps drawing).
+    func testSendsWhatFitsAndNeverWaits() {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var size: Int32 = 4096
+        setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        let bytes = [UInt8](repeating: 7, count: 4 << 20)
+        let sent = UnixSocket.sendNonBlocking(fds[0], bytes)
+        XCTAssertGreaterThan(sent, 0)
+        XCTAssertLessThan(sent, bytes.count, "a full buffer stops the send")
+        XCTAssertEqual(UnixSocket.sendNonBlocking(fds[0], bytes), 0, "nothing more fits until the peer reads")
+        close(fds[1]); fds[1] = -1
+        XCTAssertEqual(UnixSocket.sendNonBlocking(fds[0], [1, 2, 3]), -1, "the peer gone")
+    }
+}

@@ -8,6 +8,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -452,3 +453,42 @@ def test_a_runtime_directory_others_can_write_is_not_used(nx):
         assert server_pids(nx) == []
     finally:
         os.chmod(nx.rt, 0o700)
+
+
+GARBLED_SERVER = r"""
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1])
+s.listen(4)
+print("ready", flush=True)
+s.settimeout(10)
+for _ in range(3):
+    try:
+        c, _ = s.accept()
+    except OSError:
+        break
+    c.recv(65536)
+    c.sendall(b"not a reply at all")
+    c.close()
+"""
+
+
+def test_hide_and_list_say_when_the_server_gave_no_answer(nx):
+    """A server that takes the connection and answers nothing usable: `xhud list` and `xhud hide`
+    say so and exit non-zero, where without any server they rightly succeed quietly."""
+    res = subprocess.run([str(XHUD_BIN), "list"], env=nx.env, capture_output=True, text=True, timeout=10)
+    assert (res.returncode, res.stdout) == (0, ""), "no server: nothing is shown, nothing to list"
+    d = nx.rt / "xhud"
+    d.mkdir(mode=0o700, exist_ok=True)
+    sock = d / (nx.env["DISPLAY"].lstrip(":").split(".")[0] + ".sock")
+    for verb in (["list"], ["hide", "--id", "volume"]):
+        fake = subprocess.Popen([sys.executable, "-c", GARBLED_SERVER, str(sock)], stdout=subprocess.PIPE, text=True)
+        try:
+            assert fake.stdout.readline().strip() == "ready"
+            res = subprocess.run([str(XHUD_BIN), *verb], env=nx.env, capture_output=True, text=True, timeout=15)
+            assert res.returncode == 3, (verb, res.returncode, res.stderr)
+            assert "did not answer" in res.stderr
+        finally:
+            fake.kill()
+            fake.wait()
+            sock.unlink(missing_ok=True)

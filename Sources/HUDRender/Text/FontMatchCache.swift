@@ -38,6 +38,7 @@ enum FontMatchCache {
         guard lines.popFirst() == Substring(header) else { return nil }
         var expected = stampHead()[...]
         var matches: [String: String] = [:]
+        var stamped = Set<String>()
         for line in lines where !line.isEmpty {
             if line.hasPrefix("font ") {
                 guard let tab = line.firstIndex(of: "\t") else { return nil }
@@ -46,12 +47,30 @@ enum FontMatchCache {
                 guard let space = line.dropFirst(5).firstIndex(of: " ") else { return nil }
                 let path = String(line[line.index(after: space)...])
                 guard String(line) == stampLine(path) else { return nil }
+                stamped.insert(path)
             } else {
                 // The environment and fontconfig's version, in the order they were written.
                 guard expected.popFirst() == String(line) else { return nil }
             }
         }
-        return expected.isEmpty ? matches : nil
+        guard expected.isEmpty else { return nil }
+        // Every font file a match names is among the stamps, and a regular file of a font's
+        // size: a match naming a FIFO or a device would block or eat every server that reads it.
+        for match in matches.values {
+            guard let file = xhud_direct_match_file(match) else { return nil }
+            let path = String(cString: file)
+            free(file)
+            guard stamped.contains(path), isFontFile(path) else { return nil }
+        }
+        return matches
+    }
+
+    /// Larger files are not fonts (the largest CJK collections are a few tens of MB).
+    static let maxFontBytes = 256 << 20
+
+    static func isFontFile(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_size <= maxFontBytes
     }
 
     /// Writes the matches with what they depend on now: fontconfig's configuration files and
