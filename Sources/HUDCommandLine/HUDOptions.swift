@@ -192,5 +192,9 @@ public struct HUDOptions: Sendable, Equatable {
 /// A command line that cannot be run as given (exit status 2), in one line.
 public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// At most 1 000 characters: a message that quotes what was given stays readable whatever
+    /// its size (a megabyte of option).
+    public init(_ description: String) {
+        self.description = description.count > 1000 ? String(description.prefix(1000)) + "…" : description
+    }
 }

@@ -116,8 +116,10 @@ public enum OptionTable {
         })
     }
 
+    /// The value is quoted up to 80 characters: a message stays a line whatever was given.
     private static func invalid(_ value: String, _ name: String) -> UsageError {
-        UsageError("The value '\(value)' is invalid for '--\(name) <\(name)>'")
+        let shown = value.count > 80 ? String(value.prefix(80)) + "… (\(value.utf8.count) bytes)" : value
+        return UsageError("The value '\(shown)' is invalid for '--\(name) <\(name)>'")
     }
 
     private static func flag(_ name: String, _ set: @escaping @Sendable (inout HUDOptions, Bool) -> Void) -> OptionSpec {

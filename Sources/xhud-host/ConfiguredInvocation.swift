@@ -23,7 +23,11 @@ struct ConfiguredInvocation {
 
     /// `settings` loads the files (`--config` or the XDG ones); `cwd` resolves relative images.
     static func make(arguments: [String], cwd: String, settings: (String?) -> Settings) throws -> ConfiguredInvocation {
-        let user = try HUDOptions.parse(arguments)
+        var user = try HUDOptions.parse(arguments)
+        // A relative file is the caller's, wherever the server runs.
+        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
+        if let c = user.config, !c.isEmpty { user.config = absolute(c) }
+        if let t = user.theme, t.contains("/") { user.theme = absolute(t) }
         let loaded = settings(user.config ?? env("XHUD_CONFIG"))
         let kind = Settings.Kind(wrapsCommand: !user.command.isEmpty, isNotification: user.isNotification,
                                  id: user.id)

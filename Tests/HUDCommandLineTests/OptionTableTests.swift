@@ -149,3 +149,16 @@ final class OptionTableTests: XCTestCase {
         XCTAssertGreaterThan(taken.count, 70)
     }
 }
+
+final class UsageErrorSizeTests: XCTestCase {
+    /// A megabyte of option value is quoted by its start: the message stays a short line.
+    func testMessagesQuoteHugeValuesByTheirStart() {
+        let huge = String(repeating: "9x", count: 500_000)
+        for args in [["--progress", huge], ["--" + huge], ["--geometry", huge]] {
+            do { _ = try HUDOptions.parse(args); XCTFail("parsed") } catch {
+                XCTAssertLessThanOrEqual(error.description.count, 1001, String(error.description.prefix(60)))
+                XCTAssertFalse(error.description.contains("\n"))
+            }
+        }
+    }
+}
