@@ -261,3 +261,15 @@ def test_svprogresshuds_knobs_are_configuration_keys(xplain, tmp_path):
     time.sleep(0.25)
     assert count(xplain.screenshot(), win.rect, is_red) > 600, "the theme's icon replaced the check mark"
     assert hud.proc.poll() is None
+
+
+def test_a_relative_config_is_the_callers_file(nx, tmp_path):
+    """The server runs in another directory: `--config ./mine.toml` still means the caller's file."""
+    (tmp_path / "mine.toml").write_text('bezel-color = "#ff0000"\n')
+    res = subprocess.run([str(XHUD_BIN), "--config", "mine.toml", "--id", "rel", "--label", "Red", "--no-shadow",
+                          "--animation", "none", "--hide-after", "20", *LINGER], env=nx.env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+    assert res.returncode == 0, res.stderr
+    win = one_window(nx)
+    time.sleep(0.2)
+    assert count(nx.screenshot(), win.rect, is_red) > 400, "the caller's file set the bezel's colour"
