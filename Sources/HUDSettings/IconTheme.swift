@@ -23,11 +23,19 @@ public enum IconTheme {
     nonisolated(unsafe) private static var cache: [String: String?] = [:]
     private static let cacheLock = Mutex()
 
+    /// Names longer than this are no icon names (the longest freedesktop names are about 40).
+    static let maxNameLength = 128
+    /// At most this many shorter names are tried (`a-b-c-d` -> `a-b-c`, `a-b`, `a`): a name of a
+    /// hundred dashes costs what one of a few does.
+    static let maxFallbacks = 8
+
     private static func search(_ name: String, size: Int, scale: Int, theme: String?) -> String? {
-        let themes = [theme ?? userTheme, "hicolor", "Adwaita"].compactMap { $0 }
+        guard name.utf8.count <= maxNameLength else { return nil }
+        var themes: [String] = []
+        for t in [theme ?? userTheme, "hicolor", "Adwaita"].compactMap({ $0 }) where !themes.contains(t) { themes.append(t) }
         var candidates: [String] = []
         var n = Substring(name)
-        while true {
+        while candidates.count <= maxFallbacks {
             candidates.append(String(n))
             guard let dash = n.lastIndex(of: "-") else { break }
             n = n[..<dash]
@@ -115,7 +123,40 @@ public enum IconTheme {
         var directories: [SubDirectory] = []
     }
 
+    /// A theme's parsed index, kept for the process (a server answers many key presses with one
+    /// theme; a theme installed meanwhile is seen by the next server).
     static func index(of theme: String) -> Index? {
+        let key = baseDirectories.joined(separator: ":") + "\n" + theme
+        if let known = cacheLock.withLock({ indexes[key] }) { return known }
+        let parsed = parseIndex(of: theme)
+        cacheLock.withLock { if indexes.count > 64 { indexes.removeAll() }; indexes[key] = .some(parsed) }
+        return parsed
+    }
+
+    nonisolated(unsafe) private static var indexes: [String: Index?] = [:]
+    nonisolated(unsafe) private static var listings: [String: Set<String>] = [:]
+
+    /// A theme keeps its inherited themes to this many (an index naming thousands is no theme).
+    static let maxInherits = 16
+
+    /// The image files in a theme's directory, read once: a lookup is then a few set look-ups
+    /// per directory, not a stat of every directory for every name tried.
+    static func files(in directory: String) -> Set<String> {
+        if let known = cacheLock.withLock({ listings[directory] }) { return known }
+        var names = Set<String>()
+        if let dir = opendir(directory) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasSuffix(".png") || name.hasSuffix(".svg") { names.insert(name) }
+            }
+            closedir(dir)
+        }
+        cacheLock.withLock { if listings.count > 4096 { listings.removeAll() }; listings[directory] = names }
+        return names
+    }
+
+    private static func parseIndex(of theme: String) -> Index? {
+        guard !theme.contains("/"), theme != "..", theme != "." else { return nil }
         for base in baseDirectories {
             guard case .text(let text) = FileText.read(base + "/" + theme + "/index.theme", limit: 1 << 20) else { continue }
             var index = Index()
@@ -128,7 +169,8 @@ public enum IconTheme {
                 if kv.count == 2 { groups[group, default: [:]][kv[0].trimmed] = kv[1].trimmed }
             }
             let main = groups["Icon Theme"] ?? [:]
-            index.inherits = (main["Inherits"] ?? "").split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
+            index.inherits = Array((main["Inherits"] ?? "").split(separator: ",").lazy.map { $0.trimmed }.filter { !$0.isEmpty }
+                .prefix(maxInherits))
             let names = ((main["Directories"] ?? "") + "," + (main["ScaledDirectories"] ?? "")).split(separator: ",").map { $0.trimmed }
             for name in names where !name.isEmpty {
                 guard let g = groups[name], let size = g["Size"].flatMap({ Int($0) }) else { continue }
@@ -155,7 +197,9 @@ public enum IconTheme {
         var best: (path: String, score: Int)?
         for d in index.directories {
             for root in roots {
+                let present = files(in: root + "/" + d.name)
                 for ext in ["svg", "png"] {
+                    guard present.contains(name + "." + ext) else { continue }
                     let path = "\(root)/\(d.name)/\(name).\(ext)"
                     guard Locations.isFile(path) else { continue }
                     if d.matches(size, scale) && (ext == "svg" || d.type != "Scalable") { return (path, false) }
