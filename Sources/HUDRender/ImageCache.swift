@@ -41,7 +41,11 @@ public enum ImageFile {
         case .failed(let why): return fail(why)
         case .bytes(let b): bytes = b
         }
-        if isSVG(bytes) { return .success(bytes) }   // librsvg bounds what it renders to the box
+        if isSVG(bytes) {
+            // librsvg bounds what it renders to the box; what the document asks of it is bounded here.
+            if let why = SVGLimits.problem(bytes) { return fail(why) }
+            return .success(bytes)
+        }
         // PNG: the 8-byte signature, then IHDR with width and height (big-endian).
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.count >= 24, Array(bytes[0..<8]) == signature else { return fail("neither a PNG nor an SVG file") }
@@ -58,12 +62,10 @@ public enum ImageFile {
     /// a doctype), or gzip-compressed (.svgz).
     static func isSVG(_ bytes: [UInt8]) -> Bool {
         if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B { return true }
-        let head = bytes.prefix(4096)
+        // A comment, a licence or a doctype may come first: `<svg` within the first 64 KB.
+        let head = bytes.prefix(64 << 10)
         guard let first = head.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }), first == UInt8(ascii: "<") else { return false }
-        let needle = Array("<svg".utf8)
-        guard head.count >= needle.count else { return false }
-        for i in head.indices.dropLast(needle.count - 1) where Array(head[i..<(i + needle.count)]) == needle { return true }
-        return false
+        return SVGLimits.find(Array(head), "<svg", from: 0) != nil
     }
 
     /// Decodes bounded PNG bytes and scales them down to `maxKeptSide`.

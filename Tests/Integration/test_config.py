@@ -184,6 +184,29 @@ def test_an_invalid_svg_is_a_usage_error(xplain, tmp_path):
     assert res.returncode == 2 and "bad.svg" in res.stderr, res.stderr
 
 
+def test_a_hostile_svg_is_refused_while_another_hud_keeps_turning(nx, tmp_path):
+    """A 350-byte SVG asking for a million turbulence octaves once froze every HUD for minutes:
+    it is refused at once (exit 2, saying why), and a spinner shown by the same server never
+    stops turning meanwhile."""
+    evil = tmp_path / "evil.svg"
+    evil.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><filter id="t">'
+                    '<feTurbulence baseFrequency="0.9" numOctaves="1000000"/></filter>'
+                    '<rect width="400" height="400" filter="url(#t)"/></svg>')
+    ok(nx, "--id", "witness", "--label", "Witness", "--hide-after", "30", "--animation", "none", *LINGER)
+    win = one_window(nx)
+    t0 = time.monotonic()
+    res = xhud(nx, "--id", "evil", "--mode", "custom", "--image", str(evil), "--label", "x")
+    took = time.monotonic() - t0
+    assert res.returncode == 2 and "octaves" in res.stderr, res.stderr
+    assert took < 2, f"the refusal took {took:.2f} s"
+    shots = []
+    for _ in range(3):
+        shot = nx.screenshot()
+        shots.append(bytes(shot.data[(win.y + 30) * shot.width * 3:(win.y + 50) * shot.width * 3]))
+        time.sleep(0.15)
+    assert len(set(shots)) > 1, "the witness spinner stood still"
+
+
 def icon_theme(x, tmp_path) -> dict:
     """A private icon theme chosen the way GTK users choose one (gtk-3.0/settings.ini)."""
     data = tmp_path / "data"
