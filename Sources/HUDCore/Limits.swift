@@ -29,6 +29,42 @@ public enum Limits {
     /// X11 coordinates are 16-bit: a parent region lies within them.
     public static let coordinate: ClosedRange<Int> = -32_768...32_767
     public static let extent: ClosedRange<Int> = 1...32_767
+    /// Bytes of a label and a button's title, and of the details: far more than a HUD shows,
+    /// and bounded so that no text takes long to shape.
+    public static let labelBytes = 4_096
+    public static let detailsBytes = 16_384
+    /// Combining marks on one character (Zalgo text, or one letter and 30 000 accents): shaping
+    /// and drawing stack them all; more than this are dropped.
+    public static let marksPerCharacter = 16
+
+    /// `s` within `maxBytes` (cut at a character) with at most `marksPerCharacter` marks on each
+    /// character; `s` itself when it is within both, which is checked without copying.
+    public static func text(_ s: String, maxBytes: Int) -> String {
+        var marks = 0
+        var fits = s.utf8.count <= maxBytes
+        if fits {
+            for u in s.unicodeScalars {
+                if u.properties.isGraphemeExtend { marks += 1; if marks > marksPerCharacter { fits = false; break } } else { marks = 0 }
+            }
+        }
+        if fits { return s }
+        var out = String.UnicodeScalarView()
+        var bytes = 0
+        marks = 0
+        for u in s.unicodeScalars {
+            if u.properties.isGraphemeExtend {
+                marks += 1
+                if marks > marksPerCharacter { continue }
+            } else {
+                marks = 0
+            }
+            bytes += UTF8.width(u)
+            if bytes > maxBytes { break }
+            out.append(u)
+        }
+        return String(out)
+    }
+
     /// Font sizes above this (px) are drawn at this size: text never outgrows a screen.
     public static let fontPixels: Double = 400
 
@@ -86,6 +122,9 @@ extension HUDConfiguration {
         c.hideDuration = c.hideDuration.map { Limits.seconds.clamp($0) }
         c.ringThickness = Limits.ringThickness.clamp(c.ringThickness)
         c.ringRadius = c.ringRadius.map { Limits.ringRadius.clamp($0) }
+        c.label = Limits.text(c.label, maxBytes: Limits.labelBytes)
+        c.details = Limits.text(c.details, maxBytes: Limits.detailsBytes)
+        c.buttonTitle = Limits.text(c.buttonTitle, maxBytes: Limits.labelBytes)
         c.contentColor = c.contentColor?.clamped
         c.bezelColor = c.bezelColor?.clamped
         c.alternateColor = c.alternateColor.clamped

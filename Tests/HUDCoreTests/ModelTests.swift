@@ -134,3 +134,23 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(Rect(x: -0.5, y: -1.5, width: 1, height: 1).integral, Rect(x: -1, y: -2, width: 2, height: 2))
     }
 }
+
+final class TextBoundsTests: XCTestCase {
+    /// One letter and 30 000 combining accents took seconds to shape: a character keeps 16
+    /// marks; text within the bounds is kept as it is.
+    func testMarksAndLengthAreBounded() {
+        let zalgo = "e" + String(repeating: "\u{0301}", count: 30_000) + "x"
+        var c = HUDConfiguration()
+        c.details = zalgo
+        c.label = String(repeating: "ab", count: 10_000)
+        c.buttonTitle = "Cancel"
+        let k = c.clamped
+        XCTAssertEqual(k.details.unicodeScalars.count, 1 + Limits.marksPerCharacter + 1, "the letter, 16 marks, and what follows")
+        XCTAssertTrue(k.details.hasSuffix("x"))
+        XCTAssertEqual(k.label.utf8.count, Limits.labelBytes)
+        XCTAssertEqual(k.buttonTitle, "Cancel")
+        let ordinary = "Café — naïve résumé 日本語 👩‍👩‍👧"
+        XCTAssertEqual(Limits.text(ordinary, maxBytes: 100), ordinary)
+        XCTAssertEqual(Limits.text("é", maxBytes: 100), "é")
+    }
+}
