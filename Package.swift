@@ -53,7 +53,7 @@ let package = Package(
         // frames composed on the X server.
         .target(name: "HUDX11", dependencies: ["HUDCore", "HUDRender", "HUDEngine", "CX11"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
-        .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11"]),
+        .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11", "HUDSettings"]),
         // The executables' arguments, taken from glibc instead of the Swift runtime's reading of
         // /proc/self/maps before main (see argv.c). Only xhud and xhud-host link it.
         .target(name: "CArgv"),
@@ -68,7 +68,9 @@ let package = Package(
         .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket"], swiftSettings: ownSections),
         // The desktop's settings: the configuration file and themes, their precedence, XDG
         // locations, icon themes. Used by the command and its server; no TOML parser linked in.
-        .target(name: "HUDSettings", dependencies: ["HUDFiles"], swiftSettings: ownSections),
+        // No unsafe flags: the library resolves icon names with it, and a package that depends on
+        // the library by version may not build a target that has them.
+        .target(name: "HUDSettings", dependencies: ["HUDFiles"]),
         // Small files of the user's own (read bounded, stamped, cached privately and written
         // whole): the settings' cache and the kept font matches. Plain Glibc.
         .target(name: "HUDFiles"),
@@ -103,6 +105,7 @@ let package = Package(
         .executableTarget(name: "example-readme", dependencies: ["XHUD"], path: "Examples/ReadmeExample"),
         .executableTarget(name: "example-sv", dependencies: ["XHUD"], path: "Examples/ShowcaseSV"),
         .executableTarget(name: "example-progress", dependencies: ["XHUD"], path: "Examples/ProgressDemo"),
+        .executableTarget(name: "example-migration", dependencies: ["XHUD"], path: "Examples/Migration"),
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),

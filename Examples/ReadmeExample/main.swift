@@ -26,10 +26,13 @@ bar.mode = .bar
 bar.progressObject = work                                   // polled by the display link every frame
 work.completedUnitCount = 10
 _ = HUD.hide(over: parent, animated: true)                  // hideHUDForView:animated:, the top one
-try await bar.hide(animated: true)                          // returns once it is hidden
+// From async code, `hide(animated:)` returns once the HUD is hidden (top-level code would pick
+// the one that returns at once: hence the function).
+func hideAndWait(_ hud: HUD) async throws { try await hud.hide(animated: true) }
+try await hideAndWait(bar)                                  // returns once it is hidden
 
 // SVProgressHUD: one shared HUD, static calls from any thread
-NotificationCenter.default.addObserver(forName: ProgressHUD.didDisappearNotification, object: nil, queue: nil) { _ in print("gone") }
+_ = NotificationCenter.default.addObserver(forName: ProgressHUD.didDisappearNotification, object: nil, queue: nil) { _ in print("gone") }
 ProgressHUD.setDefaultMaskType(.clear)
 ProgressHUD.setMinimumDismissTimeInterval(1)
 ProgressHUD.show(status: "Working")

@@ -9,7 +9,7 @@ ticks.schedule(deadline: .now(), repeating: 0.25)
 ticks.setEventHandler { count += 1 }
 ticks.resume()
 
-NotificationCenter.default.addObserver(forName: ProgressHUD.didAppearNotification, object: nil, queue: nil) { note in
+_ = NotificationCenter.default.addObserver(forName: ProgressHUD.didAppearNotification, object: nil, queue: nil) { note in
     print("appeared:", note.userInfo?[ProgressHUD.statusUserInfoKey] ?? "")
 }
 ProgressHUD.setMinimumDismissTimeInterval(0.8)

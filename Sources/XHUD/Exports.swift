@@ -26,3 +26,15 @@ public typealias HUDColor = HUDCore.RGBA
 public typealias ParentSpec = HUDX11.ParentSpec
 /// Everything a HUD shows and how it times itself, as one value (`HUD.configuration`).
 public typealias HUDConfiguration = HUDCore.HUDConfiguration
+
+extension HUDColor {
+    /// UIColor's spelling: red, green, blue and alpha, each 0...1.
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.init(red, green, blue, alpha)
+    }
+
+    /// A grey (0 black, 1 white) with alpha: UIColor's `init(white:alpha:)`.
+    public init(white: Double, alpha: Double = 1) {
+        self.init(white, white, white, alpha)
+    }
+}

@@ -15,20 +15,36 @@ import HUDRender
 /// Every property and method may be used from any thread, concurrently. A change takes effect in
 /// the next frame; `graceTime` and `minShowTime` apply to the next show and hide, as in
 /// MBProgressHUD. The HUD draws on the library's own thread; callbacks (`completion`,
-/// `onButton`, `onHidden`) run on `HUD.callbackQueue`.
+/// `onButton`, `onHidden`) run as ``callbackQueue`` says.
 public final class HUD: @unchecked Sendable {
-    /// Where callbacks run: the main queue by default, as UIKit's. A command-line program whose
-    /// main thread never returns to the main queue (no `dispatchMain()`, `RunLoop.main` or top-level
-    /// `await`) sets another queue, e.g. `DispatchQueue.global()`.
-    nonisolated(unsafe) public static var callbackQueue: DispatchQueue = .main
+    /// Where callbacks run (completions, button actions, notifications), one at a time, in order.
+    ///
+    /// Unset (the default): on the main queue while the program runs it (`dispatchMain()`,
+    /// `RunLoop.main.run()`, top-level `await`), as UIKit's; a callback the main queue has not
+    /// taken within 0.1 s (its thread sleeps, computes, or runs a loop that never drains it) runs
+    /// on the library's callback thread instead, so that a command-line program gets its
+    /// callbacks too. Set a queue to have every callback there, whenever it gets to them
+    /// (`.main`: always the main thread).
+    public static var callbackQueue: DispatchQueue? {
+        get { queueLock.withLock { queueStorage } }
+        set { queueLock.withLock { queueStorage = newValue } }
+    }
+    private static let queueLock = NSLock()
+    nonisolated(unsafe) private static var queueStorage: DispatchQueue?
 
     /// The parent region the HUD covers.
     public let parent: ParentSpec
     let runtime: Runtime
     private let lock = NSLock()
     private var state = State()
-    /// Owned by the loop's thread.
+    /// Owned by the loop's thread, as are the three below.
     private var host: X11HUD?
+    /// The lifecycle's phase when last looked at (see `notePhase`).
+    private var notedPhase: HUDLifecycle.Phase = .hidden
+    /// Looks at the lifecycle again at its next deadline.
+    private var phaseTimer: Int?
+    /// The parent window went away: the HUD that drew over it is given up once hidden.
+    private var parentGone = false
 
     struct State {
         var config = HUDConfiguration()
@@ -46,10 +62,15 @@ public final class HUD: @unchecked Sendable {
         var onButton: (@Sendable () -> Void)?
         var onHidden: (@Sendable (HUD) -> Void)?
         var hideWaiters: [CheckedContinuation<Void, Never>] = []
-        var fadeDurations: (Double, Double)?
-        var onAppear: (@Sendable (String) -> Void)?
+        /// Completions of single hides (SVProgressHUD's `dismissWithCompletion:`), run once hidden.
+        var hideCompletions: [@Sendable () -> Void] = []
+        var onEvent: (@Sendable (HUD, HUDEvent, String) -> Void)?
         var onTouch: (@Sendable (String) -> Void)?
+        /// The MBProgressHUD that speaks for this HUD, while someone holds it.
+        var wrapper = WeakObject()
     }
+
+    struct WeakObject { weak var object: AnyObject? }
 
     // MARK: Creating and finding HUDs
 
@@ -107,7 +128,12 @@ public final class HUD: @unchecked Sendable {
     public var minShowTime: Double { get { read { $0.config.minShowTime } } set { change { $0.config.minShowTime = newValue } } }
     /// How the HUD shows and hides (default `.fade`, MBProgressHUD's).
     public var animation: HUDAnimation { get { read { $0.config.animation } } set { change { $0.config.animation = newValue } } }
-    /// What covers the parent region (default: `.clear` for spinners and progress, `.none` for icons and text).
+    /// The show animation's length in seconds (nil: the animation's own, 0.3 s; `.pop` 0.15 s).
+    public var showDuration: Double? { get { read { $0.config.showDuration } } set { change { $0.config.showDuration = newValue } } }
+    /// The hide animation's length in seconds (nil: the animation's own).
+    public var hideDuration: Double? { get { read { $0.config.hideDuration } } set { change { $0.config.hideDuration = newValue } } }
+    /// What covers the parent region (default: `.clear` for spinners and progress, `.none` for
+    /// icons and text); `.blur(_:)` is MBProgressHUD's background view with the blur style.
     public var mask: HUDMask? { get { read { $0.config.mask } } set { change { $0.config.mask = newValue } } }
     /// Dark (default) or light bezel and content, or `.custom` with the two colours.
     public var style: HUDStyle { get { read { $0.config.style } } set { change { $0.config.style = newValue } } }
@@ -115,8 +141,22 @@ public final class HUD: @unchecked Sendable {
     public var contentColor: HUDColor? { get { read { $0.config.contentColor } } set { change { $0.config.contentColor = newValue } } }
     /// Colour of the bezel (nil: the style's).
     public var bezelColor: HUDColor? { get { read { $0.config.bezelColor } } set { change { $0.config.bezelColor = newValue } } }
+    /// Blur radius of what shows through the bezel, logical pixels (0, the default: none; 20 is
+    /// iOS's material, MBProgressHUD's bezel style `.blur`).
+    public var blur: Double { get { read { $0.config.blur } } set { change { $0.config.blur = newValue } } }
     /// The spinner of `.indeterminate`: SVProgressHUD's ring (default) or the classic spokes.
     public var spinner: SpinnerStyle { get { read { $0.config.spinner } } set { change { $0.config.spinner = newValue } } }
+    /// Line width of the spinner's ring and the progress ring (default 2).
+    public var ringThickness: Double { get { read { $0.config.ringThickness } } set { change { $0.config.ringThickness = newValue } } }
+    /// Radius of the spinner's ring and the progress ring, to the middle of the line (nil, the
+    /// default: the indicator's own 37 px).
+    public var ringRadius: Double? { get { read { $0.config.ringRadius } } set { change { $0.config.ringRadius = newValue } } }
+    /// The label's font, a Pango font description (default `Sans Bold 16px`).
+    public var labelFont: String { get { read { $0.config.labelFont } } set { change { $0.config.labelFont = newValue } } }
+    /// The details label's font (default `Sans Bold 12px`).
+    public var detailsFont: String { get { read { $0.config.detailsFont } } set { change { $0.config.detailsFont = newValue } } }
+    /// The button's font (default `Sans Bold 12px`).
+    public var buttonFont: String { get { read { $0.config.buttonFont } } set { change { $0.config.buttonFont = newValue } } }
     /// The bezel's offset from the centre of the parent; far beyond an edge pins it there.
     public var offset: (x: Double, y: Double) {
         get { read { ($0.config.offset.x, $0.config.offset.y) } }
@@ -133,15 +173,46 @@ public final class HUD: @unchecked Sendable {
     public var isSquare: Bool { get { read { $0.config.square } } set { change { $0.config.square = newValue } } }
     /// The bezel's corner radius (default 10).
     public var cornerRadius: Double { get { read { $0.config.cornerRadius } } set { change { $0.config.cornerRadius = newValue } } }
-    /// A PNG for `.custom` (MBProgressHUD's customView). An image that cannot be read shows
-    /// nothing; ``setCustomImage(_:)`` says why instead.
-    public var customImage: String? { get { read { $0.config.imagePath } } set { change { $0.config.imagePath = newValue } } }
+    /// The image of `.custom` (MBProgressHUD's customView): a PNG or SVG file, or an icon name
+    /// of the icon theme (`dialog-information`). An image that cannot be read shows nothing;
+    /// ``setCustomImage(_:)`` says why instead.
+    public var customImage: String? {
+        get { read { $0.config.imagePath } }
+        set {
+            let box = imageSize
+            let found = newValue.flatMap { ImageNames.resolve($0, box: box) }
+            change {
+                $0.config.imagePath = found?.path ?? newValue
+                if found?.symbolic == true { $0.config.tintImage = true }
+            }
+        }
+    }
+    /// The side of the box images are fitted into, logical pixels (default 37).
+    public var imageSize: Double { get { read { $0.config.imageSize } } set { change { $0.config.imageSize = newValue } } }
+    /// Images drawn in the content colour (their alpha kept), as SVProgressHUD's; symbolic icons
+    /// always are. Off by default.
+    public var tintImage: Bool { get { read { $0.config.tintImage } } set { change { $0.config.tintImage = newValue } } }
+    /// An image that replaces the drawn success icon: a file or an icon name (nil: the drawn icon).
+    public var successImage: String? { get { read { $0.config.successImage } } set { setResultImage(newValue, \.successImage) } }
+    /// An image that replaces the drawn error icon.
+    public var errorImage: String? { get { read { $0.config.errorImage } } set { setResultImage(newValue, \.errorImage) } }
+    /// An image that replaces the drawn info icon.
+    public var infoImage: String? { get { read { $0.config.infoImage } } set { setResultImage(newValue, \.infoImage) } }
+    /// An image that replaces the drawn warning icon.
+    public var warningImage: String? { get { read { $0.config.warningImage } } set { setResultImage(newValue, \.warningImage) } }
 
-    /// Sets a PNG for `.custom` and the mode, after checking that it can be shown; throws
-    /// `HUDError.badImage` saying why not (missing, not a regular file, not a PNG, too large).
-    public func setCustomImage(_ path: String) throws {
-        if let problem = ImageFile.problem(at: path) { throw HUDError.badImage(problem) }
-        change { $0.config.imagePath = path; $0.config.mode = .custom }
+    /// Sets the image of `.custom` and the mode, after checking that it can be shown: a PNG or
+    /// SVG file, or an icon name of the icon theme (a symbolic icon is drawn in the content
+    /// colour). Throws `HUDError.badImage` saying why not (no such icon, missing, not a regular
+    /// file, neither PNG nor SVG, too large).
+    public func setCustomImage(_ image: String) throws {
+        guard let found = ImageNames.resolve(image, box: imageSize) else { throw HUDError.badImage(ImageNames.notFound(image)) }
+        if let problem = ImageFile.problem(at: found.path) { throw HUDError.badImage(problem) }
+        change {
+            $0.config.imagePath = found.path
+            $0.config.mode = .custom
+            if found.symbolic { $0.config.tintImage = true }
+        }
     }
     /// The HUD's scale (nil: Xft.dpi / 96). Applies to the next show of a hidden HUD.
     public var scale: Double? { get { read { $0.scale } } set { change { $0.scale = newValue } } }
@@ -161,7 +232,17 @@ public final class HUD: @unchecked Sendable {
         get { read { $0.showsProgressDescription } } set { change { $0.showsProgressDescription = newValue } }
     }
 
-    // MARK: Callbacks (on HUD.callbackQueue)
+    /// Changes several settings in one step (no other thread sees half of them).
+    func modify(_ body: (inout HUDConfiguration) -> Void) { change { body(&$0.config) } }
+
+    /// The result image set to `image`: a file as it is, an icon name resolved (nil when no
+    /// theme has it: the drawn icon stays).
+    private func setResultImage(_ image: String?, _ field: WritableKeyPath<HUDConfiguration, String?>) {
+        let path = image.flatMap { ImageNames.resolve($0, box: imageSize)?.path }
+        change { $0.config[keyPath: field] = path }
+    }
+
+    // MARK: Callbacks (see callbackQueue)
 
     /// Runs once the HUD has been hidden (MBProgressHUD's `completionBlock`).
     public var completion: (@Sendable () -> Void)? { get { read { $0.completion } } set { change(apply: false) { $0.completion = newValue } } }
@@ -170,12 +251,23 @@ public final class HUD: @unchecked Sendable {
     /// The HUD was hidden, after `completion` (MBProgressHUD's delegate `hudWasHidden:`).
     public var onHidden: (@Sendable (HUD) -> Void)? { get { read { $0.onHidden } } set { change(apply: false) { $0.onHidden = newValue } } }
 
-    /// SVProgressHUD's fade-in and fade-out durations (the shared HUD's).
-    var fadeDurations: (Double, Double)? { get { read { $0.fadeDurations } } set { change { $0.fadeDurations = newValue } } }
-    /// The show animation has ended (SVProgressHUD's did-appear), with the label.
-    var onAppear: (@Sendable (String) -> Void)? { get { read { $0.onAppear } } set { change(apply: false) { $0.onAppear = newValue } } }
+    /// What happened to the HUD on screen (SVProgressHUD's notifications), with its label then.
+    var onEvent: (@Sendable (HUD, HUDEvent, String) -> Void)? {
+        get { read { $0.onEvent } } set { change(apply: false) { $0.onEvent = newValue } }
+    }
     /// A click on the HUD while it blocks input (SVProgressHUD's touch event), with the label.
     var onTouch: (@Sendable (String) -> Void)? { get { read { $0.onTouch } } set { change { $0.onTouch = newValue } } }
+
+    /// The object made by `make` for this HUD, the same one while anyone holds it.
+    func wrapper<T: AnyObject>(_ make: (HUD) -> T) -> T {
+        lock.lock(); defer { lock.unlock() }
+        if let w = state.wrapper.object as? T { return w }
+        let w = make(self)
+        state.wrapper.object = w
+        return w
+    }
+
+    func attach(_ wrapper: AnyObject) { change(apply: false) { $0.wrapper.object = wrapper } }
 
     // MARK: Showing and hiding
 
@@ -186,29 +278,30 @@ public final class HUD: @unchecked Sendable {
         runtime.post { [self] in
             guard let host = makeHost() else { return }
             apply(to: host)
-            let wasVisible = host.isVisible
             host.show(animated: animated)
-            if !wasVisible, let onAppear = read({ $0.onAppear }) {
-                let s = read { $0 }
-                let after = s.config.graceTime + (animated ? s.fadeDurations?.0 ?? s.config.animation.duration : 0)
-                runtime.loop.addTimer(after: after) { [weak self] in
-                    guard let self, let host = self.host, host.isVisible else { return }
-                    let label = host.configuration.label
-                    HUD.callbackQueue.async { onAppear(label) }
-                }
-            }
+            notePhase()
         }
     }
 
     /// Hides the HUD, after `delay` seconds (a show before then cancels it); waits out
     /// `minShowTime`: `hideAnimated:afterDelay:`.
     public func hide(animated: Bool = true, afterDelay delay: Double = 0) {
+        hide(animated: animated, afterDelay: delay, completion: nil)
+    }
+
+    /// `hide(animated:afterDelay:)` with a completion of this hide's own, run once the HUD is
+    /// hidden (after `completion`).
+    func hide(animated: Bool, afterDelay delay: Double, completion: (@Sendable () -> Void)?) {
         let delay = Limits.seconds.clamp(delay)
         let show = read { $0.showCount }
-        if delay == 0 { change(apply: false) { $0.finished = true } }
+        change(apply: false) {
+            if delay == 0 { $0.finished = true }
+            if let completion { $0.hideCompletions.append(completion) }
+        }
         runtime.post { [self] in
             guard let host else { return wasHidden() }
             host.hide(animated: animated, afterDelay: delay)
+            notePhase()
             if delay > 0 {
                 // MBProgressHUD's `finished` is set when the delayed hide starts, not when asked.
                 runtime.loop.addTimer(after: delay) { [weak self] in
@@ -220,7 +313,8 @@ public final class HUD: @unchecked Sendable {
 
     /// Hides the HUD (waiting out `minShowTime`) and returns once it is hidden; throws
     /// `HUDError.notShown` for a HUD that was never shown. (`hide(animated:afterDelay:)` is the
-    /// one that returns at once.)
+    /// one that returns at once; top-level code picks that one for `hide(animated:)`, so call
+    /// this from an `async` function.)
     public func hide(animated: Bool = true) async throws {
         guard read({ $0.everShown }) else { throw HUDError.notShown }
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
@@ -246,7 +340,8 @@ public final class HUD: @unchecked Sendable {
         }
     }
 
-    /// Whether the HUD is shown or being shown (not finished).
+    /// Whether the HUD is shown or being shown (not finished): false once hidden, and once its
+    /// parent window is gone.
     public var isVisible: Bool { read { !$0.finished } }
 
     deinit {
@@ -289,11 +384,14 @@ public final class HUD: @unchecked Sendable {
             h.onHidden = { [weak self] in self?.wasHidden() }
             h.onButton = { [weak self] in self?.buttonPressed() }
             h.onEscape = { [weak self] in self?.buttonPressed() }
-            h.onParentGone = { [weak self] in self?.host?.dismiss(animated: false) }
+            h.onParentGone = { [weak self] in self?.parentWentAway() }
             host = h
+            parentGone = false
+            notedPhase = h.lifecycle.phase
             return h
         } catch {
             // The parent went away since the HUD was made, or its image cannot be read.
+            change(apply: false) { $0.finished = true }
             wasHidden()
             return nil
         }
@@ -304,12 +402,10 @@ public final class HUD: @unchecked Sendable {
         let s = read { $0 }
         host.update { $0 = s.config }
         host.showsProgressDescription = s.showsProgressDescription
-        host.lifecycle.showDuration = s.fadeDurations?.0
-        host.lifecycle.hideDuration = s.fadeDurations?.1
         if let onTouch = s.onTouch, s.config.effectiveMask.blocksInput {
             host.onClick = { [weak host] in
                 let label = host?.configuration.label ?? ""
-                HUD.callbackQueue.async { onTouch(label) }
+                Callbacks.send { onTouch(label) }
             }
         } else {
             host.onClick = nil
@@ -323,24 +419,97 @@ public final class HUD: @unchecked Sendable {
 
     private func buttonPressed() {
         let action = read { $0.onButton }
-        if let action { HUD.callbackQueue.async { action() } }
+        if let action { Callbacks.send { action() } }
     }
 
-    /// On the loop's thread: the one place a hide ends (completion, then `onHidden`).
+    /// On the loop's thread: the parent window was destroyed or unmapped. The HUD goes with it
+    /// at once, as a view's subview goes with the view, and is no longer visible.
+    private func parentWentAway() {
+        guard let host else { return }
+        let shown = read { !$0.finished }
+        change(apply: false) { $0.finished = true }
+        if shown || host.isVisible {
+            parentGone = true
+            host.dismiss(animated: false)
+            notePhase()
+        } else {
+            dropHost()
+        }
+    }
+
+    private func dropHost() {
+        if let t = phaseTimer { runtime.loop.cancelTimer(t); phaseTimer = nil }
+        host?.dispose()
+        host = nil
+        parentGone = false
+        notedPhase = .hidden
+    }
+
+    /// On the loop's thread: SVProgressHUD's events from the lifecycle's phase, noted after every
+    /// call that may change it and at each of its deadlines (grace, delayed hide, min show, the
+    /// end of an animation), so that each is told when it happens: will-appear when the HUD
+    /// starts to appear (never for one hidden in its grace time), did-appear when the show
+    /// animation ends, will-disappear when the hide starts (not when a delayed hide is asked for,
+    /// nor for one a later show cancelled). Did-disappear is `wasHidden`'s.
+    private func notePhase() {
+        guard let host else { return }
+        let now = host.lifecycle.phase, was = notedPhase
+        notedPhase = now
+        switch (was, now) {
+        case (.hidden, .showing), (.hiding, .showing): emit(.willAppear)
+        case (.hidden, .shown), (.hiding, .shown): emit(.willAppear); emit(.didAppear)
+        case (.showing, .shown): emit(.didAppear)
+        case (.showing, .hiding), (.shown, .hiding), (.showing, .hidden), (.shown, .hidden): emit(.willDisappear)
+        default: break
+        }
+        if let t = phaseTimer { runtime.loop.cancelTimer(t); phaseTimer = nil }
+        if let deadline = host.lifecycle.nextDeadline {
+            phaseTimer = runtime.loop.addTimer(after: max(0, deadline - host.clock.now)) { [weak self] in
+                guard let self else { return }
+                self.phaseTimer = nil
+                // What the loop does for every HUD before it waits, done now: the deadline's
+                // change happens, and is told, at its time.
+                self.host?.lifecycle.update()
+                self.notePhase()
+            }
+        }
+    }
+
+    private func emit(_ event: HUDEvent) {
+        guard let onEvent = read({ $0.onEvent }) else { return }
+        let label = host?.configuration.label ?? read { $0.config.label }
+        Callbacks.send { onEvent(self, event, label) }
+    }
+
+    /// On the loop's thread: the one place a hide ends (did-disappear, `completion`, the hide's
+    /// own completions, then `onHidden`).
     private func wasHidden() {
+        // A hide that ended inside the call that asked for it (not animated) has not been noted yet.
+        let appeared = notedPhase != .hidden
+        if notedPhase == .showing || notedPhase == .shown { emit(.willDisappear) }
+        notedPhase = .hidden
+        if appeared { emit(.didDisappear) }
         lock.lock()
         let completion = state.completion, onHidden = state.onHidden, waiters = state.hideWaiters
+        let own = state.hideCompletions
         state.hideWaiters = []
-        let release = state.removeFromParentOnHide
+        state.hideCompletions = []
+        let release = state.removeFromParentOnHide || parentGone
         lock.unlock()
-        if release, let h = host { h.dispose(); host = nil }
+        if release, host != nil { dropHost() }
         Registry.remove(self)
-        HUD.callbackQueue.async { [self] in
+        Callbacks.send { [self] in
             completion?()
+            for c in own { c() }
             onHidden?(self)
             for w in waiters { w.resume() }
         }
     }
+}
+
+/// What happened to a HUD on screen: SVProgressHUD's notifications.
+enum HUDEvent: Sendable {
+    case willAppear, didAppear, willDisappear, didDisappear
 }
 
 /// The HUDs shown over each parent, in the order they were shown; a shown HUD is kept alive here

@@ -12,26 +12,31 @@ import HUDX11
 /// It covers the monitor under the pointer (`setDefaultParent`), lets input through by default
 /// (`setDefaultMaskType(.clear)` blocks it), counts activities like SVProgressHUD (`show` adds
 /// one, `popActivity` removes one and dismisses at zero, `dismiss` resets the count), and posts
-/// SVProgressHUD's notifications on `HUD.callbackQueue` with the status in `userInfo`.
+/// SVProgressHUD's notifications, as ``HUD/callbackQueue`` says, with the status in `userInfo`
+/// and the ``HUD`` it happened to as the object. ``SVProgressHUD`` spells the same calls as
+/// SVProgressHUD's Swift users do.
 public enum ProgressHUD {
-    /// Posted when the HUD starts to appear (after the grace time), with the status.
-    public static let willAppearNotification = Notification.Name("ProgressHUDWillAppear")
+    /// Posted when the HUD starts to appear: after the grace time, never for a HUD dismissed
+    /// before it appeared.
+    public static let willAppearNotification = Notification.Name(SVProgressHUDWillAppearNotification)
     /// Posted when the show animation has ended.
-    public static let didAppearNotification = Notification.Name("ProgressHUDDidAppear")
-    /// Posted when the HUD starts to hide.
-    public static let willDisappearNotification = Notification.Name("ProgressHUDWillDisappear")
-    /// Posted once the HUD is hidden.
-    public static let didDisappearNotification = Notification.Name("ProgressHUDDidDisappear")
+    public static let didAppearNotification = Notification.Name(SVProgressHUDDidAppearNotification)
+    /// Posted when the HUD starts to hide (when a delayed dismiss starts, not when it is asked
+    /// for; never for one a later show cancelled).
+    public static let willDisappearNotification = Notification.Name(SVProgressHUDWillDisappearNotification)
+    /// Posted once the HUD is hidden (before the dismiss's completion runs).
+    public static let didDisappearNotification = Notification.Name(SVProgressHUDDidDisappearNotification)
     /// Posted on a click on the HUD while it blocks input (a mask other than `.none`).
-    public static let didReceiveTouchEventNotification = Notification.Name("ProgressHUDDidReceiveTouchEvent")
-    /// The key of the status text in the notifications' `userInfo`.
-    public static let statusUserInfoKey = "ProgressHUDStatusUserInfoKey"
+    public static let didReceiveTouchEventNotification = Notification.Name(SVProgressHUDDidReceiveTouchEventNotification)
+    /// The key of the status text in the notifications' `userInfo` (no `userInfo` without a status).
+    public static let statusUserInfoKey = SVProgressHUDStatusUserInfoKey
 
-    // MARK: Settings (SVProgressHUD's setDefault...)
+    // MARK: Settings (SVProgressHUD's setDefault... and set...)
 
     /// Dark or light (SVProgressHUD's `setDefaultStyle:`).
     public static func setDefaultStyle(_ style: HUDStyle) { settings { $0.config.style = style } }
-    /// What covers the screen: `.none` (default: input passes through), `.clear`, `.black`, `.gradient`.
+    /// What covers the screen: `.none` (default: input passes through), `.clear`, `.black`,
+    /// `.gradient`, `.color(_:)`, `.blur(_:)`.
     public static func setDefaultMaskType(_ mask: HUDMask) { settings { $0.config.mask = mask } }
     /// `.ring` (SVProgressHUD's flat animation) or `.spokes` (its native one).
     public static func setDefaultAnimationType(_ spinner: SpinnerStyle) { settings { $0.config.spinner = spinner } }
@@ -48,15 +53,47 @@ public enum ProgressHUD {
     /// The longest time it stays (default: no limit).
     public static func setMaximumDismissTimeInterval(_ seconds: Double) { settings { $0.maximumDismiss = seconds } }
     /// The show animation's length (default 0.15 s).
-    public static func setFadeInAnimationDuration(_ seconds: Double) { settings { $0.fadeIn = seconds } }
+    public static func setFadeInAnimationDuration(_ seconds: Double) { settings { $0.config.showDuration = seconds } }
     /// The hide animation's length (default 0.15 s).
-    public static func setFadeOutAnimationDuration(_ seconds: Double) { settings { $0.fadeOut = seconds } }
+    public static func setFadeOutAnimationDuration(_ seconds: Double) { settings { $0.config.hideDuration = seconds } }
     /// Colour of the status and indicator.
     public static func setForegroundColor(_ color: HUDColor) { settings { $0.config.contentColor = color } }
     /// Colour of the bezel.
     public static func setBackgroundColor(_ color: HUDColor) { settings { $0.config.bezelColor = color } }
+    /// Colour of a `.color(_:)` mask (SVProgressHUD's `.custom` mask type; default black at 0.4).
+    public static func setBackgroundLayerColor(_ color: HUDColor) {
+        settings {
+            $0.backgroundLayerColor = color
+            if case .color = $0.config.mask { $0.config.mask = .color(color) }
+        }
+    }
     /// The bezel's corner radius (default 14, SVProgressHUD's).
     public static func setCornerRadius(_ radius: Double) { settings { $0.config.cornerRadius = radius } }
+    /// The smallest size of the bezel (default none).
+    public static func setMinimumSize(width: Double, height: Double) { settings { $0.config.minSize = Size(width: width, height: height) } }
+    /// Line width of the spinner and the progress ring (default 2).
+    public static func setRingThickness(_ width: Double) { settings { $0.config.ringThickness = width } }
+    /// Radius of the rings with a status (default 18, SVProgressHUD's).
+    public static func setRingRadius(_ radius: Double) { settings { $0.ringRadius = radius } }
+    /// Radius of the rings without a status (default 24, SVProgressHUD's).
+    public static func setRingNoTextRadius(_ radius: Double) { settings { $0.ringNoTextRadius = radius } }
+    /// The status's font, a Pango font description (`Sans Bold 15`; `15px` for pixels).
+    public static func setFont(_ font: String) { settings { $0.config.labelFont = font } }
+    /// The box the success, error, info, warning and `showImage` images are fitted into
+    /// (default 28 x 28, SVProgressHUD's; the image keeps its aspect within the smaller side).
+    public static func setImageViewSize(width: Double, height: Double) { settings { $0.config.imageSize = min(width, height) } }
+    /// Whether images are drawn in the foreground colour (default true, as SVProgressHUD).
+    public static func setShouldTintImages(_ tint: Bool) { settings { $0.config.tintImage = tint } }
+    /// The image of `showInfo` instead of the drawn icon: a PNG or SVG file or an icon name of
+    /// the icon theme (`dialog-information`); nil: the drawn icon. A name no theme has keeps the
+    /// drawn icon, with a warning on stderr.
+    public static func setInfoImage(_ image: String?) { setResultImage(image, \.infoImage) }
+    /// The image of `showSuccess` (e.g. `emblem-ok-symbolic`).
+    public static func setSuccessImage(_ image: String?) { setResultImage(image, \.successImage) }
+    /// The image of `showError`.
+    public static func setErrorImage(_ image: String?) { setResultImage(image, \.errorImage) }
+    /// The image of `showWarning`.
+    public static func setWarningImage(_ image: String?) { setResultImage(image, \.warningImage) }
     /// The X display (nil: `$DISPLAY`); applies to the next HUD.
     public static func setDisplay(_ name: String?) { settings { $0.display = name } }
 
@@ -77,7 +114,12 @@ public enum ProgressHUD {
 
     /// Changes the status of the HUD that shows.
     public static func setStatus(_ status: String?) {
-        State.shared.withHUD { hud, _ in hud.label = status ?? "" }
+        State.shared.withHUD(creating: false) { hud, s in
+            hud.modify { c in
+                c.label = status ?? ""
+                c.ringRadius = ringRadius(for: status, s)
+            }
+        }
     }
 
     /// The success icon with a status; hides itself after ``displayDuration(for:)``.
@@ -89,11 +131,14 @@ public enum ProgressHUD {
     /// The warning icon with a status; hides itself after ``displayDuration(for:)``.
     public static func showWarning(status: String? = nil) { showResult(.warning, status: status) }
 
-    /// A PNG image with a status, for SVProgressHUD's display duration.
-    public static func showImage(_ path: String, status: String? = nil) {
+    /// An image (a PNG or SVG file, or an icon name) with a status, for SVProgressHUD's display
+    /// duration.
+    public static func showImage(_ image: String, status: String? = nil) {
         State.shared.withHUD { hud, s in
-            hud.customImage = path
-            configure(hud, mode: .custom, status: status, settings: s)
+            let box = s.config.imageSize
+            let path = ImageNames.resolve(image, box: box)?.path
+            if path == nil { fputs("ProgressHUD: \(ImageNames.notFound(image))\n", stderr) }
+            configure(hud, mode: path == nil ? .text : .custom, status: status, image: path, settings: s)
             hud.show(animated: true)
             s.activity = 0
             dismissAfterDisplayDuration(hud, status: status, settings: s)
@@ -106,7 +151,7 @@ public enum ProgressHUD {
     public static func popActivity() {
         State.shared.withHUD(creating: false) { hud, s in
             s.activity = max(0, s.activity - 1)
-            if s.activity == 0 { dismiss(hud, delay: 0, completion: nil) }
+            if s.activity == 0 { hud.hide(animated: true, afterDelay: 0, completion: nil) }
         }
     }
 
@@ -116,15 +161,16 @@ public enum ProgressHUD {
     /// Dismisses now; `completion` runs once hidden.
     public static func dismiss(completion: (@Sendable () -> Void)?) { dismiss(withDelay: 0, completion: completion) }
 
-    /// Dismisses after `delay` seconds; `completion` runs on `HUD.callbackQueue` once hidden.
+    /// Dismisses after `delay` seconds (a show before then cancels it); `completion` runs once
+    /// hidden, as ``HUD/callbackQueue`` says.
     public static func dismiss(withDelay delay: Double, completion: (@Sendable () -> Void)? = nil) {
         var found = false
         State.shared.withHUD(creating: false) { hud, s in
             found = true
             s.activity = 0
-            dismiss(hud, delay: delay, completion: completion)
+            hud.hide(animated: true, afterDelay: delay, completion: completion)
         }
-        if !found, let completion { HUD.callbackQueue.async { completion() } }
+        if !found, let completion { Callbacks.send(completion) }
     }
 
     /// Whether the shared HUD shows (or is about to).
@@ -143,61 +189,70 @@ public enum ProgressHUD {
         return d
     }
 
-    private static func settings(_ body: (inout State.Settings) -> Void) { State.shared.settings(body) }
+    static func settings(_ body: (inout State.Settings) -> Void) { State.shared.settings(body) }
+
+    private static func setResultImage(_ image: String?, _ field: WritableKeyPath<HUDConfiguration, String?>) {
+        var box = 0.0
+        settings { box = $0.config.imageSize }
+        var path: String?
+        if let image {
+            path = ImageNames.resolve(image, box: box)?.path
+            if path == nil { fputs("ProgressHUD: \(ImageNames.notFound(image)); the drawn icon stays\n", stderr) }
+        }
+        settings { $0.config[keyPath: field] = path }
+    }
+
+    private static func ringRadius(for status: String?, _ s: State.Settings) -> Double? {
+        (status ?? "").isEmpty ? s.ringNoTextRadius : s.ringRadius
+    }
 
     private static func present(mode: HUDMode, status: String?, progress: Double?, activity: Bool) {
         State.shared.withHUD { hud, s in
-            configure(hud, mode: mode, status: status, settings: s)
-            if let progress { hud.progress = progress }
+            configure(hud, mode: mode, status: status, image: nil, settings: s, progress: progress)
             if activity { s.activity += 1 }
-            if !hud.isVisible { post(willAppearNotification, status) }
             hud.show(animated: true)
         }
     }
 
     private static func showResult(_ mode: HUDMode, status: String?) {
         State.shared.withHUD { hud, s in
-            configure(hud, mode: mode, status: status, settings: s)
-            if !hud.isVisible { post(willAppearNotification, status) }
+            configure(hud, mode: mode, status: status, image: nil, settings: s)
             hud.show(animated: true)
             s.activity = 0
             dismissAfterDisplayDuration(hud, status: status, settings: s)
         }
     }
 
-    private static func configure(_ hud: HUD, mode: HUDMode, status: String?, settings s: State.Settings) {
+    private static func configure(_ hud: HUD, mode: HUDMode, status: String?, image: String?, settings s: State.Settings,
+                                  progress: Double? = nil) {
         var c = s.config
         c.mode = mode
         c.label = status ?? ""
-        c.imagePath = mode == .custom ? hud.customImage : nil
-        c.progress = hud.progress
+        c.imagePath = image
+        c.progress = progress.map { $0.isNaN ? 0 : min(1, max(0, $0)) } ?? hud.progress
         c.animation = .pop
+        c.ringRadius = ringRadius(for: status, s)
         hud.configuration = c
-        hud.fadeDurations = (s.fadeIn, s.fadeOut)
     }
 
     private static func dismissAfterDisplayDuration(_ hud: HUD, status: String?, settings s: State.Settings) {
         let d = HUDCore.displayDuration(for: status ?? "", minimum: s.minimumDismiss, maximum: s.maximumDismiss)
-        dismiss(hud, delay: d, completion: nil)
+        hud.hide(animated: true, afterDelay: d, completion: nil)
     }
 
-    private static func dismiss(_ hud: HUD, delay: Double, completion: (@Sendable () -> Void)?) {
-        let status = hud.label
-        hud.completion = {
-            post(didDisappearNotification, status)
-            completion?()
-        }
-        if delay > 0 {
-            HUD.callbackQueue.asyncAfter(deadline: .now() + delay) { if hud.isVisible { post(willDisappearNotification, status) } }
-        } else if hud.isVisible {
-            post(willDisappearNotification, status)
-        }
-        hud.hide(animated: true, afterDelay: delay)
+    /// Posts a notification for `hud` (on the callback queue already).
+    static func post(_ name: Notification.Name, _ status: String, for hud: HUD) {
+        let info: [String: String]? = status.isEmpty ? nil : [statusUserInfoKey: status]
+        NotificationCenter.default.post(name: name, object: hud, userInfo: info)
     }
 
-    static func post(_ name: Notification.Name, _ status: String?) {
-        let info: [String: String]? = status.map { [statusUserInfoKey: $0] }
-        HUD.callbackQueue.async { NotificationCenter.default.post(name: name, object: nil, userInfo: info) }
+    static func notification(for event: HUDEvent) -> Notification.Name {
+        switch event {
+        case .willAppear: return willAppearNotification
+        case .didAppear: return didAppearNotification
+        case .willDisappear: return willDisappearNotification
+        case .didDisappear: return didDisappearNotification
+        }
     }
 
     /// The shared HUD and SVProgressHUD's settings, behind one lock.
@@ -205,17 +260,23 @@ public enum ProgressHUD {
         static let shared = State()
         struct Settings {
             var config: HUDConfiguration = {
+                // SVProgressHUD's defaults, where they differ from MBProgressHUD's.
                 var c = HUDConfiguration()
-                c.mask = HUDMask.none       // SVProgressHUD's default: input passes through
-                c.cornerRadius = 14         // SVProgressHUD's
+                c.mask = HUDMask.none       // input passes through
+                c.cornerRadius = 14
+                c.imageSize = 28
+                c.tintImage = true
+                c.showDuration = 0.15
+                c.hideDuration = 0.15
                 return c
             }()
             var parent: ParentSpec = .monitor("pointer")
             var display: String?
             var minimumDismiss = 5.0
             var maximumDismiss = Double.infinity
-            var fadeIn = 0.15
-            var fadeOut = 0.15
+            var ringRadius: Double? = 18
+            var ringNoTextRadius: Double? = 24
+            var backgroundLayerColor = HUDColor(0, 0, 0, 0.4)
             var activity = 0
         }
         private let lock = NSRecursiveLock()
@@ -232,11 +293,19 @@ public enum ProgressHUD {
             lock.lock(); defer { lock.unlock() }
             if hud == nil || (creating && hud!.parent != s.parent) {
                 guard creating else { return }
+                // One shared HUD: the one over the old parent goes (and tells it).
+                if let old = hud {
+                    old.removeFromParentOnHide = true
+                    old.hide(animated: true)
+                }
+                hud = nil
                 do {
                     let h = try HUD(over: s.parent, display: s.display)
                     h.removeFromParentOnHide = false
-                    h.onAppear = { status in ProgressHUD.post(ProgressHUD.didAppearNotification, status) }
-                    h.onTouch = { status in ProgressHUD.post(ProgressHUD.didReceiveTouchEventNotification, status) }
+                    h.onEvent = { hud, event, status in ProgressHUD.post(ProgressHUD.notification(for: event), status, for: hud) }
+                    h.onTouch = { [weak h] status in
+                        if let h { ProgressHUD.post(ProgressHUD.didReceiveTouchEventNotification, status, for: h) }
+                    }
                     hud = h
                 } catch {
                     fputs("ProgressHUD: \(error)\n", stderr)
@@ -245,5 +314,8 @@ public enum ProgressHUD {
             }
             body(hud!, &s)
         }
+
+        /// The shared HUD, if one was made (tests).
+        var current: HUD? { lock.lock(); defer { lock.unlock() }; return hud }
     }
 }

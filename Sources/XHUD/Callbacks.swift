@@ -1,0 +1,75 @@
+import Foundation
+
+/// Delivers the library's callbacks (completions, button actions, notifications).
+///
+/// With `HUD.callbackQueue` set, on that queue. Unset (the default), on the main queue while the
+/// program runs it (`dispatchMain()`, `RunLoop.main`, top-level `await`, an XCTest wait), as
+/// UIKit's are; when the main queue does not take a callback within `patience` (its thread
+/// sleeps, computes, or runs another toolkit's loop that never drains it), the callback runs on
+/// the library's callback thread instead, so that none is lost. Either way one at a time, in the
+/// order they were sent, never two at once.
+enum Callbacks {
+    /// How long a callback waits for the main queue before it runs on the callback thread.
+    static let patience = 0.1
+
+    private static let queue = DispatchQueue(label: "xhud.callbacks")
+    private static let lock = NSLock()
+    /// The main queue left the last callback waiting and has not run anything of ours since:
+    /// later ones do not wait for it again (a sleeping main thread costs one wait, not one each).
+    nonisolated(unsafe) private static var mainStalled = false
+
+    static func send(_ work: @escaping @Sendable () -> Void) {
+        if let q = HUD.callbackQueue {
+            q.async(execute: work)
+        } else {
+            queue.async { deliver(work) }
+        }
+    }
+
+    private static var stalled: Bool {
+        get { lock.withLock { mainStalled } }
+        set { lock.withLock { mainStalled = newValue } }
+    }
+
+    /// On the callback thread, one callback at a time.
+    private static func deliver(_ work: @escaping @Sendable () -> Void) {
+        if stalled { work(); return }
+        let job = Job(work)
+        DispatchQueue.main.async { job.runOnMain() }
+        guard job.done.wait(timeout: .now() + patience) == .timedOut else { return }
+        if job.claim() {
+            stalled = true
+            work()
+        } else {
+            // The main queue took it just now: the next callback waits until it has run.
+            job.done.wait()
+        }
+    }
+
+    /// One callback, run exactly once: by the main queue or by the callback thread, whichever
+    /// claims it first.
+    private final class Job: @unchecked Sendable {
+        let work: @Sendable () -> Void
+        let done = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var claimed = false
+
+        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+
+        func claim() -> Bool {
+            lock.withLock {
+                if claimed { return false }
+                claimed = true
+                return true
+            }
+        }
+
+        func runOnMain() {
+            // Whatever the job's fate, the main queue runs again: later callbacks try it first.
+            Callbacks.stalled = false
+            guard claim() else { return }
+            work()
+            done.signal()
+        }
+    }
+}
