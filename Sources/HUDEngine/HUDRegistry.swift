@@ -46,6 +46,16 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
 
     public init() {}
 
+    /// Regions whose columns, side by side, no longer fit them (the last HUD added to one has
+    /// no place on screen: its adder takes it back).
+    public private(set) var crowded: Set<Rect> = []
+    /// At most this many HUDs at once, whatever room their regions have: each is a window, a
+    /// canvas and a share of every frame.
+    public var capacity = 256
+
+    /// Whether one more HUD may be added (the count only: room is known once it is stacked).
+    public var isFull: Bool { entries.count >= capacity }
+
     public subscript(key: String) -> Entry? { entries[key] }
     public var isEmpty: Bool { entries.isEmpty }
     public var count: Int { entries.count }
@@ -90,6 +100,7 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
     /// in the next one, the columns side by side and centred as a group: twenty HUDs from twenty
     /// clients are all in sight, none over another.
     public func restack() {
+        crowded = []
         var groups: [Rect: [Entry]] = [:], regions: [Rect] = []
         for key in keys {
             guard let e = entries[key] else { continue }
@@ -118,7 +129,9 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
                 columns[columns.count - 1].append(e)
             }
             let widths = columns.map { $0.map(\.hud.bezelSize.width).max() ?? 0 }
-            var x = -(widths.reduce(0, +) + gap * Double(columns.count - 1)) / 2
+            let span = widths.reduce(0, +) + gap * Double(columns.count - 1)
+            if columns.count > 1 && span > area.width - 2 * margin { crowded.insert(region) }
+            var x = -span / 2
             for (c, column) in columns.enumerated() {
                 let centreX = columns.count == 1 ? 0 : x + widths[c] / 2
                 x += widths[c] + gap

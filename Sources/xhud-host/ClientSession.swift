@@ -195,6 +195,7 @@ extension HUDServer {
         }
         // A HUD that was showing when its server died comes back at once.
         if request.resumes { config.graceTime = 0 }
+        if huds.isFull { return noRoom() }
         let hud: X11HUD
         do {
             hud = try X11HUD(loop: loop, configuration: config, parent: options.parentSpec, scale: options.scale)
@@ -211,6 +212,13 @@ extension HUDServer {
         sessions[id] = session
         opened = session
         huds.add(hud, key: id, parent: options.parentSpec)   // before it shows: its window is made where it will stay
+        if huds.crowded.contains(hud.stackRegion) {
+            sessions[id] = nil
+            opened = nil
+            huds.remove(id)
+            hud.dispose()
+            return noRoom()
+        }
         keep()
         return Wire.Reply(status: 0, plan: plan)
     }

@@ -77,6 +77,7 @@ extension HUDServer {
             e.hud.update { $0 = config }
             huds.restack()
         } else {
+            if huds.isFull { return noRoom() }
             let hud: X11HUD
             do { hud = try X11HUD(loop: loop, configuration: config, parent: parent, scale: options.scale) } catch {
                 return usageError("\(error)")
@@ -94,6 +95,11 @@ extension HUDServer {
             hud.onButton = { [unowned hud] in hud.dismiss() }
             // Added before it shows: a new HUD's window is made where it will stay.
             entry = huds.add(hud, key: id, parent: parent, remembered: !options.isNotification)
+            if huds.crowded.contains(hud.stackRegion) {
+                huds[id]?.remembered = false
+                remove(id)
+                return noRoom()
+            }
         }
         if options.action == .push { entry.activity += 1 }
         keep()

@@ -103,4 +103,21 @@ final class RegistryTests: XCTestCase {
         for i in 7..<20 { r.remove("\(i)") }
         XCTAssertEqual(Set(boxes[0..<7].map(\.stackOffset.x)), [0])
     }
+
+    /// Columns side by side fill a region; the HUD that would go past its edge makes the region
+    /// crowded (the server takes it back), and a count past `capacity` is full.
+    func testARegionWhoseColumnsNoLongerFitIsCrowded() {
+        let region = Rect(x: 0, y: 0, width: 400, height: 300)
+        let r = HUDRegistry<Box, String>()
+        // 300 - 2 x 16 = 268 of room: two 100-tall HUDs a column; 100-wide columns, 8 apart,
+        // within 400 - 32 = 368: three columns fit, a fourth does not.
+        for i in 0..<6 { r.add(Box(height: 100, region: region), key: "\(i)", parent: "m") }
+        XCTAssertTrue(r.crowded.isEmpty)
+        r.add(Box(height: 100, region: region), key: "6", parent: "m")
+        XCTAssertEqual(r.crowded, [region])
+        r.remove("6")
+        XCTAssertTrue(r.crowded.isEmpty)
+        r.capacity = 6
+        XCTAssertTrue(r.isFull)
+    }
 }

@@ -554,3 +554,31 @@ def test_notifications_are_not_named_huds(nx):
     ok(nx, "success", "Saved", "--hide-after", "30", *LINGER)
     assert wait_until(lambda: len(visible(nx)) == 2, 3), "the notification did not show beside the named HUD"
     assert named(nx, "list").stdout.split() == ["vol"]
+
+
+def test_huds_past_what_the_monitor_holds_are_refused_not_put_off_screen(nx):
+    """Named HUDs until the monitor is full: every one shown is wholly on screen and none over
+    another; those past it are refused (exit 3, saying why), and hiding one makes room."""
+    statuses = []
+    for i in range(90):
+        res = named(nx, "--id", f"n{i}", "--label", f"HUD number {i}", "--details", "two\nlines", "--hide-after", "60",
+                    "--animation", "none", *LINGER)
+        statuses.append(res.returncode)
+        if res.returncode == 3:
+            assert "no room" in res.stderr, res.stderr
+    assert 3 in statuses, "90 HUDs fit?"
+    assert set(statuses) <= {0, 3}, statuses
+    shown = statuses.count(0)
+    assert wait_until(lambda: len(nx.visible_hud_windows()) == shown, 5)
+    wins = nx.visible_hud_windows()
+    sw, sh = nx.screenshot(keep=False).width, nx.screenshot(keep=False).height
+    for w in wins:
+        assert w.x >= 0 and w.y >= 0 and w.x + w.width <= sw and w.y + w.height <= sh, f"off screen: {w}"
+    for i, a in enumerate(wins):
+        for b in wins[i + 1:]:
+            assert not intersect(a.rect, b.rect), (a, b)
+    first_ok = statuses.index(0)
+    assert named(nx, "hide", "--id", f"n{first_ok}").returncode == 0
+    assert wait_until(lambda: len(nx.visible_hud_windows()) == shown - 1, 5)
+    assert named(nx, "--id", "again", "--label", "Room again", "--details", "two\nlines", "--hide-after", "60",
+                 "--animation", "none", *LINGER).returncode == 0
