@@ -146,12 +146,20 @@ final class HUDServer {
                 close(fd)
                 continue
             }
-            // A client that never finishes its message is dropped, not waited for.
+            // A client that never finishes its message is dropped, not waited for; past
+            // `maxPending` unanswered connections the oldest goes first, so that a flood of idle
+            // connections never takes the descriptors every HUD needs.
+            if connections.count >= HUDServer.maxPending, let oldest = connections.min(by: { $0.value.timer < $1.value.timer }) {
+                drop(oldest.key)
+            }
             let timer = loop.addTimer(after: 2) { [unowned self] in self.drop(fd) }
             connections[fd] = ([], timer)
             loop.addReader(fd: fd) { [unowned self] in self.receive(fd) }
         }
     }
+
+    /// Connections waiting for their request to arrive (or their reply to leave), at most.
+    static let maxPending = 64
 
     private func receive(_ fd: Int32) {
         guard var c = connections[fd] else { return }

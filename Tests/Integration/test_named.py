@@ -582,3 +582,44 @@ def test_huds_past_what_the_monitor_holds_are_refused_not_put_off_screen(nx):
     assert wait_until(lambda: len(nx.visible_hud_windows()) == shown - 1, 5)
     assert named(nx, "--id", "again", "--label", "Room again", "--details", "two\nlines", "--hide-after", "60",
                  "--animation", "none", *LINGER).returncode == 0
+
+
+def test_a_flood_of_idle_connections_leaves_room_for_a_real_request(nx):
+    """1 100 connections that never say anything (more than a process's 1 024 descriptors):
+    the oldest idle ones are dropped as new ones come, and a keybinding's request is answered."""
+    import resource
+    import socket as sk
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"this process may open only {hard} descriptors")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    # The server starts with the common limit of 1 024 descriptors, whatever this machine's is.
+    first = subprocess.run(["prlimit", "--nofile=1024:1024", str(XHUD_BIN), "--id", "first", "--label", "Up",
+                            "--hide-after", "30", "--animation", "none", *LINGER], env=nx.env, capture_output=True,
+                           text=True, timeout=10, stdin=subprocess.DEVNULL)
+    assert first.returncode == 0, first.stderr
+    idle = []
+    try:
+        failures = 0
+        while len(idle) < 1100 and failures < 5:
+            s = sk.socket(sk.AF_UNIX, sk.SOCK_STREAM)
+            # A blocking connect waits for room in the server's backlog, a second at most.
+            s.setsockopt(sk.SOL_SOCKET, sk.SO_SNDTIMEO, struct.pack("ll", 1, 0))
+            try:
+                s.connect(str(sock_path(nx)))
+            except OSError:
+                s.close()
+                failures += 1
+                continue
+            idle.append(s)
+        assert len(idle) > 1030, f"only {len(idle)} connections were taken"
+        t0 = time.monotonic()
+        res = named(nx, "--id", "volume", "--mode", "bar", "--progress", "0.5", "--hide-after", "30", *LINGER)
+        assert res.returncode == 0, res.stderr
+        took = time.monotonic() - t0
+        assert took < 1, f"answered after {took:.2f} s"
+        assert wait_until(lambda: len(nx.visible_hud_windows()) == 2, 3)
+    finally:
+        for s in idle:
+            s.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
