@@ -18,7 +18,11 @@ public enum SettingsReader {
             }
         }
         let key = stampLine(stamp, allowsSections: allowsSections)
-        let cacheFile = PrivateCache.directory("settings", preferringRuntime: true).map { $0 + "/" + hash(path) + (allowsSections ? ".conf" : ".theme") }
+        // Named after the file itself (device and inode), not its path: fifty spellings of one
+        // path share one entry.
+        let identity = stamp.count >= 2 ? "\(stamp[0]):\(stamp[1])" : path
+        let directory = PrivateCache.directory("settings", preferringRuntime: true)
+        let cacheFile = directory.map { $0 + "/" + hash(identity) + (allowsSections ? ".conf" : ".theme") }
         if let cacheFile, case .text(let text) = FileText.read(cacheFile, limit: 4 << 20),
            let newline = text.firstIndex(of: "\n"), text[..<newline] == key,
            var f = SettingsFile(serialized: String(text[text.index(after: newline)...]), path: path) {
@@ -28,14 +32,39 @@ public enum SettingsReader {
         guard var f = parser(path, allowsSections) else {
             return SettingsFile(path: path, warnings: ["\(path): cannot be read: xhud-config (the TOML reader) is missing; the file is ignored"])
         }
-        if let cacheFile { PrivateCache.write(key + "\n" + f.serialized, to: cacheFile) }
+        // A file the reader ran out of time on is not kept as read: the next request tries again.
+        if let cacheFile, let directory, !f.warnings.contains(where: { $0.hasSuffix(slowFile) }) {
+            trim(directory, keeping: maxEntries - 1)
+            PrivateCache.write(key + "\n" + f.serialized, to: cacheFile)
+        }
         f.setTheme(theme)
         return f
+    }
+
+    /// Parsed files kept at most: a user has a configuration and a few themes.
+    static let maxEntries = 32
+
+    /// Removes the least recently written entries past `count`.
+    static func trim(_ directory: String, keeping count: Int) {
+        guard let dir = opendir(directory) else { return }
+        var entries: [(name: String, mtime: Int)] = []
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasSuffix(".conf") || name.hasSuffix(".theme") else { continue }
+            var st = stat()
+            if stat(directory + "/" + name, &st) == 0 { entries.append((name, Int(st.st_mtim.tv_sec))) }
+        }
+        closedir(dir)
+        guard entries.count > count else { return }
+        for e in entries.sorted(by: { $0.mtime < $1.mtime }).prefix(entries.count - count) { unlink(directory + "/" + e.name) }
     }
 
     /// What parses a file on a cache miss: `xhud-config` in a process of its own. Tests that
     /// link the TOML module parse in process instead (set before use, from one thread).
     nonisolated(unsafe) public static var parser: (_ path: String, _ allowsSections: Bool) -> SettingsFile? = runReader
+
+    static let readerSeconds = 2.0
+    static let slowFile = " to read; the file is ignored"
 
     /// Runs `xhud-config` on the file; nil when it cannot be run.
     static func runReader(path: String, allowsSections: Bool) -> SettingsFile? {
@@ -57,7 +86,21 @@ public enum SettingsReader {
         guard spawned == 0 else { close(fds[0]); return nil }
         var bytes: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65536)
+        // A reader that takes longer than this (a file crafted to be slow to parse) is ended:
+        // the file is then ignored with a warning.
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let deadline = Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9 + readerSeconds
+        var timedOut = false
         while true {
+            clock_gettime(CLOCK_MONOTONIC, &ts)
+            let left = deadline - (Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9)
+            var p = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+            guard left > 0, poll(&p, 1, Int32(left * 1000) + 1) > 0 else {
+                if errno == EINTR && left > 0 { continue }
+                timedOut = true
+                break
+            }
             let n = Glibc.read(fds[0], &buf, buf.count)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
@@ -65,8 +108,10 @@ public enum SettingsReader {
             if bytes.count > 4 << 20 { break }
         }
         close(fds[0])
+        if timedOut { kill(pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if timedOut { return SettingsFile(path: path, warnings: ["\(path): took more than \(Int(readerSeconds)) s" + slowFile]) }
         return SettingsFile(serialized: String(decoding: bytes, as: UTF8.self), path: path)
     }
 

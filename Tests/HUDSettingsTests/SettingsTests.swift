@@ -243,16 +243,40 @@ final class Scratch {
         defer { unsetenv("XDG_RUNTIME_DIR") }
         let path = dir.write("config.toml", "margin = 3\n")
         #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(3))
-        let cache = dir.path + "/xhud/settings/" + SettingsReader.hash(path) + ".conf"
+        func entry() -> String { let st = FileText.stamp(path); return SettingsReader.hash("\(st[0]):\(st[1])") + ".conf" }
+        let cache = dir.path + "/xhud/settings/" + entry()
         guard case .text(let cached) = FileText.read(cache, limit: 1 << 16) else { Issue.record("no cache entry"); return }
         #expect(cached.hasPrefix("xhud-config "))
         // A changed file is read again, whatever the cache says.
         dir.write("config.toml", "margin = 4\n# a longer file\n")
         #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(4))
         // A damaged cache entry is not trusted.
-        guard case .text(let good) = FileText.read(cache, limit: 1 << 16) else { Issue.record("no cache entry"); return }
-        dir.write("xhud/settings/" + SettingsReader.hash(path) + ".conf", String(good.prefix { $0 != "\n" }) + "\ngarbage\n")
+        guard case .text(let good) = FileText.read(dir.path + "/xhud/settings/" + entry(), limit: 1 << 16) else { Issue.record("no cache entry"); return }
+        dir.write("xhud/settings/" + entry(), String(good.prefix { $0 != "\n" }) + "\ngarbage\n")
         #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(4))
         #expect(SettingsReader.read(path: dir.path + "/none.toml", allowsSections: true, theme: nil) == nil)
+    }
+
+    /// One entry per file, however its path is spelled, and a bounded number of entries.
+    @Test func theCacheHoldsOneEntryPerFileAndAFewFiles() {
+        let dir = Scratch()
+        setenv("XDG_RUNTIME_DIR", dir.path, 1)
+        defer { unsetenv("XDG_RUNTIME_DIR") }
+        let path = dir.write("config.toml", "margin = 3\n")
+        func entries() -> Int {
+            guard let d = opendir(dir.path + "/xhud/settings") else { return 0 }
+            defer { closedir(d) }
+            var n = 0
+            while let e = readdir(d) { if e.pointee.d_name.0 != UInt8(ascii: ".") { n += 1 } }
+            return n
+        }
+        for spelling in [path, dir.path + "/./config.toml", dir.path + "//config.toml", dir.path + "/./././/config.toml"] {
+            #expect(SettingsReader.read(path: spelling, allowsSections: true, theme: nil)?.top.first?.value == .number(3))
+        }
+        #expect(entries() == 1)
+        for i in 0..<(SettingsReader.maxEntries + 10) {
+            _ = SettingsReader.read(path: dir.write("f\(i).toml", "margin = \(i)\n"), allowsSections: true, theme: nil)
+        }
+        #expect(entries() <= SettingsReader.maxEntries)
     }
 }
