@@ -31,8 +31,7 @@ public enum IconTheme {
 
     private static func search(_ name: String, size: Int, scale: Int, theme: String?) -> String? {
         guard name.utf8.count <= maxNameLength else { return nil }
-        var themes: [String] = []
-        for t in [theme ?? userTheme, "hicolor", "Adwaita"].compactMap({ $0 }) where !themes.contains(t) { themes.append(t) }
+        let themes = searchOrder(theme: theme)
         var candidates: [String] = []
         var n = Substring(name)
         while candidates.count <= maxFallbacks {
@@ -58,6 +57,13 @@ public enum IconTheme {
             if Locations.isFile(p) { return p }
         }
         return nil
+    }
+
+    /// The themes a name is looked for in, in order (then `/usr/share/pixmaps`).
+    public static func searchOrder(theme: String?) -> [String] {
+        var themes: [String] = []
+        for t in [theme ?? userTheme, "hicolor", "Adwaita"].compactMap({ $0 }) where !themes.contains(t) { themes.append(t) }
+        return themes
     }
 
     /// An icon name has no slash and no image extension (anything else is a path).

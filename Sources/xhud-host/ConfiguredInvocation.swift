@@ -73,7 +73,6 @@ struct ConfiguredInvocation {
     /// no theme has is a warning: `--image`'s HUD shows its text alone, a replaced result icon
     /// is drawn as it would be without one.
     private mutating func resolveImages(cwd: String) {
-        let theme = { (o: HUDOptions) in o.iconTheme ?? IconTheme.userTheme ?? "hicolor" }
         func resolve(_ image: String?, _ o: HUDOptions, option: String, warn: Bool) -> (path: String?, symbolic: Bool) {
             guard let image, !image.isEmpty else { return (image, false) }
             let path = image.hasPrefix("/") ? image : cwd + "/" + image
@@ -83,8 +82,9 @@ struct ConfiguredInvocation {
                 return (found, found.contains("-symbolic"))
             }
             if warn {
-                let where_ = theme(o) == "hicolor" ? "hicolor" : "\(theme(o)) or hicolor"
-                warnings.append("\(option): no icon '\(image)' in the icon theme \(where_); showing \(option == "--image" ? "no image" : "the drawn icon")")
+                let themes = IconTheme.searchOrder(theme: o.iconTheme)
+                warnings.append("\(option): no icon '\(image)' in the icon themes \(themes.joined(separator: ", ")) or /usr/share/pixmaps; "
+                                + "showing \(option == "--image" ? "no image" : "the drawn icon")")
             }
             return (nil, false)
         }
