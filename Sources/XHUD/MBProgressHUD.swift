@@ -115,8 +115,9 @@ public final class MBProgressHUD: @unchecked Sendable {
     /// What covers the whole parent region.
     public let backgroundView: MBBackgroundView
 
-    /// The blur of a bezel with the `.blur` style: iOS's material is a Gaussian of about 20.
-    public static let bezelBlurRadius = 20.0
+    /// The blur radius of a bezel with the `.blur` style, logical pixels: iOS's material, as
+    /// the background view's (`HUDMask.blurRadius`, 20).
+    public static let bezelBlurRadius = HUDMask.blurRadius
 
     // MARK: Creating and finding
 
@@ -317,8 +318,8 @@ public final class MBProgressHUD: @unchecked Sendable {
 
 /// MBProgressHUD's `MBBackgroundView`: the bezel (its `style` sets the bezel's blur, its
 /// `color` the bezel's colour) or the background view over the whole parent (`.blur` blurs the
-/// parent region behind and tints it with `color`, ``HUDMask/blur(_:)``; `.solidColor` with a
-/// visible colour dims it, ``HUDMask/color(_:)``; clear is the HUD's default mask).
+/// parent region behind and tints it with `color`, `HUDMask.blur(_:)`; `.solidColor` with a
+/// visible colour dims it, `HUDMask.color(_:)`; clear is the HUD's default mask).
 public final class MBBackgroundView: @unchecked Sendable {
     private let hud: HUD?
     private let bezel: Bool
