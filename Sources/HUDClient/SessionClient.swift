@@ -94,10 +94,13 @@ public final class SessionClient: HUDLink {
     /// The server died under the HUD: a new one shows it again as the lines left it.
     private func resume() -> Bool {
         if fd >= 0 { close(fd); fd = -1 }
+        // The server that died may be this client's child: reaped now, whoever starts the next.
+        ServerLauncher.reapExitedServers()
         events = LineBuffer(limit: 64 * 1024)
         var again = request
         again.resumes = true
         guard let reply = ask(again), reply.plan != nil else { return false }
+        ServerLauncher.reapExitedServers()   // one that had not quite exited a moment ago
         for line in state.lines { write(Array(line.utf8) + [10]) }
         if inputEnded { write(Session.Control.end.line) }
         if quitting { write(Session.Control.quit.line) }

@@ -65,7 +65,7 @@ public enum ServerLauncher {
 
     /// Reaps the servers this process started that have exited since: by pid and without
     /// waiting, so that a wrapped command's status is left to its own wait.
-    static func reapExitedServers() {
+    public static func reapExitedServers() {
         unreaped.removeAll { pid in
             var status: Int32 = 0
             return waitpid(pid, &status, WNOHANG) == pid

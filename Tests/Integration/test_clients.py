@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN, tagged_hosts, wait_until
+from conftest import XHUD_BIN, children_of, proc_state, tagged_hosts, wait_until
 from test_named import intersect, nx  # noqa: F401 (nx is a fixture)
 
 X_LIBRARIES = ("libX11", "libxcb", "libcairo", "libpango", "libfontconfig")
@@ -492,3 +492,19 @@ def test_hide_and_list_say_when_the_server_gave_no_answer(nx):
             fake.kill()
             fake.wait()
             sock.unlink(missing_ok=True)
+
+
+def test_a_client_leaves_no_zombie_after_its_server_is_killed(nx):
+    """A client whose server it started is killed and replaced reaps the dead one: no zombie
+    stays beside a long HUD."""
+    client = start(nx, "--label", "Long job")
+    assert wait_until(lambda: hud_rects(nx), 5)
+    for _ in range(2):
+        first = server_pids(nx)
+        assert len(first) == 1
+        os.kill(first[0], signal.SIGKILL)
+        assert wait_until(lambda: (s := server_pids(nx)) and s != first and hud_rects(nx), 3), "not shown again"
+    zombies = lambda: [p for p in children_of(client.pid) if proc_state(p) == "Z"]
+    assert wait_until(lambda: not zombies(), 2), f"zombie servers of the client: {zombies()}"
+    client.send_signal(signal.SIGTERM)
+    assert client.wait(5) == 0
