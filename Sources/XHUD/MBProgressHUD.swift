@@ -234,16 +234,19 @@ public final class MBProgressHUD: @unchecked Sendable {
     /// Runs once the HUD has been hidden.
     public var completionBlock: MBProgressHUDCompletionBlock? { get { hud?.completion } set { hud?.completion = newValue } }
     /// Told when the HUD has been hidden (held weakly).
-    public weak var delegate: MBProgressHUDDelegate? {
-        didSet {
-            guard let hud else { return }
-            if let delegate {
-                hud.onHidden = { [weak delegate] h in delegate?.hudWasHidden(MBProgressHUD.of(h)) }
+    public var delegate: MBProgressHUDDelegate? {
+        get { lock.withLock { delegateStorage } }
+        set {
+            lock.withLock { delegateStorage = newValue }
+            if let delegate = newValue {
+                hud?.onHidden = { [weak delegate] h in delegate?.hudWasHidden(MBProgressHUD.of(h)) }
             } else {
-                hud.onHidden = nil
+                hud?.onHidden = nil
             }
         }
     }
+    private let lock = NSLock()
+    private weak var delegateStorage: MBProgressHUDDelegate?
 
     // MARK: Parts
 
