@@ -171,3 +171,32 @@ final class ImageCache {
         cairo_restore(cr)
     }
 }
+
+/// An image drawn once at the size it is shown at, into a PNG: what a child process makes for
+/// the server (`ImagePreparer`), so that the process that draws every HUD never decodes an
+/// SVG or a large bitmap itself.
+public enum ImageRaster {
+    /// The image fitted into a `side` x `side` box (aspect kept, centred, transparent around),
+    /// written to `out`; a message saying why not otherwise.
+    public static func write(_ path: String, side: Int, to out: String) -> String? {
+        guard side > 0, side <= 2048 else { return "an image box of \(side) pixels" }
+        let cache = ImageCache()
+        if let error = cache.load(path).error { return error }
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(side), Int32(side))!
+        defer { cairo_surface_destroy(s) }
+        let cr = cairo_create(s)!
+        cache.draw(path, in: Rect(x: 0, y: 0, width: Double(side), height: Double(side)), tint: nil, cr: cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(s)
+        return cairo_surface_write_to_png(s, out) == CAIRO_STATUS_SUCCESS ? nil : "cannot write \(out)"
+    }
+
+    /// Whether drawing `path` could take the drawing process long or much memory: an SVG, or a
+    /// bitmap larger than a HUD image box needs. Read within the file's bounds, non-blocking.
+    public static func needsOwnProcess(_ path: String) -> Bool {
+        guard case .success(let bytes) = ImageFile.read(path) else { return false }   // refused anyway
+        if ImageFile.isSVG(bytes) { return true }
+        func be32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
+        return be32(16) * be32(20) > 256 * 256
+    }
+}

@@ -154,6 +154,14 @@ final class ClientSession {
 
     private var connected = true
 
+    /// The client went before its reply was given (its connection is closed already): the HUD
+    /// that was made for it goes without being shown.
+    func abandon() {
+        connected = false
+        ended = true
+        done(Status.done)
+    }
+
     private func tell(_ event: Session.Event) {
         guard connected else { return }
         // Never blocks the server: a client that does not read loses its lines, not the display.

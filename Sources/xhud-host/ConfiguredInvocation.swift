@@ -109,6 +109,38 @@ struct ConfiguredInvocation {
         resolveAll(&userOptions, warn: false)
     }
 
+    /// The image files this invocation shows (icon names resolved): what is drawn before it is.
+    var imageFiles: [String] {
+        [options.image, options.successImage, options.errorImage, options.infoImage, options.warningImage]
+            .compactMap { $0 }.filter { !$0.isEmpty }
+    }
+
+    /// Shows each image as `ImagePreparer` drew it. The image of `--image` that cannot be shown
+    /// is the request's error; a result icon's is a warning, and the drawn icon shows.
+    mutating func useImages(_ results: [String: Result<String, ImageProblem>]) -> ImageProblem? {
+        var problem: ImageProblem?
+        func use(_ path: inout String?, main: Bool, warn: Bool) {
+            guard let p = path, !p.isEmpty, let r = results[p] else { return }
+            switch r {
+            case .success(let png): path = png
+            case .failure(let e):
+                if main { problem = e; return }
+                if warn { warnings.append("\(e); showing the drawn icon") }
+                path = ""
+            }
+        }
+        for (i, warn) in [(0, true), (1, false)] {
+            var o = i == 0 ? options : userOptions
+            use(&o.image, main: true, warn: warn)
+            use(&o.successImage, main: false, warn: warn)
+            use(&o.errorImage, main: false, warn: warn)
+            use(&o.infoImage, main: false, warn: warn)
+            use(&o.warningImage, main: false, warn: warn)
+            if i == 0 { options = o } else { userOptions = o }
+        }
+        return problem
+    }
+
     /// Keys the command line set, by any of their spellings (zenity's included).
     private static func givenKeys(_ arguments: [String], _ user: HUDOptions) -> Set<String> {
         // zenity's --progress is a bar with a Cancel button, --percentage a bar.

@@ -37,6 +37,8 @@ final class HUDServer {
     /// looked up by descriptor: a session whose client has gone keeps its HUD a while, and the
     /// descriptor number it had is given to the next connection.)
     var opened: ClientSession?
+    /// Draws the images of requests off the loop.
+    private(set) lazy var images = ImagePreparer(loop: loop)
 
     /// Binds the socket, then forks: the caller gets the first request's reply and exits at
     /// once, the child serves.
@@ -52,9 +54,11 @@ final class HUDServer {
                 return Status.noDisplay
             }
             let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
-            let reply = server.handle(first)
-            ready(reply.status, reply.output + reply.error)
-            if server.huds.isEmpty { server.scheduleExit() }
+            server.handle(first) { reply in
+                ready(reply.status, reply.output + reply.error)
+                if server.huds.isEmpty { server.scheduleExit() }
+                return true
+            }
             _ = lock   // held until this process exits
             return server.loop.run()
         }
@@ -175,7 +179,14 @@ final class HUDServer {
             guard c.bytes.count >= total else { return }
             guard c.bytes.count == total else { throw ServerError.protocolError("bytes after the message") }
             let request = try Wire.Request.decode(c.bytes)
-            answer(fd, handle(request, connection: fd))
+            // Answered now, or once its images are drawn (the connection's own timer is then
+            // the images' to keep: it is answered only if still the same connection).
+            let token = c.timer
+            handle(request, connection: fd) { [unowned self] reply in
+                guard self.connections[fd]?.timer == token else { return false }
+                self.answer(fd, reply)
+                return true
+            }
         } catch {
             answer(fd, usageError("\(error)"))
         }
@@ -222,9 +233,12 @@ final class HUDServer {
 
     // MARK: Requests
 
-    /// Parses an invocation exactly as the command line would be, then applies it. A request
-    /// that does not parse changes nothing.
-    func handle(_ request: Wire.Request, connection: Int32? = nil) -> Wire.Reply {
+    /// Parses an invocation exactly as the command line would be, then applies it, once the
+    /// images it names are drawn at their size (`ImagePreparer`: SVGs and large bitmaps are
+    /// drawn by a child process while every other HUD goes on). `reply` is called once, and
+    /// says whether the reply could still be given (the client may be gone meanwhile): a
+    /// request that is not answered changes nothing.
+    func handle(_ request: Wire.Request, connection: Int32? = nil, reply: @escaping (Wire.Reply) -> Bool) {
         let invocation: ConfiguredInvocation
         var cache: SettingsCache?
         do {
@@ -238,21 +252,39 @@ final class HUDServer {
                 return c.current()
             }
         } catch {
-            return usageError("\(oneLine("\(error)"))")
+            _ = reply(usageError("\(oneLine("\(error)"))"))
+            return
         }
+        let files = invocation.imageFiles
+        if files.isEmpty { return apply(invocation, request, connection: connection, cache: cache, reply: reply) }
+        let scale = invocation.options.scale ?? ((loop.display.xftDPI ?? 96) / 96)
+        let side = Int(((invocation.options.imageSize ?? 37) * Limits.scale.clamp(scale)).rounded(.up))
+        images.prepare(files, side: side) { [unowned self] results in
+            var invocation = invocation
+            if let problem = invocation.useImages(results) { _ = reply(usageError(problem.description)); return }
+            self.apply(invocation, request, connection: connection, cache: cache, reply: reply)
+        }
+    }
+
+    private func apply(_ invocation: ConfiguredInvocation, _ request: Wire.Request, connection: Int32?, cache: SettingsCache?,
+                       reply: (Wire.Reply) -> Bool) {
         // An edited file applies to the next HUD: what hidden HUDs looked like is forgotten.
         let generation = settings.values.reduce(0) { $0 + $1.generation }
         if generation != settingsGeneration { settingsGeneration = generation; huds.forgetLooks() }
         let warnings = (cache?.unseen(invocation.warnings) ?? []).map { "xhud: \($0.escapingControlCharacters)\n" }.joined()
         if let l = invocation.options.linger { linger = l }
-        var reply: Wire.Reply
+        var answer: Wire.Reply
         if let fd = connection, request.staysConnected, let plan = sessionPlan(invocation.options, request) {
-            reply = openSession(invocation.options, plan: plan, request: request, fd: fd)
+            answer = openSession(invocation.options, plan: plan, request: request, fd: fd)
         } else {
-            reply = respond(invocation)
+            answer = respond(invocation)
         }
-        reply.error = warnings + reply.error
-        return reply
+        answer.error = warnings + answer.error
+        if !reply(answer), let session = opened {
+            // The client went while its images were drawn: its HUD goes too.
+            opened = nil
+            session.abandon()
+        }
     }
 
     /// Takes a HUD off the server once it is gone (its look is kept when it is a named one).

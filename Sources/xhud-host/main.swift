@@ -14,6 +14,11 @@ import HUDSocket
 // threads here allocate little and rarely at once.
 _ = mallopt(-8 /* M_ARENA_MAX, <malloc.h> */, 1)
 
+// A child of the server drawing one image within its limits (ImagePreparer): nothing else.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--prepare-image" {
+    ImagePreparer.runChild(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 // Fonts load on a second thread while options are parsed and X is connected.
 FontWarmup.start()
 

@@ -207,6 +207,42 @@ def test_a_hostile_svg_is_refused_while_another_hud_keeps_turning(nx, tmp_path):
     assert len(set(shots)) > 1, "the witness spinner stood still"
 
 
+def test_an_svg_that_takes_long_to_draw_is_drawn_aside_and_given_up(nx, tmp_path):
+    """An SVG within every limit that still takes seconds to draw: drawn by a child process of
+    the server's, given up after a second with a clear error, while a spinner shown by the same
+    server turns on (sampled every 40 ms: never still for 0.3 s)."""
+    import threading
+    slow = tmp_path / "slow.svg"
+    slow.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><filter id="t">'
+                    + '<feTurbulence baseFrequency="0.9" numOctaves="8"/>' * 3
+                    + '</filter><rect width="4000" height="4000" filter="url(#t)"/></svg>')
+    ok(nx, "--id", "witness", "--label", "Witness", "--hide-after", "30", "--animation", "none", *LINGER)
+    win = one_window(nx)
+    result = {}
+    def request():
+        t0 = time.monotonic()
+        result["res"] = xhud(nx, "--id", "slow", "--mode", "custom", "--image", str(slow), "--image-size", "512",
+                             "--scale", "2", "--label", "x")
+        result["took"] = time.monotonic() - t0
+    t = threading.Thread(target=request)
+    t.start()
+    frames = []
+    while t.is_alive():
+        shot = nx.screenshot(keep=False)
+        frames.append((time.monotonic(), bytes(shot.data[(win.y + 20) * shot.width * 3:(win.y + 60) * shot.width * 3])))
+        time.sleep(0.04)
+    t.join()
+    res = result["res"]
+    assert res.returncode == 2 and "took more than" in res.stderr, res.stderr
+    assert result["took"] < 2.5, result["took"]
+    still, longest = frames[0], 0.0
+    for at, data in frames[1:]:
+        if data != still[1]:
+            still = (at, data)
+        longest = max(longest, at - still[0])
+    assert longest < 0.3, f"the witness stood still for {longest:.2f} s"
+
+
 def icon_theme(x, tmp_path) -> dict:
     """A private icon theme chosen the way GTK users choose one (gtk-3.0/settings.ini)."""
     data = tmp_path / "data"

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDFiles
+import HUDRender
+import HUDSettings
+import HUDX11
+
+/// Why an image cannot be shown, in a sentence naming it.
+struct ImageProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Draws a request's SVGs and large bitmaps at the size they are shown at, each in a child
+/// process with a time and a memory budget (`xhud-host --prepare-image`), while the loop goes on
+/// drawing every other HUD; the HUD then shows a small PNG. A child that runs out of its budget
+/// is ended, and its request gets a clear error. Results are kept by file version and size: the
+/// OSD's next key press shows its icon without a child. Owned by the loop's thread.
+final class ImagePreparer {
+    /// Seconds a child may take (wall clock; its CPU is limited to the same, rounded up).
+    static let seconds = 1.0
+    /// Bytes of heap a child may use.
+    static let memory = 128 << 20
+
+    private let loop: HUDLoop
+    private var prepared: [String: String] = [:]
+    private var preparedOrder: [String] = []
+    private var running: [String: [(Result<String, ImageProblem>) -> Void]] = [:]
+
+    init(loop: HUDLoop) { self.loop = loop }
+
+    /// Calls `done` with each path's PNG (or why it cannot be shown), at once for what needs no
+    /// child or was made before. `side` is the box in device pixels.
+    func prepare(_ paths: [String], side: Int, _ done: @escaping ([String: Result<String, ImageProblem>]) -> Void) {
+        var results: [String: Result<String, ImageProblem>] = [:]
+        var waiting = Set<String>()
+        for path in Set(paths) {
+            guard ImageRaster.needsOwnProcess(path) else { results[path] = .success(path); continue }
+            let key = path + "\n" + FileText.stamp(path).map(String.init).joined(separator: ",") + "\n\(side)"
+            if let png = prepared[key], access(png, R_OK) == 0 { results[path] = .success(png); continue }
+            waiting.insert(path)
+            let first = running[key] == nil
+            running[key, default: []].append { result in
+                results[path] = result
+                waiting.remove(path)
+                if waiting.isEmpty { done(results) }
+            }
+            if first { start(path, key: key, side: side) }
+        }
+        if waiting.isEmpty { done(results) }
+    }
+
+    private func finish(_ key: String, _ result: Result<String, ImageProblem>) {
+        if case .success(let png) = result {
+            prepared[key] = png
+            preparedOrder.append(key)
+            if preparedOrder.count > 64 { prepared[preparedOrder.removeFirst()] = nil }
+        }
+        for w in running.removeValue(forKey: key) ?? [] { w(result) }
+    }
+
+    private func start(_ path: String, key: String, side: Int) {
+        guard let dir = PrivateCache.directory("images", preferringRuntime: true),
+              let host = Locations.companion("xhud-host") else {
+            return finish(key, .failure(ImageProblem("cannot use image '\(path)': no private directory to draw it in")))
+        }
+        // A symbolic icon stays one (it takes the content colour).
+        let out = dir + "/" + hash(key) + (path.contains("-symbolic") ? "-symbolic" : "") + ".png"
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return finish(key, .failure(ImageProblem("cannot use image '\(path)': no pipe"))) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        let args = ["xhud-host", "--prepare-image", path, out, String(side)]
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, host, &actions, nil, &argv, environ)
+        close(fds[1])
+        guard spawned == 0 else { close(fds[0]); return finish(key, .failure(ImageProblem("cannot use image '\(path)': cannot start xhud-host"))) }
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        var said: [UInt8] = []
+        var ended = false
+        func end(_ timedOut: Bool) {
+            guard !ended else { return }
+            ended = true
+            loop.removeReader(fd: fds[0])
+            close(fds[0])
+            if timedOut { kill(pid, SIGKILL) }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let message = String(decoding: said.prefix(300), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            if timedOut {
+                finish(key, .failure(ImageProblem("cannot use image '\(path)': drawing it took more than \(Self.seconds) s")))
+            } else if status == 0, access(out, R_OK) == 0 {
+                finish(key, .success(out))
+            } else {
+                let why = message.isEmpty ? "drawing it ran out of its time or memory" : message
+                finish(key, .failure(ImageProblem(why.hasPrefix("cannot use image") ? why : "cannot use image '\(path)': \(why)")))
+            }
+        }
+        let timer = loop.addTimer(after: Self.seconds) { end(true) }
+        loop.addReader(fd: fds[0]) { [loop] in
+            var buf = [UInt8](repeating: 0, count: 512)
+            let n = read(fds[0], &buf, buf.count)
+            if n > 0 { if said.count < 4096 { said += buf[0..<n] }; return }
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            loop.cancelTimer(timer)
+            end(false)
+        }
+    }
+
+    /// The child's side: limits, then the drawing. Exits the process.
+    static func runChild(_ arguments: [String]) -> Never {
+        guard arguments.count == 3, let side = Int(arguments[2]) else { exit(2) }
+        var cpu = rlimit(rlim_cur: rlim_t(seconds.rounded(.up)), rlim_max: rlim_t(seconds.rounded(.up)) + 1)
+        setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
+        var data = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
+        setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &data)
+        let tmp = arguments[1] + ".\(getpid()).tmp"
+        if let why = ImageRaster.write(arguments[0], side: side, to: tmp) {
+            unlink(tmp)
+            fputs(why + "\n", stdout)
+            exit(1)
+        }
+        exit(rename(tmp, arguments[1]) == 0 ? 0 : 1)
+    }
+
+    private func hash(_ s: String) -> String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return String(h, radix: 16)
+    }
+}
