@@ -20,7 +20,7 @@ enum ImageNames {
 
     /// What to say about a name no theme has.
     static func notFound(_ name: String) -> String {
-        let theme = IconTheme.userTheme ?? "hicolor"
-        return "no icon '\(name)' in the icon theme \(theme == "hicolor" ? "hicolor" : theme + " or hicolor") (and no such file)"
+        let themes = IconTheme.searchOrder(theme: nil).joined(separator: ", ")
+        return "no icon '\(name)' in the icon themes \(themes) or /usr/share/pixmaps (and no such file)"
     }
 }
