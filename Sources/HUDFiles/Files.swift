@@ -78,11 +78,13 @@ public enum PrivateCache {
 
     /// Written whole or not at all (a rename), so a reader never sees half a file.
     @discardableResult
-    public static func write(_ text: String, to path: String) -> Bool {
+    public static func write(_ text: String, to path: String) -> Bool { write(Array(text.utf8), to: path) }
+
+    @discardableResult
+    public static func write(_ bytes: [UInt8], to path: String) -> Bool {
         let tmp = path + ".\(getpid()).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return false }
-        let bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }

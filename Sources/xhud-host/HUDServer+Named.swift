@@ -10,7 +10,7 @@ import HUDRender
 /// Named HUDs (`--id NAME`, hide, list, push, pop) and notifications: answered at once, the HUD
 /// lives on in the server and hides itself.
 extension HUDServer {
-    func respond(_ invocation: ConfiguredInvocation) -> Wire.Reply {
+    func respond(_ invocation: ConfiguredInvocation, request: Wire.Request) -> Wire.Reply {
         let options = invocation.options
         switch options.action {
         case .list?:
@@ -27,11 +27,11 @@ extension HUDServer {
             if e.activity == 0 { e.hud.hide(animated: true, afterDelay: options.delay ?? 0) }
             return Wire.Reply(status: 0)
         default:
-            return show(invocation)
+            return show(invocation, request: request)
         }
     }
 
-    private func show(_ invocation: ConfiguredInvocation) -> Wire.Reply {
+    private func show(_ invocation: ConfiguredInvocation, request: Wire.Request) -> Wire.Reply {
         let options = invocation.options
         let id: String
         if let name = options.id {
@@ -104,10 +104,13 @@ extension HUDServer {
         if options.action == .push { entry.activity += 1 }
         keep()
         entry.hud.show(animated: true)
+        var hideAfter: Double?
         if entry.activity == 0 {
             let after = options.isNotification ? options.notificationDuration(for: config) : (options.hideAfter ?? 1.5)
             entry.hud.hide(animated: true, afterDelay: after)
+            hideAfter = after
         }
+        journal.shown(id, request, hideAfter: hideAfter)
         return Wire.Reply(status: 0)
     }
 }

@@ -39,6 +39,9 @@ final class HUDServer {
     var opened: ClientSession?
     /// Draws the images of requests off the loop.
     private(set) lazy var images = ImagePreparer(loop: loop)
+    /// The requests behind what shows without a client, for a server that takes over after this
+    /// one dies.
+    private(set) lazy var journal = NamedJournal(socketPath: paths.socket)
 
     /// Binds the socket, then forks: the caller gets the first request's reply and exits at
     /// once, the child serves.
@@ -54,6 +57,7 @@ final class HUDServer {
                 return Status.noDisplay
             }
             let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
+            server.takeOverFromDeadServer()
             server.handle(first) { reply in
                 ready(reply.status, reply.output + reply.error)
                 if server.huds.isEmpty { server.scheduleExit() }
@@ -84,6 +88,7 @@ final class HUDServer {
         }
         let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
         server.lingersForever = true
+        server.takeOverFromDeadServer()
         // Up before anyone asks: the first HUD's loading (Pango, the default fonts, the drawing
         // code) is done now, not while the first client waits.
         // The default label font only: each further font set stays resident (about 0.1 MiB).
@@ -112,6 +117,8 @@ final class HUDServer {
         }
         let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
         server.scheduleExit()
+        // After the request that started it (its client waits; a journal is rare).
+        server.loop.addTimer(after: 0) { server.takeOverFromDeadServer() }
         return server.loop.run()
     }
 
@@ -277,7 +284,7 @@ final class HUDServer {
         if let fd = connection, request.staysConnected, let plan = sessionPlan(invocation.options, request) {
             answer = openSession(invocation.options, plan: plan, request: request, fd: fd)
         } else {
-            answer = respond(invocation)
+            answer = respond(invocation, request: request)
         }
         answer.error = warnings + answer.error
         if !reply(answer), let session = opened {
@@ -289,6 +296,7 @@ final class HUDServer {
 
     /// Takes a HUD off the server once it is gone (its look is kept when it is a named one).
     func remove(_ id: String) {
+        journal.hidden(id)
         guard let e = huds.remove(id) else { return }
         e.hud.dispose()
         // The HUD's surfaces, layouts and image are freed by now; give the pages back, so that a
@@ -298,6 +306,17 @@ final class HUDServer {
     }
 
     /// A HUD arrives: the server stays.
+    /// Shows again what a server that died was showing without a client (named HUDs,
+    /// notifications), each for the time it had left.
+    func takeOverFromDeadServer() {
+        let now = MonotonicClock.seconds()
+        for r in journal.takeOver() {
+            var args = r.request.arguments
+            if args.first != "push" { args += ["--hide-after", String(max(0.1, r.deadline - now - 1))] }
+            handle(Wire.Request(cwd: r.request.cwd, arguments: args)) { _ in true }
+        }
+    }
+
     func keep() {
         if let t = lingerTimer { loop.cancelTimer(t); lingerTimer = nil }
     }
@@ -313,6 +332,7 @@ final class HUDServer {
     /// Stops answering first (the socket goes), then ends: a client that connected just before
     /// reads EOF and starts a new server.
     private func exit() {
+        journal.clear()
         unlink(paths.socket)
         close(listener)
         loop.removeReader(fd: listener)

@@ -44,15 +44,20 @@ def cold_label(x) -> bytes:
 
 
 def tamper(kept: Path) -> None:
-    """The kept match of the label's font made to name a serif font (its stamps left as they
-    are)."""
+    """The kept match of the label's font made to name a serif font, with a stamp of that file
+    as a server would have written it (a match naming a file no stamp covers is not read)."""
     lines = kept.read_text().splitlines(keepends=True)
     for i, line in enumerate(lines):
         if SANS_BOLD.match(line):
+            serif = SANS_BOLD.match(line).group(1).replace("Sans-Bold", "Serif-Bold")
             lines[i] = line.replace("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf")
             break
     else:
         raise AssertionError("no kept match for the label's font")
+    st = os.stat(serif)
+    stamp = f"stat {st.st_dev},{st.st_ino},{st.st_size},{st.st_mtime_ns // 10**9},{st.st_mtime_ns % 10**9} {serif}\n"
+    first_font = next(i for i, line in enumerate(lines) if line.startswith("font "))
+    lines.insert(first_font, stamp)
     kept.write_text("".join(lines))
 
 

@@ -623,3 +623,29 @@ def test_a_flood_of_idle_connections_leaves_room_for_a_real_request(nx):
         for s in idle:
             s.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_named_huds_and_notifications_come_back_after_the_server_is_killed(nx):
+    """A server killed under a volume OSD and a notification: the next server (started by the
+    next key press) shows both again, with what the volume's updates said, for the time they
+    had left; a server that ends as it should leaves nothing to come back."""
+    ok(nx, "--id", "vol", "--mode", "bar", "--progress", "0.3", "--label", "Volume", "--hide-after", "30", *LINGER)
+    ok(nx, "--id", "vol", "--progress", "0.7", "--hide-after", "30", *LINGER)
+    res = subprocess.run([str(XHUD_BIN), "info", "Backup finished", "--hide-after", "30", *LINGER], env=nx.env,
+                         capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+    assert res.returncode == 0, res.stderr
+    assert wait_until(lambda: len(nx.visible_hud_windows()) == 2, 5)
+    pids = servers(nx)
+    assert len(pids) == 1
+    os.kill(pids[0], signal.SIGKILL)
+    assert wait_until(lambda: not nx.visible_hud_windows(), 3)
+    ok(nx, "--id", "brightness", "--mode", "bar", "--progress", "0.5", "--hide-after", "30", *LINGER)
+    assert wait_until(lambda: len(nx.visible_hud_windows()) == 3, 5), "the volume OSD and the notification came back"
+    assert set(named(nx, "list").stdout.split()) >= {"vol", "brightness"}
+    # Ended as it should (SIGTERM): nothing comes back.
+    for pid in servers(nx):
+        os.kill(pid, signal.SIGTERM)
+    assert wait_until(lambda: not servers(nx), 5)
+    ok(nx, "--id", "other", "--label", "Alone", "--hide-after", "30", *LINGER)
+    time.sleep(0.3)
+    assert len(nx.visible_hud_windows()) == 1
