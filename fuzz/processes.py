@@ -8,8 +8,12 @@
   answer or drop each one, never die, and still answer `list` at the end.
 - stdin: random protocol lines (and bytes) fed to a HUD. It must exit 0 or 1 within a few
   seconds of the end of its input.
+- content: hostile SVG files, icon names and index.theme files, configuration files and kept
+  font matches, each named in a request while a spinner shown by the same server keeps turning
+  (its pixels read back every 20 ms: never still for 0.5 s); each request ends by itself with
+  0-3 within 10 s.
 
-    fuzz/processes.py [--seconds N] [--seed S] [--only argv|socket|stdin]
+    fuzz/processes.py [--seconds N] [--seed S] [--only argv|socket|stdin|content]
 
 Prints one line a part with the inputs tried, crashes and hangs; exits 1 on any. XHUD_BIN names
 the `xhud` binary (default .build/debug/xhud).
@@ -247,11 +251,144 @@ def run_stdin(env: dict, seconds: float, rng: random.Random) -> tuple[int, list[
     return tried, problems
 
 
+def hostile_svg(rng: random.Random) -> bytes:
+    """An SVG that asks much of its renderer: turbulence, text, entities, embedded bitmaps,
+    nesting, compression, or bytes mutated from one of those."""
+    body = rng.choice([
+        f'<filter id="t"><feTurbulence baseFrequency="0.9" numOctaves="{rng.choice([1, 8, 9, 1000000])}"/></filter>'
+        f'<rect width="{rng.choice([4, 400, 40000])}" height="400" filter="url(#t)"/>',
+        "<text>" + "W" * rng.choice([10, 4000, 100000]) + "</text>",
+        "<g>" * rng.choice([10, 1000, 20000]) + "</g>" * 10,
+        '<image href="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAdTAAAHUwCAYAAAA"/>',
+        '<filter id="b"><feGaussianBlur stdDeviation="' + rng.choice(["2", "1e9", "-1", "nan"]) + '"/></filter>'
+        '<rect width="400" height="400" filter="url(#b)"/>',
+        "<!DOCTYPE svg [<!ENTITY a \"" + "a" * 50 + "\">]>" + "<text>" + "&a;" * 2000 + "</text>",
+    ])
+    doc = f'<svg xmlns="http://www.w3.org/2000/svg" width="{rng.choice([48, 4096, 1e9])}" height="48">{body}</svg>'.encode()
+    r = rng.random()
+    if r < 0.15:
+        import gzip
+        return gzip.compress(doc)
+    if r < 0.35:
+        b = bytearray(doc)
+        for _ in range(rng.randint(1, 20)):
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        return bytes(b)
+    if r < 0.45:
+        return b"<!-- " + b"x" * rng.choice([100, 5000, 70000]) + b" -->" + doc
+    return doc
+
+
+def hostile_theme(rng: random.Random, data: Path) -> str:
+    """An icon theme whose index asks much of a lookup: thousands of parents (some of them
+    cycles), thousands of directories, long and odd lines."""
+    name = f"T{rng.randrange(1 << 30)}"
+    theme = data / "icons" / name
+    theme.mkdir(parents=True, exist_ok=True)
+    parents = ",".join(rng.choice([name, "hicolor", "Adwaita", "../..", "x" * 300, f"p{i}"]) for i in range(rng.choice([3, 5000, 120000])))
+    dirs = ",".join(f"d{i}" for i in range(rng.choice([1, 50, 3000])))
+    groups = "".join(f"\n[d{i}]\nSize={rng.choice(['48', '-1', '99999999999', 'x'])}\nType={rng.choice(['Fixed', 'Scalable', 'Threshold', ''])}\n"
+                     for i in range(min(60, rng.choice([1, 50]))))
+    (theme / "index.theme").write_text(f"[Icon Theme]\nName={name}\nInherits={parents}\nDirectories={dirs}\n{groups}")
+    return name
+
+
+def run_content(env: dict, seconds: float, rng: random.Random) -> tuple[int, list[str]]:
+    """What a request names: hostile SVG files, icon names and themes, configuration files and
+    kept font matches, each sent while a spinner shown by the same server must keep turning: the
+    longest its pixels stand still must stay under 0.5 s."""
+    sys.path.insert(0, str(REPO / "Tests" / "Integration"))
+    from test_liveness import Grabber   # XGetImage on a connection of its own
+    import threading
+    problems, tried = [], 0
+    work = Path(tempfile.mkdtemp(prefix="xhud-content-"))
+    data = work / "data"
+    env = dict(env, XDG_DATA_DIRS=f"{data}:/usr/share", XDG_CACHE_HOME=str(work / "cache"))
+    first = subprocess.run([str(XHUD), "--id", "witness", "--label", "Witness", "--hide-after", "3600", "--linger", "3600",
+                            "--animation", "none"], env=env, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+    if first.returncode != 0:
+        return 0, [f"cannot show the witness: {first.stderr!r}"]
+    grabber = Grabber(env["DISPLAY"])
+    stop = threading.Event()
+    longest = [0.0]
+
+    def watch():
+        last, since = None, time.monotonic()
+        while not stop.is_set():
+            d = grabber.digest((440, 200, 400, 400))   # the witness and what stacks beside it
+            now = time.monotonic()
+            if d != last:
+                last, since = d, now
+            longest[0] = max(longest[0], now - since)
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch)
+    time.sleep(0.3)
+    watcher.start()
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            tried += 1
+            kind = rng.choice(["svg", "icon", "config", "fontmatch"])
+            args = ["--hide-after", "0.3", "--animation", "none"]
+            run_env = env
+            if kind == "svg":
+                f = work / f"in{tried}.svg"
+                f.write_bytes(hostile_svg(rng))
+                args = ["--id", f"c{tried % 4}", "--mode", "custom", "--image", str(f), *args]
+            elif kind == "icon":
+                theme = hostile_theme(rng, data)
+                name = "-".join(["a"] * rng.choice([1, 10, 100])) if rng.random() < 0.5 else rng.choice(
+                    ["audio-volume-high", "dialog-information", "x" * 200, "a-b-c-d-e-f-g-h-i-j-k-l"])
+                args = ["--id", f"c{tried % 4}", "--mode", "custom", "--image", name, "--icon-theme", theme, *args]
+            elif kind == "config":
+                f = work / f"c{tried}.toml"
+                f.write_text(rng.choice([
+                    "margin = " + "9" * rng.choice([5, 5000]) + "\n",
+                    "label = \"" + "x" * rng.choice([10, 70000]) + "\"\n",
+                    "[notification]\n" * rng.choice([1, 5000]),
+                    "offset = [" + ",".join(["1"] * rng.choice([2, 10000])) + "]\n",
+                    "a = [" * rng.choice([10, 20000]) + "\n",
+                ]))
+                args = ["--id", f"c{tried % 4}", "--config", str(f), *args]
+            else:
+                # A fresh server (its own runtime directory) reads the kept matches at start.
+                matches = work / "cache" / "xhud" / "fonts"
+                matches.mkdir(parents=True, exist_ok=True)
+                os.chmod(work / "cache" / "xhud", 0o700)
+                os.chmod(matches, 0o700)
+                target = rng.choice(["/dev/zero", str(work / "fifo"), "/nonexistent.ttf", "/usr/share/fonts"])
+                if target.endswith("fifo") and not os.path.exists(target):
+                    os.mkfifo(target)
+                (matches / "matches").write_text("xhud font matches 1\n" + rng.choice(["", "env HOME\n"])
+                                                 + f"stat - {target}\nfont Sans Bold 16px\tDejaVu Sans:file={target}\n")
+                rt = work / f"rt{tried}"
+                rt.mkdir(mode=0o700)
+                run_env = dict(env, XDG_RUNTIME_DIR=str(rt))
+                args = ["--label", "Fresh server", "--hide-after", "0.2", "--linger", "0.2"]
+            try:
+                p = subprocess.run([str(XHUD), *args], env=run_env, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+            except subprocess.TimeoutExpired:
+                problems.append(f"hang: {kind} {args[:8]!r}")
+                continue
+            if p.returncode < 0 or p.returncode > 3:
+                problems.append(f"exit {p.returncode}: {kind} {args[:8]!r}: {p.stderr[-300:]!r}")
+    finally:
+        stop.set()
+        watcher.join()
+        grabber.close()
+        shutil.rmtree(work, ignore_errors=True)
+    if longest[0] >= 0.5:
+        problems.append(f"the witness spinner stood still for {longest[0]:.2f} s")
+    print(f"    content: the witness's longest stand-still {longest[0]:.2f} s")
+    return tried, problems
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=10, help="seconds for each part (default 10)")
     ap.add_argument("--seed", type=int, default=int(time.time()))
-    ap.add_argument("--only", choices=["argv", "socket", "stdin"])
+    ap.add_argument("--only", choices=["argv", "socket", "stdin", "content"])
     a = ap.parse_args()
     if not XHUD.exists():
         print(f"no xhud at {XHUD}", file=sys.stderr)
@@ -263,7 +400,7 @@ def main() -> int:
     env = dict(os.environ, DISPLAY=display, XDG_RUNTIME_DIR=str(runtime), XHUD_FUZZ_TAG=f"xhud-fuzz-{os.getpid()}")
     failed = False
     try:
-        for name, part in [("argv", run_argv), ("socket", run_socket), ("stdin", run_stdin)]:
+        for name, part in [("argv", run_argv), ("socket", run_socket), ("stdin", run_stdin), ("content", run_content)]:
             if a.only and a.only != name:
                 continue
             tried, problems = part(env, a.seconds, rng)

@@ -3,7 +3,9 @@ import XHUD
 
 // MBProgressHUD: HUDs over a parent region (a monitor, a window, a rectangle)
 let parent: ParentSpec = .monitor("pointer")
-let hud = try HUD.show(over: parent, animated: true)        // showHUDAddedTo:animated:
+let hud: HUD
+do { hud = try HUD.show(over: parent, animated: true) }     // showHUDAddedTo:animated:
+catch { print("no HUD: \(error)"); exit(3) }                // no X display, an unknown monitor
 hud.mode = .annular
 hud.label = "Loading"
 hud.details = "Fetching packages"
@@ -21,7 +23,7 @@ precondition(HUD.hud(over: parent) === hud)                 // HUDForView:
 hud.hide(animated: true, afterDelay: 0.3)
 
 let work = Progress(totalUnitCount: 10)
-let bar = try HUD.show(over: parent, animated: true)
+guard let bar = try? HUD.show(over: parent, animated: true) else { exit(3) }
 bar.mode = .bar
 bar.progressObject = work                                   // polled by the display link every frame
 work.completedUnitCount = 10

@@ -20,6 +20,19 @@ public enum IconTheme {
         return found
     }
 
+    /// What `lookup` would answer without reading anything: nil when it has not looked yet,
+    /// `.some(nil)` when no theme has the name.
+    public static func cached(_ name: String, size: Int, scale: Int, theme: String? = nil) -> String?? {
+        let key = "\(name) \(size) \(scale) \(theme ?? "")"
+        return cacheLock.withLock { cache[key] }
+    }
+
+    /// Keeps what another process found for `lookup`'s question.
+    public static func remember(_ name: String, size: Int, scale: Int, theme: String?, found: String?) {
+        let key = "\(name) \(size) \(scale) \(theme ?? "")"
+        cacheLock.withLock { if cache.count > 256 { cache.removeAll() }; cache[key] = .some(found) }
+    }
+
     nonisolated(unsafe) private static var cache: [String: String?] = [:]
     private static let cacheLock = Mutex()
 
@@ -58,6 +71,27 @@ public enum IconTheme {
         }
         return nil
     }
+
+    /// Reads the indexes and lists the directories of the themes looked in, so that the first
+    /// lookup is a few set look-ups: a server does it on a thread of its own once it is up.
+    public static func warm(theme: String? = nil) {
+        defer { cacheLock.withLock { warmed.insert(theme ?? "") } }
+        var seen = Set<String>()
+        var queue = searchOrder(theme: theme)
+        while let t = queue.first, seen.count < maxInherits {
+            queue.removeFirst()
+            guard seen.insert(t).inserted, let index = index(of: t) else { continue }
+            for root in baseDirectories.map({ $0 + "/" + t }) where Locations.isDirectory(root) {
+                for d in index.directories { _ = files(in: root + "/" + d.name) }
+            }
+            queue += index.inherits
+        }
+    }
+
+    /// Whether `warm(theme:)` has read what a lookup in `theme` needs: a lookup is then set
+    /// look-ups and a stat, fit for a loop that must not wait.
+    public static func isWarm(theme: String?) -> Bool { cacheLock.withLock { warmed.contains(theme ?? "") } }
+    nonisolated(unsafe) private static var warmed = Set<String>()
 
     /// The themes a name is looked for in, in order (then `/usr/share/pixmaps`).
     public static func searchOrder(theme: String?) -> [String] {
@@ -142,6 +176,10 @@ public enum IconTheme {
     nonisolated(unsafe) private static var indexes: [String: Index?] = [:]
     nonisolated(unsafe) private static var listings: [String: Set<String>] = [:]
 
+    /// An index larger than this is no theme's (hicolor's, with 650 directories, is 55 KB).
+    static let maxIndexBytes = 256 << 10
+    /// Directories of a theme looked in, at most.
+    static let maxDirectories = 1024
     /// A theme keeps its inherited themes to this many (an index naming thousands is no theme).
     static let maxInherits = 16
 
@@ -164,7 +202,7 @@ public enum IconTheme {
     private static func parseIndex(of theme: String) -> Index? {
         guard !theme.contains("/"), theme != "..", theme != "." else { return nil }
         for base in baseDirectories {
-            guard case .text(let text) = FileText.read(base + "/" + theme + "/index.theme", limit: 1 << 20) else { continue }
+            guard case .text(let text) = FileText.read(base + "/" + theme + "/index.theme", limit: maxIndexBytes) else { continue }
             var index = Index()
             var groups: [String: [String: String]] = [:]
             var group = ""
@@ -177,8 +215,9 @@ public enum IconTheme {
             let main = groups["Icon Theme"] ?? [:]
             index.inherits = Array((main["Inherits"] ?? "").split(separator: ",").lazy.map { $0.trimmed }.filter { !$0.isEmpty }
                 .prefix(maxInherits))
-            let names = ((main["Directories"] ?? "") + "," + (main["ScaledDirectories"] ?? "")).split(separator: ",").map { $0.trimmed }
-            for name in names where !name.isEmpty {
+            let names = ((main["Directories"] ?? "") + "," + (main["ScaledDirectories"] ?? "")).split(separator: ",").lazy
+                .map { $0.trimmed }.filter { !$0.isEmpty }.prefix(maxDirectories)
+            for name in names {
                 guard let g = groups[name], let size = g["Size"].flatMap({ Int($0) }) else { continue }
                 var d = SubDirectory(name: name, size: size)
                 d.scale = g["Scale"].flatMap { Int($0) } ?? 1

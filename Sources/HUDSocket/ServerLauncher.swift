@@ -93,8 +93,8 @@ public enum ServerLauncher {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        spawnAddCloseFrom(&actions, 5)
-        spawnAddChdir(&actions, "/")
+        _ = spawnAddCloseFrom(&actions, 5)
+        _ = spawnAddChdir(&actions, "/")
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -66,12 +66,12 @@ public final class OverlayWindow {
         }
         var type = display.atom("_NET_WM_WINDOW_TYPE_NOTIFICATION")
         withUnsafeBytes(of: &type) { p in
-            XChangeProperty(d, w, display.atom("_NET_WM_WINDOW_TYPE"), XA_ATOM, 32, PropModeReplace,
+            _ = XChangeProperty(d, w, display.atom("_NET_WM_WINDOW_TYPE"), XA_ATOM, 32, PropModeReplace,
                             p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
         }
         var states = [display.atom("_NET_WM_STATE_ABOVE"), display.atom("_NET_WM_STATE_SKIP_TASKBAR"), display.atom("_NET_WM_STATE_SKIP_PAGER")]
         states.withUnsafeMutableBytes { p in
-            XChangeProperty(d, w, display.atom("_NET_WM_STATE"), XA_ATOM, 32, PropModeReplace,
+            _ = XChangeProperty(d, w, display.atom("_NET_WM_STATE"), XA_ATOM, 32, PropModeReplace,
                             p.baseAddress!.assumingMemoryBound(to: UInt8.self), 3)
         }
         // Never take keyboard focus.
@@ -140,7 +140,7 @@ public final class OverlayWindow {
         var values = spans.flatMap { [UInt(Int(truncatingIfNeeded: $0.x)), UInt(Int(truncatingIfNeeded: $0.y)), UInt($0.width), UInt($0.height)] }
         let count = Int32(values.count)
         values.withUnsafeMutableBytes { p in
-            XChangeProperty(d, window, name, XA_CARDINAL, 32, PropModeReplace,
+            _ = XChangeProperty(d, window, name, XA_CARDINAL, 32, PropModeReplace,
                             p.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
         }
     }
@@ -150,7 +150,7 @@ public final class OverlayWindow {
     public func setShadowHint(_ on: Bool) {
         var value: UInt = on ? 1 : 0
         withUnsafeBytes(of: &value) { p in
-            XChangeProperty(display.handle, window, display.atom("_COMPTON_SHADOW"), XA_CARDINAL, 32, PropModeReplace,
+            _ = XChangeProperty(display.handle, window, display.atom("_COMPTON_SHADOW"), XA_CARDINAL, 32, PropModeReplace,
                             p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
         }
     }

@@ -22,7 +22,10 @@ struct ConfiguredInvocation {
     var warnings: [String] = []
 
     /// `settings` loads the files (`--config` or the XDG ones); `cwd` resolves relative images.
-    static func make(arguments: [String], cwd: String, settings: (String?) -> Settings) throws -> ConfiguredInvocation {
+    /// `defersIconLookups`: an icon name whose answer is not known yet is left as it is, for
+    /// `ImagePreparer` to look up off the loop (the server); otherwise it is looked up here.
+    static func make(arguments: [String], cwd: String, defersIconLookups: Bool = false,
+                     settings: (String?) -> Settings) throws -> ConfiguredInvocation {
         var user = try HUDOptions.parse(arguments)
         // A relative file is the caller's, wherever the server runs.
         func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
@@ -64,28 +67,27 @@ struct ConfiguredInvocation {
                 }
             }
         }
-        out.resolveImages(cwd: cwd)
+        out.resolveImages(cwd: cwd, defersIconLookups: defersIconLookups)
         return out
     }
 
     /// Turns each image option into a file: a relative path against the caller's directory, an
-    /// icon name through the icon theme (symbolic icons take the content colour). A name that
-    /// no theme has is a warning: `--image`'s HUD shows its text alone, a replaced result icon
-    /// is drawn as it would be without one.
-    private mutating func resolveImages(cwd: String) {
+    /// icon name through the icon theme (symbolic icons take the content colour), or, deferred,
+    /// the name itself (a value without a leading `/`). A name that no theme has is a warning:
+    /// `--image`'s HUD shows its text alone, a replaced result icon is drawn as it would be
+    /// without one.
+    private mutating func resolveImages(cwd: String, defersIconLookups: Bool) {
         func resolve(_ image: String?, _ o: HUDOptions, option: String, warn: Bool) -> (path: String?, symbolic: Bool) {
             guard let image, !image.isEmpty else { return (image, false) }
             let path = image.hasPrefix("/") ? image : cwd + "/" + image
             if access(path, F_OK) == 0 || !IconTheme.isIconName(image) { return (path, false) }
-            let size = Int(((o.imageSize ?? 37) * 2).rounded(.up))
-            if let found = IconTheme.lookup(image, size: size, scale: 1, theme: o.iconTheme) {
-                return (found, found.contains("-symbolic"))
-            }
-            if warn {
-                let themes = IconTheme.searchOrder(theme: o.iconTheme)
-                warnings.append("\(option): no icon '\(image)' in the icon themes \(themes.joined(separator: ", ")) or /usr/share/pixmaps; "
-                                + "showing \(option == "--image" ? "no image" : "the drawn icon")")
-            }
+            let size = Self.iconSize(o)
+            let answer = defersIconLookups && !IconTheme.isWarm(theme: o.iconTheme)
+                ? IconTheme.cached(image, size: size, scale: 1, theme: o.iconTheme)
+                : .some(IconTheme.lookup(image, size: size, scale: 1, theme: o.iconTheme))
+            guard let known = answer else { return (image, false) }
+            if let found = known { return (found, found.contains("-symbolic")) }
+            if warn { warnings.append(Self.missingIcon(option, image, o)) }
             return (nil, false)
         }
         func resolveAll(_ o: inout HUDOptions, warn: Bool) {
@@ -95,9 +97,7 @@ struct ConfiguredInvocation {
                     o.image = p
                     if o.tintImage == nil && main.symbolic { o.tintImage = true }
                 } else {
-                    o.image = nil
-                    // The HUD still says what it was asked to: its text, without an indicator.
-                    if o.mode == .custom { o.mode = .text }
+                    Self.showTextAlone(&o)
                 }
             }
             o.successImage = resolve(o.successImage, o, option: "--success-image", warn: warn).path ?? (o.successImage == nil ? nil : "")
@@ -109,6 +109,22 @@ struct ConfiguredInvocation {
         resolveAll(&userOptions, warn: false)
     }
 
+    /// The box an icon is looked up for (pixels: twice the image's logical size, sharp at 2x).
+    static func iconSize(_ o: HUDOptions) -> Int { Int(((o.imageSize ?? 37) * 2).rounded(.up)) }
+
+    /// `--image` named an icon no theme has: the HUD still says what it was asked to, its text
+    /// without an indicator.
+    private static func showTextAlone(_ o: inout HUDOptions) {
+        o.image = nil
+        if o.mode == .custom { o.mode = .text }
+    }
+
+    private static func missingIcon(_ option: String, _ name: String, _ o: HUDOptions) -> String {
+        let themes = IconTheme.searchOrder(theme: o.iconTheme)
+        return "\(option): no icon '\(name)' in the icon themes \(themes.joined(separator: ", ")) or /usr/share/pixmaps; "
+            + "showing \(option == "--image" ? "no image" : "the drawn icon")"
+    }
+
     /// The image files this invocation shows (icon names resolved): what is drawn before it is.
     var imageFiles: [String] {
         [options.image, options.successImage, options.errorImage, options.infoImage, options.warningImage]
@@ -116,26 +132,35 @@ struct ConfiguredInvocation {
     }
 
     /// Shows each image as `ImagePreparer` drew it. The image of `--image` that cannot be shown
-    /// is the request's error; a result icon's is a warning, and the drawn icon shows.
+    /// is the request's error (an icon no theme has is not: the HUD shows its text alone); a
+    /// result icon's is a warning, and the drawn icon shows.
     mutating func useImages(_ results: [String: Result<String, ImageProblem>]) -> ImageProblem? {
         var problem: ImageProblem?
-        func use(_ path: inout String?, main: Bool, warn: Bool) {
-            guard let p = path, !p.isEmpty, let r = results[p] else { return }
+        func use(_ path: inout String?, _ o: HUDOptions, option: String, warn: Bool) -> Bool {
+            guard let p = path, !p.isEmpty, let r = results[p] else { return true }
             switch r {
-            case .success(let png): path = png
+            case .success(let png):
+                path = png
+            case .failure(let e) where e.missingIcon:
+                if warn { warnings.append(Self.missingIcon(option, p, o)) }
+                path = option == "--image" ? nil : ""
+                return false
             case .failure(let e):
-                if main { problem = e; return }
+                if option == "--image" { problem = e; return false }
                 if warn { warnings.append("\(e); showing the drawn icon") }
                 path = ""
             }
+            return true
         }
         for (i, warn) in [(0, true), (1, false)] {
             var o = i == 0 ? options : userOptions
-            use(&o.image, main: true, warn: warn)
-            use(&o.successImage, main: false, warn: warn)
-            use(&o.errorImage, main: false, warn: warn)
-            use(&o.infoImage, main: false, warn: warn)
-            use(&o.warningImage, main: false, warn: warn)
+            let named = o.image.map { !$0.hasPrefix("/") } ?? false
+            if !use(&o.image, o, option: "--image", warn: warn), problem == nil { Self.showTextAlone(&o) }
+            if named, o.tintImage == nil, o.image?.contains("-symbolic") == true { o.tintImage = true }
+            _ = use(&o.successImage, o, option: "--success-image", warn: warn)
+            _ = use(&o.errorImage, o, option: "--error-image", warn: warn)
+            _ = use(&o.infoImage, o, option: "--info-image", warn: warn)
+            _ = use(&o.warningImage, o, option: "--warning-image", warn: warn)
             if i == 0 { options = o } else { userOptions = o }
         }
         return problem

@@ -142,6 +142,12 @@ final class HUDServer {
         // when the configuration is loaded already (they did not hold: a match and a file to
         // write), later when it is to be loaded (3-4 ms of a core, not beside the first frames).
         loop.addTimer(after: FontWarmup.keptMatchesHeld ? 0.4 : 0.05) { FontWarmup.settle() }
+        // The icon themes are read on a thread of their own once the first HUDs are up: an OSD's
+        // first key press then finds its icon in a few set look-ups.
+        loop.addTimer(after: 0.5) {
+            var thread = pthread_t()
+            if pthread_create(&thread, nil, { _ in IconTheme.warm(); return nil }, nil) == 0 { pthread_detach(thread) }
+        }
     }
 
     // MARK: Connections
@@ -249,7 +255,8 @@ final class HUDServer {
         let invocation: ConfiguredInvocation
         var cache: SettingsCache?
         do {
-            invocation = try ConfiguredInvocation.make(arguments: translatingZenityFlags(request.arguments), cwd: request.cwd) { path in
+            invocation = try ConfiguredInvocation.make(arguments: translatingZenityFlags(request.arguments), cwd: request.cwd,
+                                                       defersIconLookups: true) { path in
                 // A few `--config` files at most are kept: a client naming a new file each time
                 // costs a read, not memory.
                 if self.settings[path ?? ""] == nil, self.settings.count >= 8 { self.settings = self.settings.filter { $0.key.isEmpty } }
@@ -266,7 +273,8 @@ final class HUDServer {
         if files.isEmpty { return apply(invocation, request, connection: connection, cache: cache, reply: reply) }
         let scale = invocation.options.scale ?? ((loop.display.xftDPI ?? 96) / 96)
         let side = Int(((invocation.options.imageSize ?? 37) * Limits.scale.clamp(scale)).rounded(.up))
-        images.prepare(files, side: side) { [unowned self] results in
+        let o = invocation.options
+        images.prepare(files, side: side, icons: (ConfiguredInvocation.iconSize(o), o.iconTheme)) { [unowned self] results in
             var invocation = invocation
             if let problem = invocation.useImages(results) { _ = reply(usageError(problem.description)); return }
             self.apply(invocation, request, connection: connection, cache: cache, reply: reply)

@@ -9,7 +9,9 @@ import HUDX11
 /// Why an image cannot be shown, in a sentence naming it.
 struct ImageProblem: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// No theme has the icon named (not an error for `--image`: its HUD shows its text alone).
+    var missingIcon = false
+    init(_ description: String, missingIcon: Bool = false) { self.description = description; self.missingIcon = missingIcon }
 }
 
 /// Draws a request's SVGs and large bitmaps at the size they are shown at, each in a child
@@ -31,13 +33,18 @@ final class ImagePreparer {
     init(loop: HUDLoop) { self.loop = loop }
 
     /// Calls `done` with each path's PNG (or why it cannot be shown), at once for what needs no
-    /// child or was made before. `side` is the box in device pixels.
-    func prepare(_ paths: [String], side: Int, _ done: @escaping ([String: Result<String, ImageProblem>]) -> Void) {
+    /// child or was made before. `side` is the box in device pixels. A path without a leading
+    /// `/` is an icon name the loop has not looked up: the child looks it up (`icons`: the size
+    /// and theme it is looked up for) and the answer is kept for the next request.
+    func prepare(_ paths: [String], side: Int, icons: (size: Int, theme: String?),
+                 _ done: @escaping ([String: Result<String, ImageProblem>]) -> Void) {
         var results: [String: Result<String, ImageProblem>] = [:]
         var waiting = Set<String>()
         for path in Set(paths) {
-            guard ImageRaster.needsOwnProcess(path) else { results[path] = .success(path); continue }
-            let key = path + "\n" + FileText.stamp(path).map(String.init).joined(separator: ",") + "\n\(side)"
+            let icon = !path.hasPrefix("/")
+            guard icon || ImageRaster.needsOwnProcess(path) else { results[path] = .success(path); continue }
+            let key = icon ? "icon \(path) \(icons.size) \(icons.theme ?? "")\n\(side)"
+                           : path + "\n" + FileText.stamp(path).map(String.init).joined(separator: ",") + "\n\(side)"
             if let png = prepared[key], access(png, R_OK) == 0 { results[path] = .success(png); continue }
             waiting.insert(path)
             let first = running[key] == nil
@@ -46,7 +53,7 @@ final class ImagePreparer {
                 waiting.remove(path)
                 if waiting.isEmpty { done(results) }
             }
-            if first { start(path, key: key, side: side) }
+            if first { start(path, key: key, side: side, icon: icon ? icons : nil) }
         }
         if waiting.isEmpty { done(results) }
     }
@@ -60,7 +67,7 @@ final class ImagePreparer {
         for w in running.removeValue(forKey: key) ?? [] { w(result) }
     }
 
-    private func start(_ path: String, key: String, side: Int) {
+    private func start(_ path: String, key: String, side: Int, icon: (size: Int, theme: String?)?) {
         guard let dir = PrivateCache.directory("images", preferringRuntime: true),
               let host = Locations.companion("xhud-host") else {
             return finish(key, .failure(ImageProblem("cannot use image '\(path)': no private directory to draw it in")))
@@ -77,6 +84,7 @@ final class ImagePreparer {
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
         let args = ["xhud-host", "--prepare-image", path, out, String(side)]
+            + (icon.map { ["--icon", String($0.size), $0.theme ?? ""] } ?? [])
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -94,11 +102,22 @@ final class ImagePreparer {
             if timedOut { kill(pid, SIGKILL) }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            let message = String(decoding: said.prefix(300), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            let lines = String(decoding: said.prefix(4096), as: UTF8.self).split(separator: "\n").map(String.init)
+            let message = lines.first { !$0.hasPrefix("icon ") && !$0.hasPrefix("png ") } ?? ""
+            let png = lines.first { $0.hasPrefix("png ") }.map { String($0.dropFirst(4)) } ?? out
+            if let icon, !timedOut {
+                // The child's answer to the lookup, kept: the next request looks it up on the loop.
+                let found = lines.first { $0.hasPrefix("icon ") }.map { String($0.dropFirst(5)) }
+                if found != nil || status == 4 << 8 {
+                    IconTheme.remember(path, size: icon.size, scale: 1, theme: icon.theme, found: found)
+                }
+            }
             if timedOut {
                 finish(key, .failure(ImageProblem("cannot use image '\(path)': drawing it took more than \(Self.seconds) s")))
-            } else if status == 0, access(out, R_OK) == 0 {
-                finish(key, .success(out))
+            } else if status == 4 << 8 {
+                finish(key, .failure(ImageProblem("no icon '\(path)'", missingIcon: true)))
+            } else if status == 0, access(png, R_OK) == 0 {
+                finish(key, .success(png))
             } else {
                 let why = message.isEmpty ? "drawing it ran out of its time or memory" : message
                 finish(key, .failure(ImageProblem(why.hasPrefix("cannot use image") ? why : "cannot use image '\(path)': \(why)")))
@@ -117,18 +136,30 @@ final class ImagePreparer {
 
     /// The child's side: limits, then the drawing. Exits the process.
     static func runChild(_ arguments: [String]) -> Never {
-        guard arguments.count == 3, let side = Int(arguments[2]) else { exit(2) }
+        guard arguments.count == 3 || arguments.count == 6, let side = Int(arguments[2]) else { exit(2) }
         var cpu = rlimit(rlim_cur: rlim_t(seconds.rounded(.up)), rlim_max: rlim_t(seconds.rounded(.up)) + 1)
         setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
         var data = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
         setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &data)
-        let tmp = arguments[1] + ".\(getpid()).tmp"
-        if let why = ImageRaster.write(arguments[0], side: side, to: tmp) {
+        var source = arguments[0], out = arguments[1]
+        if arguments.count == 6 {
+            // An icon name: looked up here (reading the themes' indexes and directories), its
+            // file reported for the server to keep, exit 4 when no theme has it.
+            let theme = arguments[5].isEmpty ? nil : arguments[5]
+            guard let found = IconTheme.lookup(source, size: Int(arguments[4]) ?? 74, scale: 1, theme: theme) else { exit(4) }
+            fputs("icon \(found)\n", stdout)
+            source = found
+            if found.contains("-symbolic") { out = String(out.dropLast(4)) + "-symbolic.png" }
+            fputs("png \(out)\n", stdout)
+        }
+        fflush(stdout)
+        let tmp = out + ".\(getpid()).tmp"
+        if let why = ImageRaster.write(source, side: side, to: tmp) {
             unlink(tmp)
             fputs(why + "\n", stdout)
             exit(1)
         }
-        exit(rename(tmp, arguments[1]) == 0 ? 0 : 1)
+        exit(rename(tmp, out) == 0 ? 0 : 1)
     }
 
     private func hash(_ s: String) -> String {

@@ -14,6 +14,9 @@ public func fuzzValues(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     let text = String(decoding: bytes, as: UTF8.self)
     _ = try? RGBA.parse(text)
+    // Text is bounded whatever it holds: bytes, and marks on a character.
+    let bounded = Limits.text(text, maxBytes: 64)
+    precondition(bounded.utf8.count <= 64, "text past its bound")
     _ = try? HUDMask.parse(text)
     if let r = parseGeometry(text) {
         precondition(Limits.extent.contains(Int(r.width)) && Limits.extent.contains(Int(r.height)), "geometry size out of range")
