@@ -204,14 +204,17 @@ final class Scratch {
     /// shorter names, not a hundred; an index naming a hundred thousand parents keeps sixteen.
     @Test func aHostileNameOrIndexCostsLittle() {
         let dir = Scratch()
-        let parents = (0..<120_000).map { "p\($0)" }.joined(separator: ",")
+        let parents = (0..<5_000).map { "p\($0)" }.joined(separator: ",")
         dir.write("icons/Greedy/index.theme", "[Icon Theme]\nName=Greedy\nInherits=\(parents)\nDirectories=\n")
+        let more = (0..<120_000).map { "p\($0)" }.joined(separator: ",")
+        dir.write("icons/Huge/index.theme", "[Icon Theme]\nName=Huge\nInherits=\(more)\nDirectories=\n")
         dir.write("icons/Base/index.theme", "[Icon Theme]\nName=Base\nDirectories=48x48/status\n\n[48x48/status]\nSize=48\nType=Fixed\n")
         dir.write("icons/Base/48x48/status/a.png", "x")
         setenv("XDG_DATA_DIRS", dir.path, 1)
         setenv("XDG_DATA_HOME", dir.path + "/none", 1)
         defer { unsetenv("XDG_DATA_DIRS"); unsetenv("XDG_DATA_HOME") }
         #expect(IconTheme.index(of: "Greedy")?.inherits.count == IconTheme.maxInherits)
+        #expect(IconTheme.index(of: "Huge") == nil, "an index of a megabyte is no theme's")
         let dashes = "a" + String(repeating: "-b", count: 100)
         // Within the fallbacks, the shortest name is found; past them it is not tried at all.
         #expect(IconTheme.lookup("a-b-b-b", size: 48, scale: 1, theme: "Base") == dir.path + "/icons/Base/48x48/status/a.png")
