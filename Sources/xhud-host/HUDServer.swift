@@ -286,7 +286,7 @@ final class HUDServer {
         // An edited file applies to the next HUD: what hidden HUDs looked like is forgotten.
         let generation = settings.values.reduce(0) { $0 + $1.generation }
         if generation != settingsGeneration { settingsGeneration = generation; huds.forgetLooks() }
-        let warnings = (cache?.unseen(invocation.warnings) ?? []).map { "xhud: \($0.escapingControlCharacters)\n" }.joined()
+        let warnings = Self.bounded(cache?.unseen(invocation.warnings) ?? [])
         if let l = invocation.options.linger { linger = l }
         var answer: Wire.Reply
         if let fd = connection, request.staysConnected, let plan = sessionPlan(invocation.options, request) {
@@ -300,6 +300,17 @@ final class HUDServer {
             opened = nil
             session.abandon()
         }
+    }
+
+    /// Warnings as the client prints them: each at most 1 000 characters, at most 20, then how
+    /// many more there were (a file of a thousand bad lines is still a readable reply).
+    static func bounded(_ warnings: [String]) -> String {
+        var out = warnings.prefix(20).map { w -> String in
+            let line = w.count > 1000 ? String(w.prefix(1000)) + "…" : w
+            return "xhud: \(line.escapingControlCharacters)\n"
+        }.joined()
+        if warnings.count > 20 { out += "xhud: and \(warnings.count - 20) more warnings\n" }
+        return out
     }
 
     /// Takes a HUD off the server once it is gone (its look is kept when it is a named one).

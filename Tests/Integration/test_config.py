@@ -332,3 +332,15 @@ def test_a_relative_config_is_the_callers_file(nx, tmp_path):
     win = one_window(nx)
     time.sleep(0.2)
     assert count(nx.screenshot(), win.rect, is_red) > 400, "the caller's file set the bezel's colour"
+
+
+def test_a_file_of_many_bad_lines_gives_a_readable_warning(nx, tmp_path):
+    """A hundred unknown keys and a value of 100 KB: twenty warnings of at most 1 000
+    characters, then how many more there were; the HUD shows."""
+    bad = tmp_path / "many.toml"
+    bad.write_text("".join(f"bogus{i} = 1\n" for i in range(100)) + 'margin = "' + "z" * 100_000 + '"\n')
+    res = xhud(nx, "--config", str(bad), "--id", "many", "--hide-after", "0.3", *LINGER)
+    assert res.returncode == 0, res.stderr[:500]
+    lines = res.stderr.splitlines()
+    assert len(lines) == 21 and lines[-1].startswith("xhud: and ") and "more warnings" in lines[-1], lines[-3:]
+    assert max(len(l) for l in lines) < 1100
