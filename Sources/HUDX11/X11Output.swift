@@ -11,13 +11,11 @@ import HUDEngine
 /// shape and its Escape grab. The orchestration (`HUDController`) tells it what to draw and
 /// when; this is where pixels and requests are.
 ///
-/// Without a compositor nothing shows through a window, so a HUD blends over something itself.
-/// A bezel blends over the wallpaper (`_XROOTPMAP_ID`), which is always current: a copy of the
-/// screen taken when the HUD appeared goes stale as soon as a window beneath it repaints or
-/// another HUD goes, and showed their old pixels. A mask that covers the whole region (black,
-/// gradient, a colour) dims what is really there, so it blends over a copy of the screen taken
-/// on the server before it maps (input is blocked under it, so that copy stays true). Either
-/// way the pixels never leave the server.
+/// Without a compositor nothing shows through a window, so a HUD blends over something itself:
+/// a copy of the screen under it (windows included), taken on the server before it maps and
+/// again at every new place or size, with what lies under this connection's other HUDs put back
+/// from their own copies, so that no HUD is ever in another's background and the wallpaper never
+/// shows over a window. The pixels never leave the server.
 final class X11Output: HUDOutput {
     let display: X11Display
     private(set) var window: OverlayWindow
@@ -78,6 +76,20 @@ final class X11Output: HUDOutput {
             canvas.setBackground(.snapshot, rect: to, under: underOtherHUDs() + [own])
             window.move(to: r, blocker: region)
             keepShapeAfterMove()
+            return
+        }
+        if window.isMapped, !composited, !onWallpaper, to.width != old.width || to.height != old.height {
+            // A new size: what lies under the new rectangle is taken before the window goes
+            // there, with what this window covered put back from its own copy (the window is
+            // never unmapped to see beneath it: no blink, no wait for the windows to repaint).
+            let own = canvas.snapshot
+            let next = ServerCanvas(display: display, window: window.window, visual: window.visual, depth: window.depth,
+                                    width: Int(to.width), height: Int(to.height), useSHM: useSHM)
+            next.setBackground(.snapshot, rect: to, under: underOtherHUDs() + (own.map { [$0] } ?? []))
+            canvas = next
+            window.move(to: r, blocker: region)
+            look = nil
+            shapeKey = nil
             return
         }
         window.move(to: r, blocker: region)
@@ -159,10 +171,6 @@ final class X11Output: HUDOutput {
     private func chooseBackground() {
         onWallpaper = false
         if composited { return canvas.setBackground(.none, rect: window.rect) }
-        if !overScreen, let wallpaper = display.wallpaperPixmap {
-            onWallpaper = true
-            return canvas.setBackground(.wallpaper(wallpaper), rect: window.rect)
-        }
         // The screen as it is now, with what lies under our other HUDs (and under this one where
         // it was) put back: a HUD that moves or appears next to others needs no unmapping.
         let others = underOtherHUDs()

@@ -1,0 +1,90 @@
+"""What a HUD puts on screen is true: over a window, the window shows through its bezel (never
+the wallpaper hidden behind the window), in every frame of a show, a grow and a hide, with and
+without a compositor. Frames are read back with XGetImage every few milliseconds."""
+
+from __future__ import annotations
+
+import ctypes
+import subprocess
+import threading
+import time
+
+from conftest import XHUD_BIN, _Xlib, set_root_background, wait_until
+
+GREEN = (0x20, 0xA0, 0x40)
+
+
+class Frames:
+    """Raw frames of a rectangle of the root, read on a connection of their own."""
+
+    def __init__(self, display: str, rect):
+        self.x = x = _Xlib.lib()
+        x.XGetImage.restype = ctypes.c_void_p
+        x.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
+                                ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
+        x.XDestroyImage.argtypes = [ctypes.c_void_p]
+        self.d = x.XOpenDisplay(display.encode())
+        self.root = x.XRootWindow(self.d, x.XDefaultScreen(self.d))
+        self.rect = rect
+        self.frames: list[bytes] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run)
+
+    def _run(self):
+        x0, y0, w, h = self.rect
+        while not self.stop.is_set():
+            img = self.x.XGetImage(self.d, self.root, x0, y0, w, h, 0xFFFFFFFF, 2)
+            if img:
+                data = ctypes.c_void_p.from_address(img + 16).value
+                bpl = ctypes.c_int.from_address(img + 44).value
+                raw = ctypes.string_at(data, bpl * h)
+                self.x.XDestroyImage(img)
+                if not self.frames or raw != self.frames[-1]:
+                    self.frames.append(raw)
+            time.sleep(0.004)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+        self.x.XCloseDisplay(self.d)
+
+    def green_pixels(self, raw: bytes) -> int:
+        """Pixels whose green stands out of red and blue: the wallpaper, or a bezel tinted by it."""
+        n = 0
+        for i in range(0, len(raw), 16):   # every fourth pixel (BGRX)
+            b, g, r = raw[i], raw[i + 1], raw[i + 2]
+            if g - max(r, b) > 24:
+                n += 1
+        return n
+
+
+def test_a_window_shows_through_the_bezel_never_the_wallpaper(x):
+    """A white page over a green wallpaper: through a show, a grow (details, then a button) and
+    a hide, no frame inside the page shows green, with or without a compositor."""
+    set_root_background(x.display, GREEN)
+    page = x.start_xev("700x500+290+150")   # xev's window is white: the page
+    time.sleep(0.2)
+    inside = (300, 160, 680, 480)           # within the page, away from its border
+    with Frames(x.display, inside) as frames:
+        p = subprocess.Popen([str(XHUD_BIN), "--label", "Copying", "--mask", "none"], env=x.env,
+                             stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert wait_until(lambda: x.visible_hud_windows(), 5)
+        time.sleep(0.5)
+        p.stdin.write(b"details=file 2 of 3\\nalmost there\n")
+        p.stdin.flush()
+        time.sleep(0.5)
+        p.stdin.write(b"button=Cancel\n")
+        p.stdin.flush()
+        time.sleep(0.5)
+        p.stdin.close()
+        assert p.wait(5) == 0
+        assert wait_until(lambda: not x.visible_hud_windows(), 3)
+        time.sleep(0.2)
+    assert len(frames.frames) > 10, "too few frames were read"
+    worst = max(frames.green_pixels(f) for f in frames.frames)
+    assert worst == 0, f"{worst} pixels of the page looked like the wallpaper in the worst of {len(frames.frames)} frames"
+    assert page.proc.poll() is None
