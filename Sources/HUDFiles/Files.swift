@@ -10,8 +10,8 @@ import Glibc
 public enum FileText {
     public enum Result { case missing, failed(String), text(String) }
 
-    public static func read(_ path: String, limit: Int) -> Result {
-        switch bytes(path, limit: limit) {
+    public static func read(_ path: String, limit: Int, ownOnly: Bool = false) -> Result {
+        switch bytes(path, limit: limit, ownOnly: ownOnly) {
         case .missing: return .missing
         case .failed(let why): return .failed(why)
         case .bytes(let b): return .text(String(decoding: b, as: UTF8.self))
@@ -21,7 +21,9 @@ public enum FileText {
     public enum Bytes { case missing, failed(String), bytes([UInt8]) }
 
     /// A regular file's bytes, up to `limit`: a FIFO or a device is refused, not waited on.
-    public static func bytes(_ path: String, limit: Int) -> Bytes {
+    /// `ownOnly`: a file xhud trusts (what it keeps itself) must be the user's own, checked on
+    /// the open file, not on its path.
+    public static func bytes(_ path: String, limit: Int, ownOnly: Bool = false) -> Bytes {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
             return errno == ENOENT || errno == ENOTDIR ? .missing : .failed(String(cString: strerror(errno)))
@@ -30,6 +32,7 @@ public enum FileText {
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failed(String(cString: strerror(errno))) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .failed("not a regular file") }
+        if ownOnly && (st.st_uid != getuid() || st.st_mode & 0o022 != 0) { return .failed("not the user's own file") }
         guard Int(st.st_size) <= limit else {
             return .failed(limit >= 1 << 20 ? "larger than \(limit >> 20) MB" : "larger than \(limit >> 10) KB")
         }

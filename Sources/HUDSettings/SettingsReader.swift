@@ -23,7 +23,7 @@ public enum SettingsReader {
         let identity = stamp.count >= 2 ? "\(stamp[0]):\(stamp[1])" : path
         let directory = PrivateCache.directory("settings", preferringRuntime: true)
         let cacheFile = directory.map { $0 + "/" + hash(identity) + (allowsSections ? ".conf" : ".theme") }
-        if let cacheFile, case .text(let text) = FileText.read(cacheFile, limit: 4 << 20),
+        if let cacheFile, case .text(let text) = FileText.read(cacheFile, limit: 4 << 20, ownOnly: true),
            let newline = text.firstIndex(of: "\n"), text[..<newline] == key,
            var f = SettingsFile(serialized: String(text[text.index(after: newline)...]), path: path) {
             f.setTheme(theme)

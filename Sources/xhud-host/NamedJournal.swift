@@ -61,7 +61,7 @@ final class NamedJournal {
     /// directory, read without blocking and within bounds); the file is removed.
     func takeOver() -> [Record] {
         defer { unlink(path) }
-        guard case .bytes(let bytes) = FileText.bytes(path, limit: 4 << 20) else { return [] }
+        guard case .bytes(let bytes) = FileText.bytes(path, limit: 4 << 20, ownOnly: true) else { return [] }
         var out: [Record] = []
         var at = 0
         let now = MonotonicClock.seconds()

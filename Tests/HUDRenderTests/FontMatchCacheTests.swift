@@ -122,6 +122,15 @@ final class FontMatchCacheTests: XCTestCase {
         XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [],
                                            fontFiles: [dir + "/a.ttf"], to: file))
         XCTAssertNotNil(FontMatchCache.read(from: file))
+        // Trusted only as the user's own: another user's file, or one others may write, is not read.
+        chmod(file, 0o666)
+        XCTAssertNil(FontMatchCache.read(from: file), "a file others may write")
+        chmod(file, 0o600)
+        XCTAssertNotNil(FontMatchCache.read(from: file))
+        if getuid() == 0 {
+            chown(file, 54321, 54321)
+            XCTAssertNil(FontMatchCache.read(from: file), "another user's file")
+        }
     }
 
     /// A font opened from its match kept as text draws the very pixels of the font opened by

@@ -33,7 +33,7 @@ enum FontMatchCache {
 
     /// The kept matches (description -> match text) if the file is there and still holds.
     static func read(from path: String? = FontMatchCache.path) -> [String: String]? {
-        guard let path, case .text(let text) = FileText.read(path, limit: 4 << 20) else { return nil }
+        guard let path, case .text(let text) = FileText.read(path, limit: 4 << 20, ownOnly: true) else { return nil }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
         guard lines.popFirst() == Substring(header) else { return nil }
         var expected = stampHead()[...]
