@@ -52,6 +52,9 @@ public enum RenderMetrics {
     /// How far the drop shadow reaches beyond the bezel.
     public static let shadowReach = 14.0
     public static let shadowOffsetY = 3.0
+    /// The edge's hairline: white at this alpha on a dark bezel, black at this one on a light.
+    public static let hairlineOnDark = 0.16
+    public static let hairlineOnLight = 0.12
 }
 
 extension HUDFrame {

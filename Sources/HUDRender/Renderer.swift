@@ -58,12 +58,12 @@ public final class HUDRenderer {
         }
         roundedRect(cr, bezel, c.cornerRadius)
         setColor(cr, c.effectiveBezelColor)
+        cairo_fill(cr)
+        drawHairline(bezel, c, scale: f.scale, cr: cr)
         if f.bezelOverride != nil {
-            cairo_fill_preserve(cr)
+            roundedRect(cr, bezel, c.cornerRadius)
             cairo_clip(cr)
             cairo_translate(cr, bezel.midX - f.layout.bezel.midX, bezel.midY - f.layout.bezel.midY)
-        } else {
-            cairo_fill(cr)
         }
         drawContent(f, cr: cr)
         if !opaque {
@@ -71,6 +71,20 @@ public final class HUDRenderer {
             cairo_paint_with_alpha(cr, alpha)
         }
         cairo_restore(cr)
+    }
+
+    /// One device pixel just inside the bezel's edge, light on a dark bezel and dark on a light
+    /// one (as macOS's HUD windows): the edge reads over any window, a black terminal or a white
+    /// page, with or without a compositor's shadow.
+    private func drawHairline(_ bezel: Rect, _ c: HUDConfiguration, scale: Double, cr: OpaquePointer) {
+        let b = c.effectiveBezelColor
+        guard b.a >= 0.05 else { return }
+        let w = 1 / max(scale, 0.5)
+        roundedRect(cr, bezel.insetBy(dx: w / 2, dy: w / 2), max(0, c.cornerRadius - w / 2))
+        let luminance = 0.2126 * b.r + 0.7152 * b.g + 0.0722 * b.b
+        setColor(cr, luminance < 0.5 ? RGBA(1, 1, 1, RenderMetrics.hairlineOnDark) : RGBA(0, 0, 0, RenderMetrics.hairlineOnLight))
+        cairo_set_line_width(cr, w)
+        cairo_stroke(cr)
     }
 
     /// Whether `r` (user space) meets the clip: text outside a spinner-only frame is not drawn.

@@ -88,3 +88,28 @@ def test_a_window_shows_through_the_bezel_never_the_wallpaper(x):
     worst = max(frames.green_pixels(f) for f in frames.frames)
     assert worst == 0, f"{worst} pixels of the page looked like the wallpaper in the worst of {len(frames.frames)} frames"
     assert page.proc.poll() is None
+
+
+def edge_contrast(x, background) -> int:
+    """How far the bezel's left edge (its first pixels, halfway down) stands from the background."""
+    win = x.visible_hud_windows()[0]
+    time.sleep(0.3)
+    shot = x.screenshot()
+    y = win.y + win.height // 2
+    return max(max(abs(a - b) for a, b in zip(shot.pixel(xx, y), background)) for xx in range(win.x, win.x + 6))
+
+
+def test_the_edge_reads_on_black_and_on_white(x):
+    """A dark bezel on a black window and a light one on white stay distinct at their edge (the
+    hairline), whether or not a compositor shadows them."""
+    set_root_background(x.display, (0, 0, 0))
+    hud = x.start_xhud("--label", "On black", "--no-shadow", "--animation", "none")
+    assert edge_contrast(x, (0, 0, 0)) >= 40
+    hud.signal(15)
+    assert hud.wait(5) == 0
+    assert wait_until(lambda: not x.visible_hud_windows(), 3)
+    set_root_background(x.display, (255, 255, 255))
+    hud = x.start_xhud("--label", "On white", "--style", "light", "--no-shadow", "--animation", "none")
+    assert edge_contrast(x, (255, 255, 255)) >= 30
+    hud.signal(15)
+    assert hud.wait(5) == 0
