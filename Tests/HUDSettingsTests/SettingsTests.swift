@@ -273,10 +273,15 @@ final class Scratch {
             while let e = readdir(d) { if e.pointee.d_name.0 != UInt8(ascii: ".") { n += 1 } }
             return n
         }
-        for spelling in [path, dir.path + "/./config.toml", dir.path + "//config.toml", dir.path + "/./././/config.toml"] {
+        let spellings = [path, dir.path + "/./config.toml", dir.path + "//config.toml", dir.path + "/./././/config.toml"]
+        for spelling in spellings {
             #expect(SettingsReader.read(path: spelling, allowsSections: true, theme: nil)?.top.first?.value == .number(3))
         }
-        #expect(entries() == 1)
+        // (Other suites may read their own files meanwhile: only this file's entries are counted.)
+        let st = FileText.stamp(path)
+        let settings = dir.path + "/xhud/settings/"
+        #expect(access(settings + SettingsReader.hash("\(st[0]):\(st[1])") + ".conf", F_OK) == 0, "one entry, named after the file")
+        for spelling in spellings { #expect(access(settings + SettingsReader.hash(spelling) + ".conf", F_OK) != 0, "none per spelling") }
         for i in 0..<(SettingsReader.maxEntries + 10) {
             _ = SettingsReader.read(path: dir.write("f\(i).toml", "margin = \(i)\n"), allowsSections: true, theme: nil)
         }
