@@ -17,8 +17,9 @@ public struct HUDConfiguration: Equatable, Sendable {
     /// nil = the mode's default: `clear` for spinner and progress, `none` for notifications.
     public var mask: HUDMask? = nil
     public var shadow: Bool = true
-    /// Blur radius of what shows through the bezel (0: none), as iOS's material.
-    public var blur: Double = 0
+    /// Blur radius of what shows through the bezel (0: none): a material, as MBProgressHUD 1.x
+    /// and SVProgressHUD 2.x blur by default.
+    public var blur: Double = 20
 
     public var margin: Double = 20
     public var spacing: Double = 4
@@ -87,6 +88,17 @@ public struct HUDConfiguration: Equatable, Sendable {
         switch style {
         case .light: return RGBA(0, 0, 0, 0.7)
         default: return RGBA(1, 1, 1, 0.9)
+        }
+    }
+
+    /// The bezel's fill over what this process blurs itself (no compositor): the style's colour
+    /// lighter, as iOS's materials are (the blur, not the fill, keeps what is behind from
+    /// competing with the label); a colour of the user's own as given.
+    public var materialBezelColor: RGBA {
+        if bezelColor != nil || blur <= 0 { return effectiveBezelColor }
+        switch style {
+        case .light: return RGBA(0.95, 0.95, 0.95, 0.72)
+        default: return RGBA(0.1, 0.1, 0.1, 0.66)
         }
     }
 

@@ -307,6 +307,9 @@ public final class HUDController {
         // without a compositor there is nothing true to shadow onto); only a mask that paints
         // the region, under a compositor, leaves room for a shadow of our own.
         if !(output.composited && c.effectiveMask.paintsBackground) { c.shadow = false }
+        // Blurred here (no compositor): the material's lighter fill. Under a compositor, which
+        // may not blur at all, the fill stays as dense as a flat bezel's.
+        if !output.composited { c.bezelColor = c.materialBezelColor }
         var f = HUDFrame(configuration: c, layout: layout)
         f.time = shownAt
         f.progress = progress.value(at: shownAt)

@@ -151,7 +151,7 @@ struct XHUDCommand: ParsableCommand {
     var mask: String?
     @Flag(inversion: .prefixedNo, help: "A drop shadow under the bezel (default on).")
     var shadow: Bool?
-    @Option(help: "Blur radius of what shows through the bezel, in pixels (default 0: none).")
+    @Option(help: "Blur radius of what shows through the bezel, in pixels (default 20, a material like iOS's; 0: none).")
     var blur: Double?
     @Option(help: "Margin around the content and from the region's edges (default 20).")
     var margin: Double?

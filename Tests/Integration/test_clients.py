@@ -337,7 +337,7 @@ def test_a_wallpaper_freed_under_the_server_is_noticed(nx):
     error, forgets the pixmap and blends that HUD over a copy of the screen. Its bezel then looks
     as the first one did, not like a bezel over nothing (black)."""
     from test_pixels import EXPECTED, close
-    args = ("--mode", "text", "--label", "Wallpaper", "--animation", "none", "--no-shadow", "--wait")
+    args = ("--mode", "text", "--label", "Wallpaper", "--animation", "none", "--no-shadow", "--wait", "--blur", "0")
 
     def bezel_pixel():
         """A pixel of the bezel inside its margin, left of the label, once the screen is still."""

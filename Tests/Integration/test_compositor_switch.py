@@ -16,7 +16,7 @@ def bezel_left_middle(x):
 
 def test_compositor_starts_and_stops_under_a_hud(xplain):
     x = xplain
-    hud = x.start_xhud("--no-shadow", "--mode", "text", "--label", "Switch", "--animation", "none")
+    hud = x.start_xhud("--no-shadow", "--mode", "text", "--label", "Switch", "--animation", "none", "--blur", "0")
     px, shot = bezel_left_middle(x)
     assert close(shot.pixel(*px), EXPECTED), f"before: {shot.pixel(*px)}"
 

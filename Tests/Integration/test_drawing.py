@@ -125,7 +125,7 @@ def test_no_ghost_of_a_previous_hud(xplain):
 def test_a_window_mapped_under_the_hud_leaves_no_stale_pixels(xplain):
     """Without a compositor the bezel blends over the wallpaper, which is always current: a window
     mapped beneath it changes nothing inside the bezel, and shows around it."""
-    hud = xplain.start_xhud("--mode", "text", "--label", "Over a window", "--animation", "none")
+    hud = xplain.start_xhud("--mode", "text", "--label", "Over a window", "--animation", "none", "--blur", "0")
     box, shot = xplain.hud_bbox(tolerance=60)
     assert box, hud.describe()
     left, top, right, bottom = box
@@ -222,7 +222,8 @@ def test_the_screen_shows_what_the_renderer_draws(xplain, tmp_path, case):
     all but a sliver of its pixels: what only happens on screen (composition, shape, upload,
     snapping) can fail this test."""
     from conftest import BACKGROUND, XHUD_BIN
-    geometry = ["--geometry", "400x300+100+100", "--mask", "none", "--animation", "none"]
+    # A flat bezel: the renderer alone blurs nothing (the X server blurs what is beneath).
+    geometry = ["--geometry", "400x300+100+100", "--mask", "none", "--animation", "none", "--blur", "0"]
     png = tmp_path / "render.png"
     r = subprocess.run([str(XHUD_BIN), "--render-png", str(png), *geometry, *case], env=xplain.env,
                        capture_output=True, text=True, timeout=20)

@@ -93,6 +93,21 @@ def test_blur_without_a_compositor_softens_what_shows_through(xplain):
     assert contrast["10"] < contrast["0"] / 2, f"--blur 10 did not soften the stripes: {contrast}"
 
 
+def test_the_default_bezel_is_a_blurred_material(xplain):
+    """As MBProgressHUD 1.x and SVProgressHUD 2.x, a HUD blurs what is behind it by default:
+    the stripes behind the default bezel are far softer than behind a flat one (`--blur 0`)."""
+    set_striped_root(xplain.display)
+    contrast = {}
+    for extra in ([], ["--blur", "0"]):
+        hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--mask", "none", "--animation", "none", *extra)
+        win = hud_window(xplain)
+        time.sleep(0.3)
+        contrast[bool(extra)] = row_contrast(xplain.screenshot(), win, win.y + 8)
+        hud.signal(15)
+        hud.wait(5)
+    assert contrast[False] < contrast[True] / 2, f"the default did not blur: default {contrast[False]}, flat {contrast[True]}"
+
+
 def test_the_blur_stops_at_the_rounded_edge(xplain):
     """Outside the bezel (its rounded corner) the wallpaper is sharp: no seam, no box."""
     set_striped_root(xplain.display)
@@ -131,7 +146,7 @@ def test_composited_the_window_is_the_rounded_bezel(x):
     assert "= 1" in x.xprop(win.id, "_COMPTON_SHADOW")
     hud.signal(15)
     hud.wait(5)
-    hud = x.start_xhud("--mode", "text", "--label", "Flat", "--no-shadow", "--mask", "none", "--animation", "none")
+    hud = x.start_xhud("--mode", "text", "--label", "Flat", "--no-shadow", "--mask", "none", "--animation", "none", "--blur", "0")
     win = hud_window(x)
     time.sleep(0.2)
     assert "= 0" in x.xprop(win.id, "_COMPTON_SHADOW")
@@ -210,7 +225,7 @@ def test_xsetroot_placeholder_is_not_a_wallpaper(xplain, tmp_path):
     subprocess.run(["convert", "-size", "64x64", "xc:#e0e0e0", str(picture)], check=True)
     xplain.run("display", "-window", "root", str(picture), check=False)
     assert "_XSETROOT_ID" in xplain.run("xprop", "-root", "_XSETROOT_ID").stdout
-    hud = xplain.start_xhud("--mode", "text", "--label", "Over xsetroot", "--animation", "none", "--mask", "none")
+    hud = xplain.start_xhud("--mode", "text", "--label", "Over xsetroot", "--animation", "none", "--mask", "none", "--blur", "0")
     win = hud_window(xplain)
     time.sleep(0.3)
     got = xplain.screenshot().pixel(win.x + 4, win.y + win.height // 2)

@@ -28,7 +28,7 @@ def hud_box(x, hud):
 
 @pytest.mark.parametrize("label", ["X", "A longer label"])
 def test_translucent_bezel(x, label):
-    hud = x.start_xhud("--no-shadow", "--mode", "text", "--label", label, "--animation", "none")
+    hud = x.start_xhud("--no-shadow", "--mode", "text", "--label", label, "--animation", "none", "--blur", "0")
     (left, top, right, bottom), shot = hud_box(x, hud)
     mid_y = (top + bottom) // 2
     # Inside the bezel, within its margin (20 px) where no text is: the blend of the bezel over
@@ -108,7 +108,7 @@ def test_black_mask_dims_region(x):
     (["--bezel-color", "#00ff0080"], (0, 255, 0, 128 / 255)),
 ], ids=["light", "opaque-red", "green-alpha"])
 def test_bezel_colour(x, args, bezel):
-    hud = x.start_xhud("--no-shadow", "--mode", "text", "--label", "C", "--animation", "none", *args)
+    hud = x.start_xhud("--no-shadow", "--mode", "text", "--label", "C", "--animation", "none", "--blur", "0", *args)
     (left, top, right, bottom), shot = hud_box(x, hud)
     a = bezel[3]
     expected = tuple(round(a * c + (1 - a) * g) for c, g in zip(bezel[:3], BACKGROUND))

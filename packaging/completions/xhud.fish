@@ -109,7 +109,7 @@ complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhu
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" mask' -l 'mask' -d 'none (click-through) | clear (blocks input) | black | gradient | COLOR | blur | blur:COLOR (blurred, tinted). Default: clear for spinner and progress, none for notifications.' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" shadow' -l 'shadow' -d 'A drop shadow under the bezel (default on).'
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" no-shadow' -l 'no-shadow' -d 'A drop shadow under the bezel (default on).'
-complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" blur' -l 'blur' -d 'Blur radius of what shows through the bezel, in pixels (default 0: none).' -rfka ''
+complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" blur' -l 'blur' -d 'Blur radius of what shows through the bezel, in pixels (default 20, a material like iOS\'s; 0: none).' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" margin' -l 'margin' -d 'Margin around the content and from the region\'s edges (default 20).' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" spacing' -l 'spacing' -d 'Space between the indicator, label, details and button (default 4).' -rfka ''
 complete -c 'xhud' -n '__xhud_should_offer_completions_for_flags_or_options "xhud" corner-radius' -l 'corner-radius' -d 'Corner radius of the bezel (default 10).' -rfka ''
