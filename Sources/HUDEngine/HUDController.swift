@@ -53,9 +53,25 @@ public final class HUDController {
     /// Shift of the bezel (logical pixels) that stacks several HUDs in one region.
     public var stackOffset: Point = .zero {
         // Applied at the next frame (or show): HUDs arriving faster than frames move each HUD
-        // already up once a frame, not once an arrival.
-        didSet { if stackOffset != oldValue { stackMoved = true; needsFrameOnly() } }
+        // already up once a frame, not once an arrival. A HUD on screen slides there (0.25 s,
+        // the bezel's own curve) from where it is, never jumps.
+        didSet {
+            guard stackOffset != oldValue else { return }
+            if output?.isMapped == true, lifecycle.isVisible, configuration.animation != .none {
+                let now = clock.now
+                slide = RectTween(from: Rect(x: shownStackOffset.x, y: shownStackOffset.y, width: 0, height: 0),
+                                  to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: now)
+            } else {
+                slide = nil
+                shownStackOffset = stackOffset
+            }
+            stackMoved = true
+            needsFrameOnly()
+        }
     }
+    /// Where the stack has the bezel now: `stackOffset`, or on the way there.
+    private var shownStackOffset: Point = .zero
+    private var slide: RectTween?
     /// The region's size in logical pixels, where a stack must fit.
     public var stackArea: Size { Size(width: region.width / scale, height: region.height / scale) }
 
@@ -180,7 +196,7 @@ public final class HUDController {
         guard lifecycle.isVisible else { return false }
         let now = clock.now
         return lifecycle.isAnimating || configuration.mode.isAnimated || progress.isMoving(at: now) || progressSource != nil
-            || bezelTween?.isMoving(at: now) == true
+            || bezelTween?.isMoving(at: now) == true || slide != nil
     }
 
     /// Whether the display link must tick for this HUD.
@@ -226,8 +242,8 @@ public final class HUDController {
         let before = bezelTween?.value(at: now) ?? layout.bezel
         let size = Size(width: region.width / scale, height: region.height / scale)
         var c = configuration
-        c.offset.x += stackOffset.x
-        c.offset.y += stackOffset.y
+        c.offset.x += shownStackOffset.x
+        c.offset.y += shownStackOffset.y
         layout = HUDLayout.compute(c, region: size, measurer: renderer.text).snapped(toScale: scale)
         bezelTween = nil
         if !regionMoved, output != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
@@ -390,9 +406,17 @@ public final class HUDController {
     private var stackMoved = false
 
     private func applyStackMove() {
+        if let t = slide {
+            let now = clock.now
+            let at = t.value(at: now)
+            shownStackOffset = Point(x: at.x, y: at.y)
+            if !t.isMoving(at: now) { slide = nil; shownStackOffset = stackOffset }
+            stackMoved = true
+        }
         guard stackMoved else { return }
         stackMoved = false
         relayout()
+        if slide != nil { needsFrameOnly() }
     }
 
     private func inButton(_ p: Point) -> Bool {

@@ -202,12 +202,19 @@ final class ServerCanvas {
             XRenderFillRectangle(d, PictOpSrc, back.picture, &clear, x, y, w, h)
         }
 
-        // Under the bezel, the background blurred (clipped to the bezel's spans).
+        var mask: Picture = 0
+        if alpha < 0.999 {
+            var c = XRenderColor(red: 0, green: 0, blue: 0, alpha: UInt16(saturating: (max(0, alpha) * 65535).rounded()))
+            mask = XRenderCreateSolidFill(d, &c)
+        }
+
+        // Under the bezel, the background blurred (clipped to the bezel's spans), fading with
+        // the bezel: at alpha 0 the window shows the true background, never a blurred slab.
         if blurRadius > 0, backgroundPicture != 0, !blurClip.isEmpty {
             if blurred == nil { makeBlurred(windowOrigin: windowOrigin) }
             if let blurred {
                 XRenderSetPictureClipRectangles(d, back.picture, 0, 0, &blurClip, Int32(blurClip.count))
-                XRenderComposite(d, PictOpSrc, blurred.picture, 0, back.picture, x, y, 0, 0, x, y, w, h)
+                XRenderComposite(d, mask == 0 ? PictOpSrc : PictOpOver, blurred.picture, mask, back.picture, x, y, x, y, x, y, w, h)
                 var none = XRenderPictureAttributes()
                 none.clip_mask = 0
                 XRenderChangePicture(d, back.picture, UInt(CPClipMask), &none)
@@ -215,11 +222,6 @@ final class ServerCanvas {
         }
 
         // The layer with its alpha and zoom.
-        var mask: Picture = 0
-        if alpha < 0.999 {
-            var c = XRenderColor(red: 0, green: 0, blue: 0, alpha: UInt16(saturating: (max(0, alpha) * 65535).rounded()))
-            mask = XRenderCreateSolidFill(d, &c)
-        }
         let zoomed = abs(zoom - 1) > 1e-6
         if zoomed {
             let k = 1 / zoom

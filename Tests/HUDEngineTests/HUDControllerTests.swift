@@ -65,4 +65,23 @@ final class HUDControllerTests: XCTestCase {
         backend.run(hud, seconds: 0.35)
         XCTAssertEqual(hud.lifecycle.phase, .shown, "back to the animation's own 0.3 s")
     }
+
+    /// A HUD the stack moves while it shows slides there over a quarter of a second, every frame
+    /// a step on the way, never a jump; one not yet shown is put there at once.
+    func testAStackMoveSlides() throws {
+        let (hud, backend) = try controller { $0.animation = .fade }
+        hud.stackOffset = Point(x: 0, y: -50)          // before it shows: no slide
+        hud.show(animated: false)
+        backend.run(hud, seconds: 0.05)
+        let out = try XCTUnwrap(backend.outputs.first)
+        let start = out.rect.y
+        hud.stackOffset = Point(x: 0, y: 50)
+        var ys: [Double] = []
+        for _ in 0..<20 { backend.run(hud, seconds: backend.framePeriod); ys.append(out.rect.y) }
+        XCTAssertEqual(ys.last!, start + 100, accuracy: 1, "at its new place")
+        let steps = zip([start] + ys, ys).map { $1 - $0 }
+        XCTAssertGreaterThan(steps.filter { $0 > 0 }.count, 5, "it moved in steps: \(ys)")
+        XCTAssertLessThan(steps.max()!, 40, "no step is a jump: \(steps)")
+        XCTAssertTrue(steps.allSatisfy { $0 >= 0 }, "always towards its place: \(steps)")
+    }
 }

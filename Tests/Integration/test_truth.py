@@ -113,3 +113,38 @@ def test_the_edge_reads_on_black_and_on_white(x):
     assert edge_contrast(x, (255, 255, 255)) >= 30
     hud.signal(15)
     assert hud.wait(5) == 0
+
+
+def test_a_fading_blurred_bezel_never_leaves_a_blurred_slab(xplain):
+    """Over sharp stripes, a blurred bezel (the default) fading out goes from blurred and dark to
+    the sharp stripes themselves: no frame shows the blur without the bezel's fill (a slab of
+    blurred background where nothing is any more)."""
+    from test_material import set_striped_root
+    set_striped_root(xplain.display, period=16, band=8)
+    hud = xplain.start_xhud("--mode", "text", "--label", "Fading", "--mask", "none", "--animation", "fade")
+    win = xplain.visible_hud_windows()[0]
+    time.sleep(0.5)
+    row = (win.x + 20, win.y + 8, win.width - 40, 1)   # the bezel's top margin: no text
+    sharp_shot = None
+    with Frames(xplain.display, row) as frames:
+        time.sleep(0.05)
+        hud.signal(15)
+        assert hud.wait(5) == 0
+        assert wait_until(lambda: not xplain.visible_hud_windows(), 3)
+        time.sleep(0.1)
+
+    def measure(raw):
+        reds = [raw[i + 2] for i in range(0, len(raw) - 3, 4)]
+        return max(reds) - min(reds), sum(reds) / len(reds)
+
+    contrast_sharp, mean_sharp = measure(frames.frames[-1])
+    contrast_hud, mean_hud = measure(frames.frames[0])
+    assert contrast_sharp > 100 and contrast_hud < contrast_sharp / 2, (contrast_sharp, contrast_hud)
+    dark = max(1.0, mean_sharp - mean_hud)
+    for raw in frames.frames:
+        c, m = measure(raw)
+        # How far along the fade the frame is, by its fill and by its sharpness: a true blend
+        # has both add up to about one; a slab has neither.
+        along = c / contrast_sharp + (mean_sharp - m) / dark
+        assert along > 0.6, f"a blurred slab: contrast {c}, mean {m:.0f} " \
+            f"(sharp {contrast_sharp}/{mean_sharp:.0f}, HUD {contrast_hud}/{mean_hud:.0f})"
