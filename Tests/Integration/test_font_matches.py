@@ -18,7 +18,7 @@ from test_named import nx  # noqa: F401 (a fixture)
 SANS_BOLD = re.compile(r"^font Sans Bold 16px\t.*:file=([^:]*DejaVuSans-Bold\.ttf)", re.M)
 
 
-def setup(x, tmp: Path) -> Path:
+def private_fonts(x, tmp: Path) -> Path:
     """A private cache directory and a fontconfig configuration of the test's own that includes
     the system's: the test can change what the kept matches were made from. The kept file."""
     conf = tmp / "fontconfig"
@@ -67,7 +67,7 @@ def end_server(x) -> None:
 
 
 def test_a_kept_match_is_drawn_without_the_configuration_and_checked_after(nx, tmp_path):
-    kept = setup(nx, tmp_path)
+    kept = private_fonts(nx, tmp_path)
     first = cold_label(nx)
     # The server writes what it matched once its first HUD is up.
     assert wait_until(lambda: kept.exists() and SANS_BOLD.search(kept.read_text()), 5), "no kept match"
@@ -96,7 +96,7 @@ def test_a_kept_match_is_drawn_without_the_configuration_and_checked_after(nx, t
 
 
 def test_a_cold_server_opens_its_font_before_reading_the_configuration(nx, tmp_path):
-    kept = setup(nx, tmp_path)
+    kept = private_fonts(nx, tmp_path)
     cold_label(nx)
     assert wait_until(lambda: kept.exists() and SANS_BOLD.search(kept.read_text()), 5), "no kept match"
     end_server(nx)
