@@ -72,27 +72,6 @@ public enum IconTheme {
         return nil
     }
 
-    /// Reads the indexes and lists the directories of the themes looked in, so that the first
-    /// lookup is a few set look-ups: a server does it on a thread of its own once it is up.
-    public static func warm(theme: String? = nil) {
-        defer { cacheLock.withLock { warmed.insert(theme ?? "") } }
-        var seen = Set<String>()
-        var queue = searchOrder(theme: theme)
-        while let t = queue.first, seen.count < maxInherits {
-            queue.removeFirst()
-            guard seen.insert(t).inserted, let index = index(of: t) else { continue }
-            for root in baseDirectories.map({ $0 + "/" + t }) where Locations.isDirectory(root) {
-                for d in index.directories { _ = files(in: root + "/" + d.name) }
-            }
-            queue += index.inherits
-        }
-    }
-
-    /// Whether `warm(theme:)` has read what a lookup in `theme` needs: a lookup is then set
-    /// look-ups and a stat, fit for a loop that must not wait.
-    public static func isWarm(theme: String?) -> Bool { cacheLock.withLock { warmed.contains(theme ?? "") } }
-    nonisolated(unsafe) private static var warmed = Set<String>()
-
     /// The themes a name is looked for in, in order (then `/usr/share/pixmaps`).
     public static func searchOrder(theme: String?) -> [String] {
         var themes: [String] = []

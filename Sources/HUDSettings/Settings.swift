@@ -121,15 +121,33 @@ public final class SettingsCache {
     public init(path: String? = nil) { self.path = path }
 
     public func current() -> Settings {
-        let paths = path.map { [$0] } ?? Locations.configFiles
-        let now = paths.map(FileText.stamp)
-        if let c = cached, now == stamps { return c }
-        let s = Settings.load(path: path)
+        if isCurrent, let c = cached { return c }
+        return install(read())
+    }
+
+    /// Whether `current()` answers without reading a file: the files are as they were read
+    /// (a stat each).
+    public var isCurrent: Bool { cached != nil && Self.stamps(path) == stamps }
+
+    /// Reads the files as `current()` would, without touching this cache: on any thread (a
+    /// file not parsed before runs the TOML reader, which may take its time); `install` then
+    /// keeps the result, on the cache's own thread.
+    public func read() -> (settings: Settings, stamps: [[Int]]) {
+        let now = Self.stamps(path)   // before: a file changed while it is read is read again
+        return (Settings.load(path: path), now)
+    }
+
+    @discardableResult
+    public func install(_ r: (settings: Settings, stamps: [[Int]])) -> Settings {
         if cached != nil { generation += 1 }
-        cached = s
-        stamps = now
+        cached = r.settings
+        stamps = r.stamps
         given = []
-        return s
+        return r.settings
+    }
+
+    private static func stamps(_ path: String?) -> [[Int]] {
+        (path.map { [$0] } ?? Locations.configFiles).map(FileText.stamp)
     }
 
     /// The warnings not given yet for this version of the files.

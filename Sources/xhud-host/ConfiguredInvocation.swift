@@ -22,6 +22,18 @@ struct ConfiguredInvocation {
     var warnings: [String] = []
 
     /// `settings` loads the files (`--config` or the XDG ones); `cwd` resolves relative images.
+    /// The configuration file the invocation reads (`--config`, made absolute, else
+    /// `$XHUD_CONFIG`); nil for the XDG ones.
+    private static func configFile(_ user: HUDOptions) -> String? { user.config ?? env("XHUD_CONFIG") }
+
+    /// What `make` would pass to its `settings` for these arguments; nil when they do not parse
+    /// (`make` then reports why).
+    static func configFile(arguments: [String], cwd: String) -> String?? {
+        guard var user = try? HUDOptions.parse(arguments) else { return nil }
+        if let c = user.config, !c.isEmpty, !c.hasPrefix("/") { user.config = cwd + "/" + c }
+        return .some(configFile(user))
+    }
+
     /// `defersIconLookups`: an icon name whose answer is not known yet is left as it is, for
     /// `ImagePreparer` to look up off the loop (the server); otherwise it is looked up here.
     static func make(arguments: [String], cwd: String, defersIconLookups: Bool = false,
@@ -31,7 +43,7 @@ struct ConfiguredInvocation {
         func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
         if let c = user.config, !c.isEmpty { user.config = absolute(c) }
         if let t = user.theme, t.contains("/") { user.theme = absolute(t) }
-        let loaded = settings(user.config ?? env("XHUD_CONFIG"))
+        let loaded = settings(configFile(user))
         let kind = Settings.Kind(wrapsCommand: !user.command.isEmpty, isNotification: user.isNotification,
                                  id: user.id)
         let resolution = loaded.resolve(kind, commandLineTheme: user.theme)
@@ -82,7 +94,7 @@ struct ConfiguredInvocation {
             let path = image.hasPrefix("/") ? image : cwd + "/" + image
             if access(path, F_OK) == 0 || !IconTheme.isIconName(image) { return (path, false) }
             let size = Self.iconSize(o)
-            let answer = defersIconLookups && !IconTheme.isWarm(theme: o.iconTheme)
+            let answer = defersIconLookups
                 ? IconTheme.cached(image, size: size, scale: 1, theme: o.iconTheme)
                 : .some(IconTheme.lookup(image, size: size, scale: 1, theme: o.iconTheme))
             guard let known = answer else { return (image, false) }

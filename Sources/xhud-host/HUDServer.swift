@@ -37,6 +37,8 @@ final class HUDServer {
     /// looked up by descriptor: a session whose client has gone keeps its HUD a while, and the
     /// descriptor number it had is given to the next connection.)
     var opened: ClientSession?
+    /// Requests waiting for a configuration's files to be read, by cache.
+    private var settingsReading: [ObjectIdentifier: [() -> Void]] = [:]
     /// Draws the images of requests off the loop.
     private(set) lazy var images = ImagePreparer(loop: loop)
     /// The requests behind what shows without a client, for a server that takes over after this
@@ -142,12 +144,6 @@ final class HUDServer {
         // when the configuration is loaded already (they did not hold: a match and a file to
         // write), later when it is to be loaded (3-4 ms of a core, not beside the first frames).
         loop.addTimer(after: FontWarmup.keptMatchesHeld ? 0.4 : 0.05) { FontWarmup.settle() }
-        // The icon themes are read on a thread of their own once the first HUDs are up: an OSD's
-        // first key press then finds its icon in a few set look-ups.
-        loop.addTimer(after: 0.5) {
-            var thread = pthread_t()
-            if pthread_create(&thread, nil, { _ in IconTheme.warm(); return nil }, nil) == 0 { pthread_detach(thread) }
-        }
     }
 
     // MARK: Connections
@@ -252,16 +248,21 @@ final class HUDServer {
     /// says whether the reply could still be given (the client may be gone meanwhile): a
     /// request that is not answered changes nothing.
     func handle(_ request: Wire.Request, connection: Int32? = nil, reply: @escaping (Wire.Reply) -> Bool) {
+        let arguments = translatingZenityFlags(request.arguments)
+        // The configuration files are read first, off the loop when they changed (a file not
+        // parsed before runs the TOML reader in a process of its own).
+        if case .some(let path) = ConfiguredInvocation.configFile(arguments: arguments, cwd: request.cwd) {
+            let c = settingsCache(path)
+            if !c.isCurrent {
+                return whenRead(c) { [unowned self] in self.handle(request, connection: connection, reply: reply) }
+            }
+        }
         let invocation: ConfiguredInvocation
         var cache: SettingsCache?
         do {
-            invocation = try ConfiguredInvocation.make(arguments: translatingZenityFlags(request.arguments), cwd: request.cwd,
+            invocation = try ConfiguredInvocation.make(arguments: arguments, cwd: request.cwd,
                                                        defersIconLookups: true) { path in
-                // A few `--config` files at most are kept: a client naming a new file each time
-                // costs a read, not memory.
-                if self.settings[path ?? ""] == nil, self.settings.count >= 8 { self.settings = self.settings.filter { $0.key.isEmpty } }
-                let c = self.settings[path ?? ""] ?? SettingsCache(path: path)
-                self.settings[path ?? ""] = c
+                let c = self.settingsCache(path)
                 cache = c
                 return c.current()
             }
@@ -278,6 +279,31 @@ final class HUDServer {
             var invocation = invocation
             if let problem = invocation.useImages(results) { _ = reply(usageError(problem.description)); return }
             self.apply(invocation, request, connection: connection, cache: cache, reply: reply)
+        }
+    }
+
+    /// The cache of a configuration file (nil: the XDG ones). A few `--config` files at most
+    /// are kept: a client naming a new file each time costs a read, not memory.
+    private func settingsCache(_ path: String?) -> SettingsCache {
+        if settings[path ?? ""] == nil, settings.count >= 8 { settings = settings.filter { $0.key.isEmpty } }
+        let c = settings[path ?? ""] ?? SettingsCache(path: path)
+        settings[path ?? ""] = c
+        return c
+    }
+
+    /// Reads `cache`'s files on a thread of their own, then calls `then` on the loop (once for
+    /// every request that waited for the same files).
+    private func whenRead(_ cache: SettingsCache, then: @escaping () -> Void) {
+        let id = ObjectIdentifier(cache)
+        if settingsReading[id] != nil { settingsReading[id]!.append(then); return }
+        settingsReading[id] = [then]
+        let loop = self.loop
+        runOnThread {
+            let result = cache.read()
+            loop.post { [unowned self] in
+                cache.install(result)
+                for w in self.settingsReading.removeValue(forKey: id) ?? [] { w() }
+            }
         }
     }
 
@@ -368,4 +394,20 @@ func noRoom() -> Wire.Reply {
 
 func usageError(_ message: String) -> Wire.Reply {
     Wire.Reply(status: Status.usage, error: "xhud: \(message.escapingControlCharacters)\n")
+}
+
+/// Runs `work` on a detached thread of its own (what may take long and must not be on the loop).
+func runOnThread(_ work: @escaping () -> Void) {
+    let box = Unmanaged.passRetained(ThreadWork(work)).toOpaque()
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { p in
+        Unmanaged<ThreadWork>.fromOpaque(p!).takeRetainedValue().run()
+        return nil
+    }, box)
+    if started == 0 { pthread_detach(thread) } else { Unmanaged<ThreadWork>.fromOpaque(box).takeRetainedValue().run() }
+}
+
+private final class ThreadWork {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
 }

@@ -344,3 +344,39 @@ def test_a_file_of_many_bad_lines_gives_a_readable_warning(nx, tmp_path):
     lines = res.stderr.splitlines()
     assert len(lines) == 21 and lines[-1].startswith("xhud: and ") and "more warnings" in lines[-1], lines[-3:]
     assert max(len(l) for l in lines) < 1100
+
+
+def test_a_configuration_slow_to_read_is_read_off_the_loop(nx, tmp_path):
+    """A configuration file the server has not parsed before runs the TOML reader; one that
+    takes a second and a half (a slow disk, a huge file) is read on a thread of its own: a
+    spinner shown by the same server keeps turning, and the request is answered once read."""
+    import threading
+    from test_liveness import Grabber
+    real = Path(XHUD_BIN).parent / "xhud-config"
+    slow = tmp_path / "slow-reader"
+    slow.write_text(f"#!/bin/sh\nsleep 1.5\nexec {real} \"$@\"\n")
+    slow.chmod(0o755)
+    nx.env = dict(nx.env, XHUD_CONFIG_READER=str(slow))
+    ok(nx, "--id", "witness", "--label", "Witness", "--hide-after", "30", "--animation", "none", *LINGER)
+    win = one_window(nx)
+    conf = tmp_path / "new.toml"
+    conf.write_text('label = "From the slow file"\n')
+    grabber = Grabber(nx.display)
+    digests = []
+    result = {}
+    t = threading.Thread(target=lambda: result.update(res=xhud(nx, "--config", str(conf), "--id", "other",
+                                                               "--hide-after", "5", *LINGER)))
+    t0 = time.monotonic()
+    t.start()
+    while t.is_alive():
+        digests.append((time.monotonic(), grabber.digest((win.x, win.y, win.width, win.height))))
+        time.sleep(0.02)
+    grabber.close()
+    assert result["res"].returncode == 0, result["res"].stderr
+    assert time.monotonic() - t0 > 1.4, "the slow reader was not run (a cached parse?)"
+    longest, since = 0.0, digests[0]
+    for at, d in digests[1:]:
+        if d != since[1]:
+            since = (at, d)
+        longest = max(longest, at - since[0])
+    assert longest < 0.3, f"the witness stood still for {longest:.2f} s while the file was read"
