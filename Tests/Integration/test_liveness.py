@@ -32,16 +32,20 @@ class Grabber:
         self.d = x.XOpenDisplay(display.encode())
         self.root = x.XRootWindow(self.d, x.XDefaultScreen(self.d))
 
-    def digest(self, rect) -> bytes:
+    def raw(self, rect) -> bytes:
+        """The rectangle's pixels as the server holds them (BGRX rows)."""
         x0, y0, w, h = rect
         img = self.x.XGetImage(self.d, self.root, x0, y0, w, h, 0xFFFFFFFF, 2)   # ZPixmap
         if not img:
             return b""
         data = ctypes.c_void_p.from_address(img + 16).value
         bpl = ctypes.c_int.from_address(img + 44).value
-        out = hashlib.sha1(ctypes.string_at(data, bpl * h)).digest()
+        out = ctypes.string_at(data, bpl * h)
         self.x.XDestroyImage(img)
         return out
+
+    def digest(self, rect) -> bytes:
+        return hashlib.sha1(self.raw(rect)).digest()
 
     def close(self):
         self.x.XCloseDisplay(self.d)

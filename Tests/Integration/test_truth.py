@@ -4,12 +4,12 @@ without a compositor. Frames are read back with XGetImage every few milliseconds
 
 from __future__ import annotations
 
-import ctypes
 import subprocess
 import threading
 import time
 
-from conftest import XHUD_BIN, _Xlib, set_root_background, wait_until
+from conftest import XHUD_BIN, set_root_background, wait_until
+from test_liveness import Grabber
 
 GREEN = (0x20, 0xA0, 0x40)
 
@@ -18,29 +18,17 @@ class Frames:
     """Raw frames of a rectangle of the root, read on a connection of their own."""
 
     def __init__(self, display: str, rect):
-        self.x = x = _Xlib.lib()
-        x.XGetImage.restype = ctypes.c_void_p
-        x.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
-                                ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
-        x.XDestroyImage.argtypes = [ctypes.c_void_p]
-        self.d = x.XOpenDisplay(display.encode())
-        self.root = x.XRootWindow(self.d, x.XDefaultScreen(self.d))
+        self.grabber = Grabber(display)
         self.rect = rect
         self.frames: list[bytes] = []
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run)
 
     def _run(self):
-        x0, y0, w, h = self.rect
         while not self.stop.is_set():
-            img = self.x.XGetImage(self.d, self.root, x0, y0, w, h, 0xFFFFFFFF, 2)
-            if img:
-                data = ctypes.c_void_p.from_address(img + 16).value
-                bpl = ctypes.c_int.from_address(img + 44).value
-                raw = ctypes.string_at(data, bpl * h)
-                self.x.XDestroyImage(img)
-                if not self.frames or raw != self.frames[-1]:
-                    self.frames.append(raw)
+            raw = self.grabber.raw(self.rect)
+            if raw and (not self.frames or raw != self.frames[-1]):
+                self.frames.append(raw)
             time.sleep(0.004)
 
     def __enter__(self):
@@ -50,7 +38,7 @@ class Frames:
     def __exit__(self, *exc):
         self.stop.set()
         self.thread.join()
-        self.x.XCloseDisplay(self.d)
+        self.grabber.close()
 
     def green_pixels(self, raw: bytes) -> int:
         """Pixels whose green stands out of red and blue: the wallpaper, or a bezel tinted by it."""
