@@ -57,7 +57,9 @@ public final class HUDController {
         // the bezel's own curve) from where it is, never jumps.
         didSet {
             guard stackOffset != oldValue else { return }
-            if output?.isMapped == true, lifecycle.isVisible, configuration.animation != .none {
+            // Only a HUD at rest slides: one still appearing (a burst of HUDs arriving at once)
+            // goes to its place in the next frame, as the others make room.
+            if output?.isMapped == true, lifecycle.phase == .shown, configuration.animation != .none {
                 let now = clock.now
                 slide = RectTween(from: Rect(x: shownStackOffset.x, y: shownStackOffset.y, width: 0, height: 0),
                                   to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: now)
