@@ -21,6 +21,7 @@ final class ServerCanvas {
     private var spriteKey: SpriteKey?
     private let windowPicture: Picture
     private let back: (pixmap: Pixmap, picture: Picture)
+    private let backFormat: UnsafeMutablePointer<XRenderPictFormat>?
     /// The content with the spinner turned over it: made for a spinner's first frame only (a
     /// window-sized pixmap fewer on the X server for every other HUD).
     private var layer: (pixmap: Pixmap, picture: Picture)?
@@ -56,7 +57,8 @@ final class ServerCanvas {
             let p = XCreatePixmap(d, root, w, h, UInt32(depth))
             return (p, XRenderCreatePicture(d, p, format, 0, nil))
         }
-        back = pixmapPicture(depth, XRenderFindVisualFormat(d, visual))
+        backFormat = XRenderFindVisualFormat(d, visual)
+        back = pixmapPicture(depth, backFormat)
         content = UploadedImage(display: display, width: self.width, height: self.height, useSHM: useSHM)
         contentPicture = XRenderCreatePicture(d, content.pixmap, argb, 0, nil)
         setFilter(contentPicture, "bilinear")
@@ -64,7 +66,8 @@ final class ServerCanvas {
 
     deinit {
         let d = display.handle
-        for p in [windowPicture, back.picture, layer?.picture ?? 0, contentPicture, spritePicture, backgroundPicture] where p != 0 {
+        for p in [windowPicture, back.picture, layer?.picture ?? 0, contentPicture, spritePicture, backgroundPicture,
+                  blurTargetPicture] where p != 0 {
             XRenderFreePicture(d, p)
         }
         XFreePixmap(d, back.pixmap)
@@ -213,11 +216,7 @@ final class ServerCanvas {
         if blurRadius > 0, backgroundPicture != 0, !blurClip.isEmpty {
             if blurred == nil { makeBlurred(windowOrigin: windowOrigin) }
             if let blurred {
-                XRenderSetPictureClipRectangles(d, back.picture, 0, 0, &blurClip, Int32(blurClip.count))
-                XRenderComposite(d, mask == 0 ? PictOpSrc : PictOpOver, blurred.picture, mask, back.picture, x, y, x, y, x, y, w, h)
-                var none = XRenderPictureAttributes()
-                none.clip_mask = 0
-                XRenderChangePicture(d, back.picture, UInt(CPClipMask), &none)
+                XRenderComposite(d, mask == 0 ? PictOpSrc : PictOpOver, blurred.picture, mask, blurTarget(), x, y, x, y, x, y, w, h)
             }
         }
 
@@ -242,10 +241,27 @@ final class ServerCanvas {
         let r = min(max(0, radius), 128)
         if r != blurRadius { dropBlurred() }
         blurRadius = r
-        blurClip = spans.map {
+        let clip = spans.map {
             XRectangle(x: Int16(saturating: $0.x), y: Int16(saturating: $0.y),
                        width: UInt16(saturating: $0.width), height: UInt16(saturating: $0.height))
         }
+        if clip.count != blurClip.count || !zip(clip, blurClip).allSatisfy({ $0.x == $1.x && $0.y == $1.y && $0.width == $1.width && $0.height == $1.height }) {
+            blurClip = clip
+            if blurTargetPicture != 0 { XRenderFreePicture(display.handle, blurTargetPicture); blurTargetPicture = 0 }
+        }
+    }
+
+    /// The back buffer clipped to the bezel's spans: made when the spans change, not set on
+    /// every frame (a spinner's frame would otherwise send the bezel's outline, a rectangle a
+    /// row, sixty times a second).
+    private var blurTargetPicture: Picture = 0
+    private func blurTarget() -> Picture {
+        if blurTargetPicture == 0 {
+            let d = display.handle
+            blurTargetPicture = XRenderCreatePicture(d, back.pixmap, backFormat, 0, nil)
+            XRenderSetPictureClipRectangles(d, blurTargetPicture, 0, 0, &blurClip, Int32(blurClip.count))
+        }
+        return blurTargetPicture
     }
 
     private func dropBlurred() {
