@@ -31,12 +31,8 @@ enum SVGLimits {
             at = end
             if text > maxTextBytes { return "SVG text longer than \(maxTextBytes) bytes is not drawn" }
         }
-        var primitives = 0
-        at = 0
-        while let f = find(bytes, "<fe", from: at) {
-            primitives += 1
-            at = f + 3
-            if primitives > maxFilterPrimitives { return "an SVG with more than \(maxFilterPrimitives) filter primitives is not drawn" }
+        if occurrences(of: "<fe", in: bytes, past: maxFilterPrimitives) {
+            return "an SVG with more than \(maxFilterPrimitives) filter primitives is not drawn"
         }
         at = 0
         while let o = find(bytes, "numOctaves", from: at) {
@@ -45,15 +41,26 @@ enum SVGLimits {
                 return "an SVG turbulence of \(Int(min(n, 1e9))) octaves is not drawn (at most \(maxOctaves))"
             }
         }
-        var images = 0
+        if occurrences(of: "data:", in: bytes, past: maxEmbeddedImages) {
+            return "an SVG with more than \(maxEmbeddedImages) embedded images is not drawn"
+        }
         at = 0
         while let d = find(bytes, "data:", from: at) {
-            images += 1
             at = d + 5
-            if images > maxEmbeddedImages { return "an SVG with more than \(maxEmbeddedImages) embedded images is not drawn" }
             if let why = embeddedImageProblem(bytes, at: at) { return why }
         }
         return nil
+    }
+
+    /// Whether `needle` occurs more than `limit` times (the scan stops there).
+    private static func occurrences(of needle: String, in bytes: [UInt8], past limit: Int) -> Bool {
+        var count = 0, at = 0
+        while let i = find(bytes, needle, from: at) {
+            count += 1
+            if count > limit { return true }
+            at = i + needle.utf8.count
+        }
+        return false
     }
 
     /// A `data:` URI's image: a PNG within the PNG limits (read from its base64 header), or

@@ -29,6 +29,9 @@ struct ConfiguredInvocation {
     /// What `make` would pass to its `settings` for these arguments; nil when they do not parse
     /// (`make` then reports why).
     static func configFile(arguments: [String], cwd: String) -> String?? {
+        // A key press names no file: no second parse on its way to the screen.
+        let options = arguments.prefix { $0 != "--" }
+        if !options.contains(where: { $0 == "--config" || $0.hasPrefix("--config=") }) { return .some(env("XHUD_CONFIG")) }
         guard var user = try? HUDOptions.parse(arguments) else { return nil }
         if let c = user.config, !c.isEmpty, !c.hasPrefix("/") { user.config = cwd + "/" + c }
         return .some(configFile(user))
