@@ -83,6 +83,27 @@ public struct HUDConfiguration: Equatable, Sendable {
 
     public var effectiveMask: HUDMask { mask ?? (mode.isNotification ? .none : .clear) }
 
+    /// What the HUD says in words, as a window's name and a screen reader give it: the label,
+    /// else the details' first line, else what its icon means; markup taken out.
+    public var spokenText: String {
+        var text = label.isEmpty ? String(details.split(separator: "\n", maxSplits: 1).first ?? "") : label
+        if markup { text = HUDConfiguration.plainText(ofMarkup: text) }
+        if text.isEmpty, mode.isNotification { text = mode.rawValue.prefix(1).uppercased() + mode.rawValue.dropFirst() }
+        return String(text.prefix(256))
+    }
+
+    /// Pango markup's text: tags dropped, the five entities read.
+    static func plainText(ofMarkup s: String) -> String {
+        var out = "", inTag = false
+        for ch in s {
+            if ch == "<" { inTag = true } else if ch == ">" && inTag { inTag = false } else if !inTag { out.append(ch) }
+        }
+        for (entity, ch) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
+            out = out.replacing(entity, with: ch)
+        }
+        return out
+    }
+
     public var effectiveContentColor: RGBA {
         if let c = contentColor { return c }
         switch style {

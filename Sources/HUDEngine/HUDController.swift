@@ -46,6 +46,8 @@ public final class HUDController {
     /// spinner's square alone.
     private var lastPresentation: Presentation?
     private var lastSpinnerAngle: Double?
+    /// The title the output has (set with the content, when it changes).
+    private var lastTitle: String?
 
     /// The bezel's size now (logical pixels), to stack HUDs.
     public var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
@@ -355,6 +357,8 @@ public final class HUDController {
         let f = contentFrame(at: shownAt, in: output)
         let contentChanged = contentStale || progress.isMoving(at: now) || f.bezelOverride != nil
         if contentChanged {
+            let title = configuration.spokenText
+            if title != lastTitle { lastTitle = title; output.setTitle(title) }
             output.setLook(blur: blurRadius * scale, shadow: configuration.shadow)
             output.drawContent { renderer.render(f, replacing: $0) }
         }
@@ -435,6 +439,7 @@ public final class HUDController {
             output = backend.makeOutput(rect: windowRect(), blockInputOver: m.blocksInput ? region : nil,
                                         clickThrough: clickThrough,
                                         overScreen: m.paintsBackground)
+            lastTitle = nil
         }
         // Draw before mapping too: with a compositor the first frame shown is already complete.
         dirty = true

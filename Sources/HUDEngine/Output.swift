@@ -55,6 +55,9 @@ public protocol HUDOutput: AnyObject {
     /// Clicks pass through the window to what is beneath (nothing of the HUD takes them), or
     /// the window takes them (a button, a click handler). Cheap when nothing changed.
     func setClickThrough(_ on: Bool)
+    /// What the HUD says, in words (its label, or its details without one): the window's name,
+    /// which window lists and screen readers read. Called when it changes.
+    func setTitle(_ title: String)
 }
 
 /// Names a spinner sprite: its style, its side in pixels and its colour.

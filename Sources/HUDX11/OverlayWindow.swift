@@ -54,6 +54,14 @@ public final class OverlayWindow {
         XFlush(d)
     }
 
+    /// The name window lists and screen readers show (`_NET_WM_NAME`, UTF-8); the class stays
+    /// "xhud" for compositor rules.
+    func setTitle(_ title: String) {
+        let bytes = Array((title.isEmpty ? "xhud" : title).utf8)
+        XChangeProperty(display.handle, window, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace,
+                        bytes, Int32(bytes.count))
+    }
+
     /// Names and types that compositor rules and window managers can target.
     private func setProperties(_ w: Window) {
         let d = display.handle

@@ -62,6 +62,7 @@ final class X11Output: HUDOutput {
             guard r.integral != window.rect || blockInputOver.map({ $0 != region }) == true else { return }
             window = OverlayWindow(display: display, rect: r, blockInputOver: blockInputOver == nil ? nil : region,
                                    clickThrough: clickThrough)
+            if let title { window.setTitle(title) }
             canvas = X11Output.makeCanvas(display, window, useSHM)
             chooseBackground()
             look = nil
@@ -143,6 +144,12 @@ final class X11Output: HUDOutput {
         guard on != clickThrough else { return }
         clickThrough = on
         window.setInputShape(empty: on)
+    }
+
+    private var title: String?
+    func setTitle(_ title: String) {
+        self.title = title
+        window.setTitle(title)
     }
 
     func grabEscape(_ on: Bool) {

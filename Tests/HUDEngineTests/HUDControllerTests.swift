@@ -31,6 +31,25 @@ final class HUDControllerTests: XCTestCase {
         XCTAssertFalse(out.clickThrough, "a click handler takes clicks too")
     }
 
+    /// The window is named after what the HUD says (window lists, screen readers), once per
+    /// change: the label, else the details, markup taken out, else the icon's meaning.
+    func testTheWindowIsNamedAfterTheLabel() throws {
+        let (hud, backend) = try controller()
+        hud.show(animated: false)
+        let out = try XCTUnwrap(backend.outputs.first)
+        XCTAssertEqual(out.titles, ["Working"])
+        hud.update { $0.progress = 0.5 }
+        backend.run(hud, seconds: 0.1)
+        XCTAssertEqual(out.titles, ["Working"], "a new value does not rename the window")
+        hud.update { $0.label = "Copying <b>a &amp; b</b>"; $0.markup = true }
+        backend.run(hud, seconds: 0.1)
+        hud.update { $0.label = ""; $0.details = "line one\nline two"; $0.markup = false }
+        backend.run(hud, seconds: 0.1)
+        hud.update { $0.details = ""; $0.mode = .success }
+        backend.run(hud, seconds: 0.1)
+        XCTAssertEqual(out.titles, ["Working", "Copying a & b", "line one", "Success"])
+    }
+
     /// The button's click reaches `onButton` wherever the window is.
     func testTheButtonCallsBack() throws {
         let (hud, backend) = try controller { $0.mask = HUDMask.none; $0.buttonTitle = "Cancel" }

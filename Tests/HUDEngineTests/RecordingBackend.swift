@@ -44,6 +44,7 @@ final class RecordingOutput: HUDOutput {
     private(set) var presented: [Composition] = []
     private(set) var contentDraws = 0
     private(set) var escapeGrabbed = false
+    private(set) var titles: [String] = []
 
     init(rect: Rect, clickThrough: Bool, blocksInput: Bool) {
         self.rect = rect
@@ -63,4 +64,5 @@ final class RecordingOutput: HUDOutput {
     func setLook(blur: Double, shadow: Bool) {}
     func grabEscape(_ on: Bool) { escapeGrabbed = on }
     func setClickThrough(_ on: Bool) { if on != clickThrough { clickThroughHistory.append(on) } }
+    func setTitle(_ title: String) { titles.append(title) }
 }

@@ -33,7 +33,7 @@ def test_window_properties(x, mode):
         assert w.override_redirect, f"window {w.id:#x} is not override-redirect"
         props = x.xprop(w.id, "WM_CLASS", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE")
         assert re.search(r'^WM_CLASS\(STRING\) = "xhud", "xhud"$', props, re.M), props
-        assert re.search(r'^_NET_WM_NAME\(UTF8_STRING\) = "xhud"$', props, re.M), props
+        assert re.search(r'^_NET_WM_NAME\(UTF8_STRING\) = "Properties"$', props, re.M), props
         assert re.search(r"^_NET_WM_WINDOW_TYPE\(ATOM\) = _NET_WM_WINDOW_TYPE_NOTIFICATION$", props, re.M), props
         if x.composited:
             assert w.depth == 32, f"window {w.id:#x} has depth {w.depth} under a compositor, expected 32 (ARGB)"
