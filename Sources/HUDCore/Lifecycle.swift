@@ -20,6 +20,9 @@ public final class HUDLifecycle {
     /// (after the hide's completions), as MBProgressHUD's `hudWasHidden:`.
     public var onAppear: (() -> Void)?
     public var onWasHidden: (() -> Void)?
+    /// Called when a hide starts, and when a show interrupts one: whether the HUD is leaving
+    /// changed (a stack makes room as it fades, not after).
+    public var onLeavingChanged: (() -> Void)?
 
     public private(set) var phase: Phase = .hidden
     /// MBProgressHUD's `finished`: set by hide, cleared by show; a grace timer fires only while clear.
@@ -146,9 +149,11 @@ public final class HUDLifecycle {
             resting = from
             runCompletions()
         }
+        let wasLeaving = phase == .hiding
         if !animated { from = .shown }
         showStarted = now
         phase = .showing
+        if wasLeaving { onLeavingChanged?() }
         animate(from: from, to: .shown, at: now, animated: animated)
         if appearing {
             // The min show time counts from when the HUD is on screen: the window maps in
@@ -169,6 +174,7 @@ public final class HUDLifecycle {
         }
         showStarted = nil
         phase = .hiding
+        onLeavingChanged?()
         animate(from: presentation(at: now), to: animated ? animation.offscreen(showing: false) : .hidden,
                 at: now, animated: animated)
     }

@@ -16,6 +16,8 @@ public final class HUDController {
 
     public var onButton: (() -> Void)?
     public var onHidden: (() -> Void)?
+    /// Its hide started, or a show interrupted one (see `StackableHUD.isLeaving`).
+    public var onLeaving: (() -> Void)?
     /// Escape pressed while the HUD blocks input (the key is grabbed only while it does).
     public var onEscape: (() -> Void)?
     /// A click on the bezel outside the button; when set, the HUD is not click-through.
@@ -99,6 +101,7 @@ public final class HUDController {
         relayout()
         lifecycle.onAppear = { [unowned self] in self.appear() }
         lifecycle.onWasHidden = { [unowned self] in self.disappear() }
+        lifecycle.onLeavingChanged = { [unowned self] in self.onLeaving?() }
     }
 
     /// Destroys the window (a server drops a HUD once hidden).

@@ -10,10 +10,15 @@ public protocol StackableHUD: AnyObject {
     var stackRegion: Rect { get }
     /// That region's size in the units of `bezelSize`: the room a stack has.
     var stackArea: Size { get }
+    /// Fading out: it keeps its place and the others move into its room.
+    var isLeaving: Bool { get }
+    /// Called when it starts leaving, or comes back while leaving (the registry restacks).
+    var onLeaving: (() -> Void)? { get set }
 }
 
 extension HUDController: StackableHUD {
     public var stackRegion: Rect { region }
+    public var isLeaving: Bool { lifecycle.phase == .hiding }
 }
 
 /// The HUDs of a process that share the screen, each under a key: the order they appeared in
@@ -67,6 +72,7 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
         if entries[key] != nil { keys.removeAll { $0 == key } }
         entries[key] = e
         keys.append(key)
+        hud.onLeaving = { [weak self] in self?.restack() }
         restack()
         return e
     }
@@ -94,55 +100,149 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
     /// Forgets every hidden HUD's look (the configuration file changed: new HUDs start from it).
     public func forgetLooks() { looks = [:]; looksOrder = [] }
 
-    /// HUDs in one region stack top to bottom in the order they appeared, `gap` apart, the group
-    /// centred where one HUD would be; when the first sits below the centre (an OSD pinned to the
-    /// bottom) they grow upwards from it instead. A column that would leave the region goes on
-    /// in the next one, the columns side by side and centred as a group: twenty HUDs from twenty
-    /// clients are all in sight, none over another.
+    /// One layout for every HUD of the process, whatever its region.
+    ///
+    /// HUDs that would sit at one place (one region, one offset) stack in the order they
+    /// appeared, `gap` apart: centred on that place; growing upwards from it when it is below
+    /// the centre (an OSD pinned to the bottom), downwards when above. A column that would leave
+    /// the region goes on in the next one, the columns side by side and centred as a group:
+    /// twenty HUDs from twenty clients are all in sight. Then the groups are placed in the order
+    /// they appeared: one that would cover an earlier one (a HUD over a window and one over the
+    /// screen with the same centre, a notification pinned where an OSD is) moves along its
+    /// growth until it is clear, within its region. A HUD fading out keeps its place and takes
+    /// none: the others move into its room as it fades.
     public func restack() {
         crowded = []
-        var groups: [Rect: [Entry]] = [:], regions: [Rect] = []
+        var groups: [Anchor: [Entry]] = [:], anchors: [Anchor] = []
         for key in keys {
-            guard let e = entries[key] else { continue }
-            let region = e.hud.stackRegion
-            if groups[region] == nil { regions.append(region) }
-            groups[region, default: []].append(e)
+            guard let e = entries[key], !e.hud.isLeaving else { continue }
+            let a = Anchor(e.hud)
+            if groups[a] == nil { anchors.append(a) }
+            groups[a, default: []].append(e)
         }
-        for region in regions {
-            let group = groups[region]!
-            let first = group[0].hud
-            let upwards = first.configuration.offset.y > 0
-            let area = first.stackArea
-            // The height a column may take: the region less a margin, or (growing upwards) the
-            // room above the first HUD's lower edge.
-            let room = upwards ? area.height / 2 + first.configuration.offset.y + first.bezelSize.height / 2 - margin
-                               : area.height - 2 * margin
-            var columns: [[Entry]] = [[]]
-            var used = 0.0
-            for e in group {
-                let h = e.hud.bezelSize.height
-                if !columns[columns.count - 1].isEmpty && used + gap + h > room {
-                    columns.append([])
-                    used = 0
-                }
-                used += (columns[columns.count - 1].isEmpty ? 0 : gap) + h
-                columns[columns.count - 1].append(e)
+        var placed: [Rect] = []
+        for anchor in anchors {
+            let group = groups[anchor]!
+            var centres = stack(group, at: anchor)
+            let s = anchor.scale
+            let device = zip(group, centres).map { e, c in
+                Rect(x: anchor.region.x + (c.x - e.hud.bezelSize.width / 2) * s, y: anchor.region.y + (c.y - e.hud.bezelSize.height / 2) * s,
+                     width: e.hud.bezelSize.width * s, height: e.hud.bezelSize.height * s)
             }
-            let widths = columns.map { $0.map(\.hud.bezelSize.width).max() ?? 0 }
-            let span = widths.reduce(0, +) + gap * Double(columns.count - 1)
-            if columns.count > 1 && span > area.width - 2 * margin { crowded.insert(region) }
-            var x = -span / 2
-            for (c, column) in columns.enumerated() {
-                let centreX = columns.count == 1 ? 0 : x + widths[c] / 2
-                x += widths[c] + gap
-                let heights = column.map { $0.hud.bezelSize.height }
-                let total = heights.reduce(0, +) + gap * Double(column.count - 1)
-                var top = upwards ? 0 : -total / 2 + heights[0] / 2
-                for (i, e) in column.enumerated() {
-                    if i > 0 { top += heights[i - 1] / 2 + gap + heights[i] / 2 }
-                    e.hud.stackOffset = Point(x: centreX, y: upwards ? -top : top)
+            if let box = device.dropFirst().reduce(device.first, { $0?.union($1) }), !placed.isEmpty {
+                let bounds = anchor.region.insetBy(dx: margin * s, dy: margin * s)
+                let down = anchor.direction != .up
+                if let dy = clear(box, of: placed, within: bounds, down: down) ?? clear(box, of: placed, within: bounds, down: !down), dy != 0 {
+                    centres = centres.map { Point(x: $0.x, y: $0.y + dy / s) }
+                    placed += device.map { $0.offsetBy(dx: 0, dy: dy) }
+                } else {
+                    placed += device
                 }
+            } else {
+                placed += device
+            }
+            for (e, c) in zip(group, centres) {
+                let o = e.hud.configuration.offset
+                e.hud.stackOffset = Point(x: c.x - (anchor.area.width / 2 + o.x), y: c.y - (anchor.area.height / 2 + o.y))
             }
         }
+    }
+
+    /// Where one group's HUDs go: their centres, logical pixels in their region.
+    private func stack(_ group: [Entry], at anchor: Anchor) -> [Point] {
+        let first = group[0].hud
+        let area = anchor.area
+        let h0 = first.bezelSize.height
+        // The height a column may take: the region less a margin, or the room from the first
+        // HUD's outer edge to the region's other end.
+        let room: Double
+        switch anchor.direction {
+        case .centred: room = area.height - 2 * margin
+        case .up: room = anchor.home.y + h0 / 2 - margin
+        case .down: room = area.height - margin - (anchor.home.y - h0 / 2)
+        }
+        var columns: [[Entry]] = [[]]
+        var used = 0.0
+        for e in group {
+            let h = e.hud.bezelSize.height
+            if !columns[columns.count - 1].isEmpty && used + gap + h > room {
+                columns.append([])
+                used = 0
+            }
+            used += (columns[columns.count - 1].isEmpty ? 0 : gap) + h
+            columns[columns.count - 1].append(e)
+        }
+        let widths = columns.map { $0.map(\.hud.bezelSize.width).max() ?? 0 }
+        let span = widths.reduce(0, +) + gap * Double(columns.count - 1)
+        if columns.count > 1 && span > area.width - 2 * margin { crowded.insert(anchor.region) }
+        // Columns centred on the place, kept inside the region (a stack pinned to a side grows inwards).
+        var x = anchor.home.x - span / 2
+        if columns.count > 1 { x = max(margin, min(x, area.width - margin - span)) }
+        var centres: [Point] = []
+        for (c, column) in columns.enumerated() {
+            let centreX = columns.count == 1 ? anchor.home.x : x + widths[c] / 2
+            x += widths[c] + gap
+            let heights = column.map { $0.hud.bezelSize.height }
+            let total = heights.reduce(0, +) + gap * Double(column.count - 1)
+            var y: Double
+            switch anchor.direction {
+            case .centred: y = anchor.home.y - total / 2 + heights[0] / 2
+            case .up, .down: y = anchor.home.y
+            }
+            for (i, _) in column.enumerated() {
+                if i > 0 {
+                    let step = heights[i - 1] / 2 + gap + heights[i] / 2
+                    y += anchor.direction == .up ? -step : step
+                }
+                centres.append(Point(x: centreX, y: y))
+            }
+        }
+        return centres
+    }
+
+    /// How far (device pixels, along y) a box must move to cover none of `placed`, staying in
+    /// `bounds`; nil when it cannot.
+    private func clear(_ box: Rect, of placed: [Rect], within bounds: Rect, down: Bool) -> Double? {
+        var dy = 0.0
+        for _ in 0...placed.count {
+            let moved = box.offsetBy(dx: 0, dy: dy)
+            let padded = moved.insetBy(dx: -gap, dy: -gap)
+            guard let hit = placed.first(where: { !$0.intersection(padded).isEmpty }) else {
+                return dy == 0 || bounds.contains(moved) ? dy : nil
+            }
+            dy = down ? hit.maxY + gap - box.minY : hit.minY - gap - box.maxY
+        }
+        return nil
+    }
+
+    /// Where a HUD alone would be: its region and its centre there (an offset beyond an edge
+    /// pins it `margin` from that edge, as its layout does).
+    private struct Anchor: Hashable {
+        enum Direction { case centred, up, down }
+        let region: Rect
+        let area: Size
+        let home: Point
+        let direction: Direction
+        var scale: Double { area.width > 0 ? region.width / area.width : 1 }
+
+        init(_ hud: HUD) {
+            region = hud.stackRegion
+            area = hud.stackArea
+            let c = hud.configuration, size = hud.bezelSize
+            func place(_ length: Double, _ offset: Double, _ side: Double) -> Double {
+                let lo = c.margin + side / 2, hi = length - c.margin - side / 2
+                return lo > hi ? length / 2 : min(max(length / 2 + offset, lo), hi)
+            }
+            home = Point(x: place(area.width, c.offset.x, size.width), y: place(area.height, c.offset.y, size.height))
+            direction = c.offset.y > 0 ? .up : c.offset.y < 0 ? .down : .centred
+            // The place is the offset's, whatever the size: an offset beyond an edge is that edge.
+            key = [min(max(c.offset.x, -area.width / 2), area.width / 2).rounded(),
+                   min(max(c.offset.y, -area.height / 2), area.height / 2).rounded()]
+        }
+
+        private let key: [Double]
+        // HUDs of different sizes at one place are one group, stacked from the first one's.
+        static func == (a: Anchor, b: Anchor) -> Bool { a.region == b.region && a.key == b.key }
+        func hash(into h: inout Hasher) { h.combine(region.x); h.combine(region.y); h.combine(region.width); h.combine(region.height); h.combine(key) }
     }
 }

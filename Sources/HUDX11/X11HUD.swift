@@ -187,4 +187,6 @@ public final class X11HUD: HUDBackend {
 extension X11HUD: StackableHUD {
     public var stackRegion: Rect { region.rect }
     public var stackArea: Size { controller.stackArea }
+    public var isLeaving: Bool { controller.isLeaving }
+    public var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }
 }

@@ -50,6 +50,22 @@ final class HUDControllerTests: XCTestCase {
         XCTAssertEqual(out.titles, ["Working", "Copying a & b", "line one", "Success"])
     }
 
+    /// A stack hears when a HUD starts to fade out (to make room then, not after) and when a
+    /// show brings it back.
+    func testLeavingIsToldAsTheFadeStarts() throws {
+        let (hud, backend) = try controller { $0.animation = .fade }
+        var told: [Bool] = []
+        hud.onLeaving = { told.append(hud.isLeaving) }
+        hud.show(animated: true)
+        backend.run(hud, seconds: 0.5)
+        XCTAssertEqual(told, [])
+        hud.hide(animated: true)
+        XCTAssertEqual(told, [true], "told as the fade starts")
+        backend.run(hud, seconds: 0.05)
+        hud.show(animated: true)
+        XCTAssertEqual(told, [true, false], "a show while fading: back in the stack")
+    }
+
     /// The button's click reaches `onButton` wherever the window is.
     func testTheButtonCallsBack() throws {
         let (hud, backend) = try controller { $0.mask = HUDMask.none; $0.buttonTitle = "Cancel" }

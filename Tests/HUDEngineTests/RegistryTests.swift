@@ -10,6 +10,8 @@ private final class Box: StackableHUD {
     var stackShift: Double { stackOffset.y }
     var stackRegion: Rect
     var stackArea: Size { Size(width: stackRegion.width, height: stackRegion.height) }
+    var isLeaving = false
+    var onLeaving: (() -> Void)?
     init(height: Double, region: Rect = Rect(x: 0, y: 0, width: 1920, height: 1080)) {
         bezelSize = Size(width: 100, height: height); stackRegion = region
     }
@@ -41,11 +43,81 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(right.stackShift, 0)
         let osd = Box(height: 80), second = Box(height: 40)
         osd.configuration.offset.y = 300   // below the centre: the group grows upwards from it
+        second.configuration.offset.y = 300
         let o = HUDRegistry<Box, String>()
         o.add(osd, key: "osd", parent: "m")
         o.add(second, key: "n", parent: "m")
         XCTAssertEqual(osd.stackShift, 0)
         XCTAssertEqual(second.stackShift, -(40 + 8 + 20))
+    }
+
+    /// Where a box's layout puts it on the screen (the clamp of `HUDLayout.compute`).
+    private func placed(_ b: Box) -> Rect {
+        let c = b.configuration, m = c.margin
+        let x = min(max(b.stackArea.width / 2 + c.offset.x + b.stackOffset.x - b.bezelSize.width / 2, m), b.stackArea.width - m - b.bezelSize.width)
+        let y = min(max(b.stackArea.height / 2 + c.offset.y + b.stackOffset.y - b.bezelSize.height / 2, m), b.stackArea.height - m - b.bezelSize.height)
+        return Rect(x: b.stackRegion.x + x, y: b.stackRegion.y + y, width: b.bezelSize.width, height: b.bezelSize.height)
+    }
+
+    private func assertApart(_ boxes: [Box], file: StaticString = #filePath, line: UInt = #line) {
+        for (i, a) in boxes.enumerated() {
+            for b in boxes[(i + 1)...] {
+                XCTAssertTrue(placed(a).intersection(placed(b)).isEmpty, "\(placed(a)) covers \(placed(b))", file: file, line: line)
+            }
+        }
+    }
+
+    /// Notifications pinned to the bottom edge (`--offset 0,10000`) stack upwards from it, each
+    /// in sight, none on another; one pinned to the top grows downwards.
+    func testHUDsPinnedToAnEdgeStackFromIt() {
+        let r = HUDRegistry<Box, String>()
+        let boxes = (0..<3).map { i -> Box in
+            let b = Box(height: Double(40 + 10 * i))
+            b.configuration.offset = Point(x: 0, y: 10000)
+            r.add(b, key: "\(i)", parent: "m")
+            return b
+        }
+        assertApart(boxes)
+        XCTAssertEqual(placed(boxes[0]).maxY, 1080 - 20, "the first sits on the edge")
+        XCTAssertLessThan(placed(boxes[1]).maxY, placed(boxes[0]).minY)
+        let top = Box(height: 50), under = Box(height: 50)
+        top.configuration.offset.y = -10000; under.configuration.offset.y = -10000
+        r.add(top, key: "t", parent: "m"); r.add(under, key: "u", parent: "m")
+        XCTAssertEqual(placed(top).minY, 20)
+        XCTAssertEqual(placed(under).minY, 20 + 50 + 8)
+        assertApart(boxes + [top, under])
+    }
+
+    /// A HUD over a window and one over the whole screen with the same centre do not cover
+    /// each other: the later one moves clear, inside its own region.
+    func testHUDsOfDifferentRegionsNeverOverlap() {
+        let r = HUDRegistry<Box, String>()
+        let screen = Box(height: 120)
+        let window = Box(height: 100, region: Rect(x: 560, y: 290, width: 800, height: 500))
+        r.add(screen, key: "s", parent: "screen")
+        r.add(window, key: "w", parent: "window")
+        assertApart([screen, window])
+        XCTAssertEqual(screen.stackOffset, .zero, "the first keeps its place")
+        XCTAssertTrue(window.stackRegion.insetBy(dx: 20, dy: 20).contains(placed(window)), "\(placed(window)) left its region")
+        r.remove("s")
+        XCTAssertEqual(window.stackOffset, .zero, "alone again: back at its centre")
+    }
+
+    /// A HUD fading out keeps its place; the others move into its room as it starts to fade.
+    func testALeavingHUDMakesRoomAtOnce() {
+        let r = HUDRegistry<Box, String>()
+        let a = Box(height: 100), b = Box(height: 60)
+        r.add(a, key: "a", parent: "m")
+        r.add(b, key: "b", parent: "m")
+        XCTAssertEqual(b.stackOffset.y, 54)
+        a.isLeaving = true
+        a.onLeaving?()
+        XCTAssertEqual(b.stackOffset.y, 0, "b takes the centre while a fades")
+        XCTAssertEqual(a.stackOffset.y, -34, "a fades where it was")
+        a.isLeaving = false
+        a.onLeaving?()
+        XCTAssertEqual(a.stackOffset.y, -34)
+        XCTAssertEqual(b.stackOffset.y, 54, "a came back: b makes room again")
     }
 
     func testLooksAreKeptForRememberedHUDsOnlyAndForgotten() {
