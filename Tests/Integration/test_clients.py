@@ -513,3 +513,27 @@ def test_a_client_leaves_no_zombie_after_its_server_is_killed(nx):
     assert wait_until(lambda: not zombies(), 2), f"zombie servers of the client: {zombies()}"
     client.send_signal(signal.SIGTERM)
     assert client.wait(5) == 0
+
+
+def test_huds_of_every_region_and_place_share_one_layout(nx):
+    """HUDs pinned to an edge stack from it, and a HUD over a region never covers one over the
+    screen with the same centre: one layout for the whole display."""
+    named = [("p1", "--offset", "0,10000"), ("p2", "--offset", "0,10000"), ("p3", "--offset", "0,10000"),
+             ("screen",), ("region", "--geometry", "600x400+340+200")]
+    for name, *place in named:
+        r = nx.run(str(XHUD_BIN), "--id", name, "--mode", "text", "--label", f"HUD {name}", *place, check=False)
+        assert r.returncode == 0, r.stderr
+    assert wait_until(lambda: len(hud_rects(nx)) == 5, 10), hud_rects(nx)
+    # Settled: two reads a slide's length apart agree.
+    assert wait_until(lambda: (a := sorted(hud_rects(nx))) == (time.sleep(0.3) or sorted(hud_rects(nx))), 10)
+    rects = hud_rects(nx)
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            assert not intersect(a, b), f"HUDs overlap: {a} {b}"
+    bottoms = sorted((y + h for (x, y, w, h) in rects if y > 500), reverse=True)
+    assert len(bottoms) == 3 and bottoms[0] > 760, f"the pinned HUDs are not stacked from the bottom edge: {rects}"
+    region = [r for r in rects if 340 <= r[0] and r[0] + r[2] <= 940 and 200 <= r[1] and r[1] + r[3] <= 600]
+    assert region, f"the region's HUD left its region: {rects}"
+    for name, *_ in named:
+        nx.run(str(XHUD_BIN), "hide", "--id", name, check=False)
+    assert wait_until(lambda: not hud_rects(nx), 5)
