@@ -103,9 +103,16 @@ public struct RectTween: Equatable, Sendable {
         self.from = from; self.to = to; self.start = start; self.duration = duration
     }
     public func isMoving(at t: Double) -> Bool { t < start + duration }
+    /// How far along the curve it is at `t`, 0 to 1.
+    public func fraction(at t: Double) -> Double {
+        guard duration > 0, t < start + duration else { return 1 }
+        return AnimationCurve.criticallyDamped.value(max(0, t - start) / duration)
+    }
+    /// Whether it grows in either direction.
+    public var grows: Bool { to.width > from.width || to.height > from.height }
     public func value(at t: Double) -> Rect {
         guard duration > 0, t < start + duration else { return to }
-        let k = AnimationCurve.criticallyDamped.value((t - start) / duration)
+        let k = fraction(at: t)
         func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * k }
         return Rect(x: mix(from.x, to.x), y: mix(from.y, to.y), width: mix(from.width, to.width), height: mix(from.height, to.height))
     }

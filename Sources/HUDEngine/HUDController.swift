@@ -254,36 +254,54 @@ public final class HUDController {
         layout = HUDLayout.compute(c, region: size, measurer: renderer.text).snapped(toScale: scale)
         bezelTween = nil
         if !regionMoved, output != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
-            // The bezel eases from what holds both the old and the new content to the new size:
-            // where it grows it is at once as large as the new text needs (text laid out for the
-            // final size is never clipped by a bezel still growing); where it shrinks it eases.
-            // A bezel that only moves (a stack making room) goes there at once: a window as
-            // large as both places would need a new canvas twice per move, and twenty HUDs
-            // arriving at once would move each other hundreds of times.
+            // A new size eases there from the size on screen, growing as shrinking, on the show's
+            // curve; the content, laid out for the new size, follows the bezel's centre, clipped
+            // to it (and fades in where it grows). A bezel that only moves (a stack making room)
+            // goes there at once: a window as large as both places would need a new canvas twice
+            // per move, and twenty HUDs arriving at once would move each other hundreds of times.
             let moves = before.width == layout.bezel.width && before.height == layout.bezel.height
-            if !moves { bezelTween = RectTween(from: before.union(layout.bezel), to: layout.bezel, start: now) }
+            if !moves { bezelTween = RectTween(from: before, to: layout.bezel, start: now) }
         }
         guard let output else { return }
-        let window = output.rect
+        let window = pendingMove ?? output.rect
         var target = windowRect(for: layout.bezel)
         if let t = bezelTween { target = target.union(windowRect(for: t.from)) }
+        var next = window
         if regionMoved || configuration.effectiveMask.paintsBackground || bezelTween == nil {
             // Nothing eases: the window is where the bezel is now (a window left at the union of
             // two places would cover a HUD stacked next to it).
-            if target != output.rect { output.move(to: target, blocker: region) }
-        } else if !output.rect.contains(target) {
-            output.move(to: output.rect.union(target).integral, blocker: region)
+            next = target
+        } else if !window.contains(target) {
+            next = window.union(target).integral
         }
+        if next != window { moveWindow(to: next) }
         // Moved as a whole, window and all (by whole device pixels: the layout is snapped), the
         // window's content is what it was: the frame composes it at the new place, no more.
         let dx = layout.bezel.x - old.bezel.x, dy = layout.bezel.y - old.bezel.y
-        let moved = output.rect
+        let moved = pendingMove ?? output.rect
         if bezelTween == nil, moved.width == window.width, moved.height == window.height,
            moved.x - window.x == dx * scale, moved.y - window.y == dy * scale, layout == old.translated(dx: dx, dy: dy) {
             needsFrameOnly()
         } else {
             dirty = true
         }
+    }
+
+    /// Where the window goes at the next frame. A mapped window moves or changes size in the
+    /// same flush as the frame drawn for its new place: never a refresh showing the old
+    /// content (or the old place's background) at the new place, or a grown window's new
+    /// part empty.
+    private var pendingMove: Rect?
+
+    private func moveWindow(to r: Rect) {
+        guard let output else { return }
+        if output.isMapped { pendingMove = r } else { pendingMove = nil; output.move(to: r, blocker: region) }
+    }
+
+    private func applyPendingMove() {
+        guard let r = pendingMove, let output else { return }
+        pendingMove = nil
+        if r != output.rect { output.move(to: r, blocker: region) }
     }
 
     /// Once the bezel has stopped moving, the window (grown to hold every step of the move)
@@ -293,8 +311,9 @@ public final class HUDController {
         bezelTween = nil
         guard let output, !configuration.effectiveMask.paintsBackground else { return }
         let target = windowRect(for: layout.bezel)
-        guard target != output.rect, output.rect.contains(target) else { return }
-        output.move(to: target, blocker: region)
+        let window = pendingMove ?? output.rect
+        guard target != window, window.contains(target) else { return }
+        moveWindow(to: target)
         dirty = true
     }
 
@@ -337,7 +356,12 @@ public final class HUDController {
         f.time = shownAt
         f.progress = progress.value(at: shownAt)
         if let t = bezelTween {
-            if t.isMoving(at: shownAt) { f.bezelOverride = t.value(at: shownAt) } else { bezelTween = nil }
+            if t.isMoving(at: shownAt) {
+                f.bezelOverride = t.value(at: shownAt)
+                if t.grows { f.contentAlpha = t.fraction(at: shownAt) }
+            } else {
+                bezelTween = nil
+            }
         }
         f.buttonPressed = buttonPressed
         f.scale = scale
@@ -352,6 +376,7 @@ public final class HUDController {
     private func drawFrame() {
         applyStackMove()
         guard let output, output.isMapped || lifecycle.isVisible else { return }
+        applyPendingMove()
         let now = clock.now
         // Drawn for the moment it reaches the screen, one refresh ahead (CVDisplayLink's output
         // time): the frame drawn as a fade-in maps is already visible.

@@ -19,6 +19,8 @@ public struct HUDFrame {
     public var drawsMask: Bool = true
     /// The bezel's rectangle while it animates to `layout.bezel` (a resize), nil otherwise.
     public var bezelOverride: Rect? = nil
+    /// The content's opacity inside the bezel (below 1 while a growing bezel uncovers it).
+    public var contentAlpha: Double = 1
     /// Draws everything but the spinner: the content layer that a backend composites the turning
     /// spinner sprite over.
     public var leavesOutSpinner: Bool = false

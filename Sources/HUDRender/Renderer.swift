@@ -65,7 +65,14 @@ public final class HUDRenderer {
             cairo_clip(cr)
             cairo_translate(cr, bezel.midX - f.layout.bezel.midX, bezel.midY - f.layout.bezel.midY)
         }
-        drawContent(f, cr: cr)
+        if f.contentAlpha < 0.999 {
+            cairo_push_group(cr)
+            drawContent(f, cr: cr)
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, max(0, f.contentAlpha))
+        } else {
+            drawContent(f, cr: cr)
+        }
         if !opaque {
             cairo_pop_group_to_source(cr)
             cairo_paint_with_alpha(cr, alpha)

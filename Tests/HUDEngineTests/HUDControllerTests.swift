@@ -66,6 +66,33 @@ final class HUDControllerTests: XCTestCase {
         XCTAssertEqual(told, [true, false], "a show while fading: back in the stack")
     }
 
+    /// A bezel that grows (details added) eases to its new size over several frames, as one
+    /// that shrinks does, and the content fades in as it is uncovered; the window is never
+    /// moved or resized without the frame for its new place right after, in the same step.
+    func testGrowingEasesAndTheWindowNeverMovesWithoutAFrame() throws {
+        let (hud, backend) = try controller { $0.animation = .fade; $0.mode = .text }
+        hud.show(animated: true)
+        backend.run(hud, seconds: 0.5)
+        let out = try XCTUnwrap(backend.outputs.first)
+        let small = hud.bezelSize
+        let drawsBefore = out.contentDraws
+        hud.update { $0.details = "A second line that makes the bezel larger\nand a third" }
+        XCTAssertTrue(hud.moving, "the bezel eases to its new size")
+        XCTAssertNotEqual(out.events.last, "move", "a move waits for its frame")
+        backend.run(hud, seconds: 0.1)
+        XCTAssertTrue(hud.moving, "still growing after 0.1 s")
+        backend.run(hud, seconds: 0.3)
+        XCTAssertFalse(hud.moving)
+        XCTAssertGreaterThan(hud.bezelSize.height, small.height)
+        XCTAssertGreaterThan(out.contentDraws - drawsBefore, 5, "drawn at each step of the growth")
+        for (i, e) in out.events.enumerated() where e == "move" {
+            XCTAssertTrue(out.events[(i + 1)...].prefix(2).contains("present"), "a move at \(i) without its frame: \(out.events)")
+        }
+        hud.update { $0.details = "" }
+        backend.run(hud, seconds: 0.1)
+        XCTAssertTrue(hud.moving, "shrinking eases too")
+    }
+
     /// The button's click reaches `onButton` wherever the window is.
     func testTheButtonCallsBack() throws {
         let (hud, backend) = try controller { $0.mask = HUDMask.none; $0.buttonTitle = "Cancel" }

@@ -54,12 +54,14 @@ final class RecordingOutput: HUDOutput {
 
     var clickThrough: Bool { clickThroughHistory.last! }
 
-    func move(to rect: Rect, blocker region: Rect) { moves.append(rect); self.rect = rect }
+    /// "move", "draw" and "present", in the order they were asked for.
+    private(set) var events: [String] = []
+    func move(to rect: Rect, blocker region: Rect) { moves.append(rect); self.rect = rect; events.append("move") }
     func map() { isMapped = true }
     func unmap() { isMapped = false }
-    func drawContent(_ draw: (OpaquePointer) -> Void) { contentDraws += 1 }
+    func drawContent(_ draw: (OpaquePointer) -> Void) { contentDraws += 1; events.append("draw") }
     func setSprite(key: SpriteKey, draw: (OpaquePointer) -> Void) {}
-    func present(_ composition: Composition) { presented.append(composition) }
+    func present(_ composition: Composition) { presented.append(composition); events.append("present") }
     func setShape(bezel: Rect, zoom: Double, spans: () -> [Rect]) {}
     func setLook(blur: Double, shadow: Bool) {}
     func grabEscape(_ on: Bool) { escapeGrabbed = on }

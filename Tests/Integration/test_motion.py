@@ -74,3 +74,81 @@ def test_a_bar_is_seen_full_before_it_fades(xplain, easing):
     finally:
         if p.poll() is None:
             p.kill()
+
+
+def column_spans(raw: bytes, background, tolerance: int = 12) -> list[tuple[int, int]]:
+    """Runs of rows (top, bottom) of a one-pixel column that are not the background: bezels."""
+    spans, start = [], None
+    rows = len(raw) // 4
+    for y in range(rows + 1):
+        differs = y < rows and max(abs(raw[4 * y + 2] - background[0]), abs(raw[4 * y + 1] - background[1]),
+                                   abs(raw[4 * y] - background[2])) > tolerance
+        if differs and start is None:
+            start = y
+        elif not differs and start is not None:
+            if y - start >= 6:
+                spans.append((start, y))
+            start = None
+    return spans
+
+
+def test_a_stack_slides_into_the_room_of_a_leaving_hud_as_it_fades(x):
+    """The second of two stacked HUDs goes to the centre when the first leaves: in many small
+    steps (no jump), starting while the first is still fading, ending centred."""
+    from test_truth import Frames
+    from conftest import BACKGROUND
+    first = x.start_xhud("--label", "First", "--mask", "none")
+    second = x.start_xhud("--mode", "annular", "--progress", "0.5", "--label", "Second", "--mask", "none")
+    assert wait_until(lambda: len(x.visible_hud_windows()) == 2, 5)
+    time.sleep(0.6)   # both at rest
+    column = (640, 0, 1, 800)
+    with Frames(x.display, column) as frames:
+        time.sleep(0.05)
+        first.signal(15)
+        assert first.wait(5) == 0
+        time.sleep(0.6)
+    spans = [column_spans(f, BACKGROUND) for f in frames.frames]
+    spans = [s for s in spans if s]
+    bottoms = [s[-1][1] for s in spans]   # the second HUD's lower edge: the lowest bezel's
+    start, end = bottoms[0], bottoms[-1]
+    travel = start - end
+    assert travel > 40, f"the second HUD did not move up: {bottoms}"
+    second_win = x.visible_hud_windows()[0]
+    assert abs((second_win.y + second_win.height / 2) - 400) <= 12, f"not centred at the end: {second_win}"
+    steps = [a - b for a, b in zip(bottoms, bottoms[1:]) if a != b]
+    assert len(steps) >= 4 and max(steps) <= travel * 0.6, f"a jump: steps {steps} over {travel} px"
+    # The slide began while the first was still on screen: two bezels (or one merged, taller
+    # than the second alone) in a frame where the second had already moved.
+    moving_with_first = [s for s, b in zip(spans, bottoms) if end < b < start and (len(s) > 1 or s[-1][1] - s[0][0] > 130)]
+    assert moving_with_first, "the stack waited for the first HUD to be gone before it moved"
+    second.signal(15)
+    assert second.wait(5) == 0
+
+
+def test_a_growing_bezel_eases_to_its_size(x):
+    """Details and a button added on stdin: the bezel grows through several heights, never taller
+    than where it ends, as shrinking does."""
+    from test_truth import Frames
+    from conftest import BACKGROUND
+    p = subprocess.Popen([str(XHUD_BIN), "--mode", "bar", "--label", "Converting", "--mask", "none"], env=x.env,
+                         stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert wait_until(lambda: x.visible_hud_windows(), 5)
+    time.sleep(0.5)
+    column = (640, 0, 1, 800)
+    with Frames(x.display, column) as frames:
+        time.sleep(0.05)
+        p.stdin.write(b"details=track-02.flac\nand a second line of details\nbutton=Cancel\n")
+        p.stdin.flush()
+        time.sleep(0.6)
+    heights = []
+    for f in frames.frames:
+        s = column_spans(f, BACKGROUND)
+        if s:
+            heights.append(s[-1][1] - s[0][0])
+    small, large = heights[0], heights[-1]
+    assert large > small + 30, heights
+    between = sorted({h for h in heights if small + 4 < h < large - 4})
+    assert len(between) >= 3, f"grew in a jump: {heights}"
+    assert max(heights) <= large + 2, f"taller than where it ends: {heights}"
+    p.stdin.close()
+    assert p.wait(5) == 0
