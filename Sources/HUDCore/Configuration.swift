@@ -123,6 +123,17 @@ public struct HUDConfiguration: Equatable, Sendable {
         }
     }
 
+    /// The bezel's fill where a blur was asked for and nothing blurs (a compositor that ignores
+    /// the request): denser than a flat bezel's, so that text behind never competes with the
+    /// label; a colour of the user's own as given.
+    public var unblurredBezelColor: RGBA {
+        if bezelColor != nil || blur <= 0 { return effectiveBezelColor }
+        switch style {
+        case .light: return RGBA(0.95, 0.95, 0.95, 0.95)
+        default: return RGBA(0.1, 0.1, 0.1, 0.92)
+        }
+    }
+
     public var effectiveBezelColor: RGBA {
         if let c = bezelColor { return c }
         switch style {

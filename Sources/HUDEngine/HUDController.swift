@@ -351,7 +351,8 @@ public final class HUDController {
         if !(output.composited && c.effectiveMask.paintsBackground) { c.shadow = false }
         // Blurred here (no compositor): the material's lighter fill. Under a compositor, which
         // may not blur at all, the fill stays as dense as a flat bezel's.
-        if !output.composited { c.bezelColor = c.materialBezelColor }
+        // A compositor that does not blur: a denser fill instead.
+        if !output.composited { c.bezelColor = c.materialBezelColor } else if !output.blursBehind { c.bezelColor = c.unblurredBezelColor }
         var f = HUDFrame(configuration: c, layout: layout)
         f.time = shownAt
         f.progress = progress.value(at: shownAt)

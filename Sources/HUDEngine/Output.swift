@@ -30,6 +30,9 @@ public protocol HUDOutput: AnyObject {
     var isMapped: Bool { get }
     /// Whether a compositor blends this window (else it is opaque and clipped to `setShape`).
     var composited: Bool { get }
+    /// Whether what shows through a bezel that asks for a blur is blurred: by the backend
+    /// without a compositor, by a compositor that honours the request with one.
+    var blursBehind: Bool { get }
     func move(to rect: Rect, blocker region: Rect)
     func map()
     func unmap()

@@ -11,6 +11,28 @@ extension X11Display {
         return running
     }
 
+    /// Whether the running compositor blurs behind a window that asks (`_KDE_NET_WM_BLUR_BEHIND_REGION`
+    /// and picom's rules): picom and compton (as the shipped example configures them) and
+    /// KWin, known by the name of their selection's owner. xcompmgr, xfwm4, Marco and those
+    /// not known do not: a bezel over them fills denser instead, so that what is behind never
+    /// competes with its text.
+    public var compositorBlurs: Bool {
+        if rootState.watched && rootState.compositorWatched, let known = rootState.compositorBlurs { return known }
+        var blurs = false
+        let owner = XGetSelectionOwner(handle, atom("_NET_WM_CM_S\(screen)"))
+        if owner != 0 {
+            var name: UnsafeMutablePointer<CChar>? = nil
+            let (status, ok) = checked { XFetchName(handle, owner, &name) }
+            if ok, status != 0, let name {
+                let n = String(cString: name).lowercased()
+                blurs = ["picom", "compton", "kwin"].contains { n.hasPrefix($0) }
+            }
+            if let name { XFree(name) }
+        }
+        rootState.compositorBlurs = blurs
+        return blurs
+    }
+
     /// Asks for an event when a compositor starts or stops; returns the XFixes event base.
     public func watchCompositor() -> Int32? {
         var eventBase: Int32 = 0, errorBase: Int32 = 0
@@ -20,6 +42,7 @@ extension X11Display {
         if !rootState.compositorWatched {
             // Selected from now on: what was read before may already be out of date.
             rootState.compositor = nil
+            rootState.compositorBlurs = nil
             rootState.fixesEventBase = eventBase
             rootState.compositorWatched = true
         }

@@ -13,6 +13,7 @@ struct RootState {
     var compositorWatched = false
     var fixesEventBase: Int32 = 0
     var compositor: Bool?
+    var compositorBlurs: Bool?
     var wallpaper: Pixmap??
     var dpi: Double??
     /// XRandR: each lit CRTC's rectangle and refresh rate.
@@ -51,6 +52,7 @@ extension X11Display {
             rootState.monitors = nil
         } else if rootState.compositorWatched, ev.type == rootState.fixesEventBase + XFixesSelectionNotify {
             rootState.compositor = nil
+            rootState.compositorBlurs = nil
         } else if ev.type == PropertyNotify, ev.xproperty.window == root {
             let a = ev.xproperty.atom
             if a == atom("_XROOTPMAP_ID") || a == atom("_XSETROOT_ID") { rootState.wallpaper = nil }

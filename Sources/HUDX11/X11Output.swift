@@ -53,6 +53,7 @@ final class X11Output: HUDOutput {
     }
 
     var rect: Rect { window.rect }
+    var blursBehind: Bool { !composited || display.compositorBlurs }
     var isMapped: Bool { window.isMapped }
 
     /// Moves or resizes the window; a new size gets a new canvas (its content is sent again).

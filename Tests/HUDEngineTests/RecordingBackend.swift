@@ -37,6 +37,7 @@ final class RecordingOutput: HUDOutput {
     var rect: Rect
     var isMapped = false
     var composited = false
+    var blursBehind = true
     let blocksInput: Bool
     /// Every state the window's input shape was in, first to last.
     private(set) var clickThroughHistory: [Bool]

@@ -197,8 +197,8 @@ def test_xcompmgr_client_shadows_leave_an_input_blocking_hud_alone(xplain):
     xcm = xplain.spawn(["xcompmgr", "-c"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert wait_until(lambda: compositor_running(xplain.display), 5)
     time.sleep(0.3)
-    a = 0.82
-    expected = tuple(round(25.5 * a + b * (1 - a)) for b in BACKGROUND)   # the dark style's bezel
+    a = 0.92   # the dark style's fill where a blur is asked for and xcompmgr does not blur
+    expected = tuple(round(25.5 * a + b * (1 - a)) for b in BACKGROUND)
     for run in range(3):
         hud = xplain.start_xhud("--mode", "text", "--label", "Blocking", "--mask", "clear", "--animation", "none")
         win = hud_window(xplain)
@@ -232,3 +232,33 @@ def test_xsetroot_placeholder_is_not_a_wallpaper(xplain, tmp_path):
     want = round(25.5 * 0.82 + 0xE0 * 0.18)
     assert all(abs(c - want) <= 4 for c in got), f"bezel {got}: not the dark bezel over #e0e0e0 ({want})"
     hud.signal(15)
+
+
+def test_a_compositor_that_does_not_blur_gets_a_denser_fill(xplain):
+    """Over xcompmgr (which never blurs) the default bezel fills denser than over picom asked to
+    blur: the stripes behind compete less with the label there. picom's own blur does the rest."""
+    import shutil as _shutil
+    for tool in ("xcompmgr", "picom"):
+        if _shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed")
+    from conftest import compositor_running
+    set_striped_root(xplain.display, period=8, band=4)
+    contrast = {}
+    for name, cmd in (("xcompmgr", ["xcompmgr"]), ("picom", ["picom", "--backend", "xrender", "--blur-method", "kernel",
+                                                              "--blur-kern", "7,1,1,1,1,1,1,1;1,7,1,1,1,1,1,1",
+                                                              "--blur-background"])):
+        comp = xplain.spawn(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert wait_until(lambda: compositor_running(xplain.display), 5), f"{name} did not start"
+        time.sleep(0.3)
+        hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--mask", "none", "--animation", "none")
+        win = hud_window(xplain)
+        time.sleep(0.5)
+        contrast[name] = row_contrast(xplain.screenshot(), win, win.y + win.height // 2 + 14)
+        hud.signal(15)
+        assert hud.wait(5) == 0
+        comp.terminate()
+        comp.wait(5)
+        assert wait_until(lambda: not compositor_running(xplain.display), 5)
+    # Stripes 240 vs 58 under a fill of alpha a show (1 - a) of their 182 levels.
+    assert contrast["xcompmgr"] <= 182 * 0.1, f"the fill over xcompmgr lets the stripes through: {contrast}"
+    assert contrast["picom"] < contrast["xcompmgr"] + 5, contrast
