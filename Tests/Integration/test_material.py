@@ -262,3 +262,21 @@ def test_a_compositor_that_does_not_blur_gets_a_denser_fill(xplain):
     # Stripes 240 vs 58 under a fill of alpha a show (1 - a) of their 182 levels.
     assert contrast["xcompmgr"] <= 182 * 0.1, f"the fill over xcompmgr lets the stripes through: {contrast}"
     assert contrast["picom"] < contrast["xcompmgr"] + 5, contrast
+
+
+def test_colour_glows_through_the_frost(xplain):
+    """As iOS's materials, the blur raises saturation: over a green window the bezel's fill is
+    greener than the same fill blended over the green as it is."""
+    from conftest import set_root_background
+    green = (0x20, 0xC0, 0x40)
+    set_root_background(xplain.display, green)
+    hud = xplain.start_xhud("--mode", "text", "--label", "Frost", "--mask", "none", "--animation", "none")
+    win = hud_window(xplain)
+    time.sleep(0.4)
+    got = xplain.screenshot().pixel(win.x + 6, win.y + win.height // 2)
+    a = 0.66   # the dark material's fill (HUDConfiguration.materialBezelColor)
+    plain = [25.5 * a + c * (1 - a) for c in green]
+    assert max(got) - min(got) >= 1.3 * (max(plain) - min(plain)), f"bezel {got}: no more colourful than {plain}"
+    assert got[1] == max(got), f"the hue changed: {got}"
+    hud.signal(15)
+    assert hud.wait(5) == 0
