@@ -15,6 +15,9 @@ test=(
   xdotool xcompmgr picom hsetroot x11-xserver-utils x11-apps
   fonts-noto-cjk fonts-noto-color-emoji
   groff-base man-db shellcheck dash gnuplot-nox strace
+  # Tests/Integration/test_window_managers.py: real window managers (each one's tests are
+  # skipped without its package), the test windows and the commands that fullscreen them.
+  i3-wm openbox xfwm4 xfconf xfce4-settings dbus weston xwayland xterm wmctrl
 )
 case "${1:-test}" in
   run) packages=("${run[@]}") ;;
