@@ -6,7 +6,8 @@ import HUDCore
 
 /// The event loop of one X connection: it runs any number of HUDs (a named-HUD server stacks
 /// several), one display link for all of them, file descriptors to watch and timers. Everything
-/// runs on the thread that calls `run`; the display link and signals only wake it.
+/// runs on the thread that calls `run`, which sleeps in ppoll until the next frame's deadline,
+/// a timer, an event or a wake (work posted from another thread, a signal).
 public final class HUDLoop {
     public let display: X11Display
     let clock = MonotonicClock()
@@ -28,16 +29,21 @@ public final class HUDLoop {
         display.watchRoot()
     }
 
-    deinit { link?.invalidate() }
-
-    /// One link for every HUD, ticking at the fastest refresh rate among their monitors.
-    var displayLink: DisplayLink {
+    /// One link for every HUD, ticking at the fastest refresh rate among their monitors when
+    /// it is first needed.
+    private func makeLink() -> DisplayLink {
         if let link { return link }
-        let hz = huds.map(\.refreshRate).max() ?? 60
-        let wake = self.wake
-        let l = DisplayLink(hz: hz) { _ in wake.wake() }
+        let l = DisplayLink(hz: huds.map(\.refreshRate).max() ?? 60)
         link = l
         return l
+    }
+
+    public var framePeriod: Double { makeLink().period }
+    public var isTicking: Bool { link?.isRunning ?? false }
+
+    private func startLink() {
+        if link == nil { link = makeLink() }
+        link!.start(now: clock.now)
     }
 
     func add(_ hud: X11HUD) { huds.append(hud) }
@@ -111,7 +117,11 @@ public final class HUDLoop {
             fds.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0))
             let watched = readers
             for r in watched { fds.append(pollfd(fd: r.fd, events: r.events, revents: 0)) }
-            let n = poll(&fds, nfds_t(fds.count), XPending(display.handle) > 0 ? 0 : timeout())
+            // Events already read from the socket: look, do not wait.
+            var wait = timespec()
+            let timed = XPending(display.handle) > 0 || timeout(&wait)
+            if XPending(display.handle) > 0 { wait = timespec() }
+            let n = timed ? sleep(&fds, &wait) : sleep(&fds, nil)
             if n < 0 && errno != EINTR { break }
             handleXEvents()
             var read = false
@@ -119,6 +129,7 @@ public final class HUDLoop {
                 // A handler may have removed its reader (end of input) or another one.
                 if readers.contains(where: { $0.fd == r.fd && $0.events == r.events }) { r.handler(); read = true }
             }
+            var tick = link?.fire(now: clock.now) == true
             if fds[1].revents != 0 {
                 wake.drain()
                 runPosted()
@@ -127,6 +138,9 @@ public final class HUDLoop {
                     receivedSignal = 0
                     if let onSignal { onSignal(sig) } else { stop(exitCode: 128 + sig) }
                 }
+                tick = true
+            }
+            if tick {
                 // What the readers did (a new HUD's window and first frame, a new value) goes
                 // to the X server before this tick's frames, which it would otherwise execute
                 // first: under a burst of new HUDs, each is mapped without waiting for every
@@ -157,7 +171,7 @@ public final class HUDLoop {
         deferringLink = true
         for h in huds {
             h.afterStateChange()
-            if h.wantsTicks { displayLink.start() }
+            if h.wantsTicks { startLink() }
         }
         deferringLink = false
         updateLink()
@@ -168,17 +182,23 @@ public final class HUDLoop {
 
     func updateLink() {
         guard !deferringLink else { return }
-        if huds.contains(where: \.wantsTicks) { displayLink.start() } else { link?.stop() }
+        if huds.contains(where: \.wantsTicks) { startLink() } else { link?.stop() }
     }
 
-    /// The poll timeout always honours every deadline (timers, grace, min show, delayed hide,
-    /// animation ends), whether or not the display link runs: the loop never depends on a wake
-    /// from another thread to keep its own time.
-    private func timeout() -> Int32 {
+    /// The wait honours every deadline (the next frame's while the link runs, timers, grace,
+    /// min show, delayed hide, animation ends), to the nanosecond; false: wait for an event.
+    private func timeout(_ wait: inout timespec) -> Bool {
         var deadline = timers.map(\.at).min()
         for h in huds { if let d = h.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
-        guard let deadline else { return -1 }
-        return Int32(saturatingMilliseconds: deadline - clock.now)
+        if let l = link, l.isRunning { deadline = min(deadline ?? l.deadline, l.deadline) }
+        guard let deadline else { return false }
+        let left = max(0, deadline - clock.now)
+        wait = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
+        return true
+    }
+
+    private func sleep(_ fds: inout [pollfd], _ wait: UnsafePointer<timespec>?) -> Int32 {
+        fds.withUnsafeMutableBufferPointer { c_ppoll($0.baseAddress!, nfds_t($0.count), wait, nil) }
     }
 
     private func fireTimers() {
@@ -200,6 +220,12 @@ public final class HUDLoop {
         if display.wallpaperLost() { for h in huds where h.output?.onWallpaper == true { h.wallpaperChanged() } }
     }
 }
+
+/// poll with a timeout in nanoseconds (a frame's deadline is not a whole millisecond); Glibc
+/// declares it only for _GNU_SOURCE.
+@_silgen_name("ppoll")
+private func c_ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: UnsafePointer<timespec>?,
+                     _ sigmask: UnsafeRawPointer?) -> Int32
 
 extension HUDLoop {
     /// Returns freed heap pages to the system (a long-lived server after a HUD goes).

@@ -89,8 +89,8 @@ public final class X11HUD: HUDBackend {
     // MARK: HUDBackend
 
     public var clock: HUDClock { loop.clock }
-    public var framePeriod: Double { loop.displayLink.period }
-    public var isTicking: Bool { loop.displayLink.isRunning }
+    public var framePeriod: Double { loop.framePeriod }
+    public var isTicking: Bool { loop.isTicking }
     public func updateTicks() { loop.updateLink() }
     public var isComposited: Bool { composited }
     public var screenRect: Rect { display.screenRect }
