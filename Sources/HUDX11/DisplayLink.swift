@@ -13,11 +13,16 @@ struct DisplayLink {
 
     init(hz: Double) { period = 1 / max(1, hz) }
 
-    /// The first tick comes at once.
+    /// When the last tick fired.
+    private var fired = -Double.infinity
+
+    /// The first tick comes at once, or a period after the last one if that is later: a link
+    /// stopped and started again within a frame keeps its pace (a frame drawn a moment ago is
+    /// not followed by one a fraction of a period later, nor by a wasted tick).
     mutating func start(now: Double) {
         guard !isRunning else { return }
         isRunning = true
-        deadline = now
+        deadline = max(now, fired + period)
     }
 
     mutating func stop() { isRunning = false }
@@ -27,6 +32,7 @@ struct DisplayLink {
     mutating func fire(now: Double) -> Bool {
         guard isRunning, now >= deadline else { return false }
         ticks += 1
+        fired = now
         deadline += period
         if deadline <= now { deadline += ((now - deadline) / period).rounded(.down) * period + period }
         return true
