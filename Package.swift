@@ -30,8 +30,8 @@ let package = Package(
     ],
     targets: [
         // C libraries, found with pkg-config. Only HUDRender and HUDX11 import them.
-        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrender xrandr xfixes",
-                       providers: [.apt(["libx11-dev", "libxext-dev", "libxrender-dev", "libxrandr-dev", "libxfixes-dev"])]),
+        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrender xrandr xfixes xdamage",
+                       providers: [.apt(["libx11-dev", "libxext-dev", "libxrender-dev", "libxrandr-dev", "libxfixes-dev", "libxdamage-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo fontconfig",
                        providers: [.apt(["libcairo2-dev", "libfontconfig-dev"])]),
 

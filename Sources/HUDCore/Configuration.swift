@@ -134,6 +134,10 @@ public struct HUDConfiguration: Equatable, Sendable {
         }
     }
 
+    /// A fill where what lies beneath is not known (a copy of the screen gone out of date):
+    /// nearly opaque, so that nothing untrue shows through.
+    public static let opaqueFill = 0.96
+
     public var effectiveBezelColor: RGBA {
         if let c = bezelColor { return c }
         switch style {

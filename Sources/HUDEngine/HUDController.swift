@@ -187,6 +187,17 @@ public final class HUDController {
         drawFrame()
     }
 
+    /// What lies under the bezel changed unseen (no compositor: its copy of the screen is out
+    /// of date): the fill rises to opaque, on the show's curve, rather than show what is gone.
+    public func beneathChanged() {
+        guard beneathChangedAt == nil else { return }
+        beneathChangedAt = clock.now
+        dirty = true
+        afterStateChange()
+    }
+    private var beneathChangedAt: Double?
+    private static let risesFor = 0.3
+
     /// A compositor started or stopped, or the wallpaper changed: the content is drawn again.
     public func displayChanged() {
         dirty = true
@@ -204,6 +215,7 @@ public final class HUDController {
         let now = clock.now
         return lifecycle.isAnimating || configuration.mode.isAnimated || progress.isMoving(at: now) || progressSource != nil
             || bezelTween?.isMoving(at: now) == true || slide != nil
+            || beneathChangedAt.map { now - $0 < Self.risesFor } == true
     }
 
     /// Whether the display link must tick for this HUD.
@@ -353,6 +365,11 @@ public final class HUDController {
         // may not blur at all, the fill stays as dense as a flat bezel's.
         // A compositor that does not blur: a denser fill instead.
         if !output.composited { c.bezelColor = c.materialBezelColor } else if !output.blursBehind { c.bezelColor = c.unblurredBezelColor }
+        if !output.composited, let since = beneathChangedAt, var fill = c.bezelColor {
+            let k = AnimationCurve.criticallyDamped.value(min(1, max(0, shownAt - since) / Self.risesFor))
+            fill.a += (HUDConfiguration.opaqueFill - fill.a) * k
+            c.bezelColor = fill
+        }
         var f = HUDFrame(configuration: c, layout: layout)
         f.time = shownAt
         f.progress = progress.value(at: shownAt)
@@ -384,7 +401,8 @@ public final class HUDController {
         let shownAt = now + backend.framePeriod
         let presentation = lifecycle.presentation(at: shownAt)
         let f = contentFrame(at: shownAt, in: output)
-        let contentChanged = contentStale || progress.isMoving(at: now) || f.bezelOverride != nil
+        let rising = beneathChangedAt.map { now - $0 < Self.risesFor + backend.framePeriod } ?? false
+        let contentChanged = contentStale || progress.isMoving(at: now) || f.bezelOverride != nil || rising
         if contentChanged {
             let title = configuration.spokenText
             if title != lastTitle { lastTitle = title; output.setTitle(title) }
@@ -469,6 +487,10 @@ public final class HUDController {
                                         clickThrough: clickThrough,
                                         overScreen: m.paintsBackground)
             lastTitle = nil
+            beneathChangedAt = nil
+        } else if lifecycle.phase == .showing, output?.isMapped == false {
+            output?.prepareToMap()
+            beneathChangedAt = nil
         }
         // Draw before mapping too: with a compositor the first frame shown is already complete.
         dirty = true

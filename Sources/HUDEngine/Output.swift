@@ -34,6 +34,8 @@ public protocol HUDOutput: AnyObject {
     /// without a compositor, by a compositor that honours the request with one.
     var blursBehind: Bool { get }
     func move(to rect: Rect, blocker region: Rect)
+    /// Before a map: a HUD shown again takes what lies beneath anew.
+    func prepareToMap()
     func map()
     func unmap()
     /// Draws the content into the output's image with `draw` (a Cairo image surface, ARGB32,

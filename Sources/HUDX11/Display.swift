@@ -68,6 +68,14 @@ public final class X11Display {
     private var atoms: [String: Atom] = [:]
     /// What a new HUD asks of the root, kept while the loop hears of its changes.
     var rootState = RootState()
+    /// Drawing on the screen, watched while a HUD blends over a copy of it (see `DamageWatch`).
+    private(set) lazy var damageWatch: DamageWatch? = DamageWatch(display: self)
+
+    /// Watches drawing on the screen exactly while some output blends over a copy of it.
+    func updateDamageWatch() {
+        let needed = outputs.contains { $0.value?.watchesBeneath == true }
+        if needed { damageWatch?.start(); damageWatch?.clear() } else if let w = damageWatch, w.isWatching { w.stop() }
+    }
 
     public init(name: String? = nil) throws {
         let displayName = name ?? String(cString: XDisplayName(nil))

@@ -215,6 +215,14 @@ public final class HUDLoop {
         while XPending(d) > 0 {
             XNextEvent(d, &ev)
             display.noteEvent(&ev)
+            if let w = display.damageWatch, w.isWatching {
+                let outputs = display.outputs.compactMap(\.value)
+                let outdated = w.outdated(by: &ev, outputs: outputs, now: clock.now)
+                if ev.type == w.eventBase + XDamageNotify {
+                    for o in outdated { o.beneathDrew() }
+                    continue
+                }
+            }
             for h in huds { h.handle(&ev) }
         }
         if display.wallpaperLost() { for h in huds where h.output?.onWallpaper == true { h.wallpaperChanged() } }

@@ -95,8 +95,10 @@ public final class X11HUD: HUDBackend {
     public var isComposited: Bool { composited }
     public var screenRect: Rect { display.screenRect }
     public func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput {
-        X11Output(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
-                  composited: composited, overScreen: overScreen)
+        let o = X11Output(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
+                          composited: composited, overScreen: overScreen)
+        o.onBeneathChanged = { [weak self] in self?.controller.beneathChanged() }
+        return o
     }
 
     var output: X11Output? { controller.output as? X11Output }

@@ -44,7 +44,9 @@ final class X11Output: HUDOutput {
 
     deinit {
         grabEscape(false)
+        if window.isMapped { vacate(window.rect) }
         display.outputs.removeAll { $0.value == nil || $0.value === self }
+        display.updateDamageWatch()
     }
 
     private static func makeCanvas(_ display: X11Display, _ window: OverlayWindow, _ useSHM: Bool) -> ServerCanvas {
@@ -53,6 +55,22 @@ final class X11Output: HUDOutput {
     }
 
     var rect: Rect { window.rect }
+
+    /// Blending over a copy of the screen on screen: what lies beneath can change unseen.
+    var watchesBeneath: Bool { window.isMapped && !composited && !onWallpaper }
+    /// Its copy of the screen is out of date (something beneath drew since it was taken).
+    private(set) var beneathChanged = false
+    /// Told once when its copy of the screen turns out of date.
+    var onBeneathChanged: (() -> Void)?
+
+    /// The damage watch saw drawing reach this HUD's edge from beneath.
+    func beneathDrew() {
+        guard !beneathChanged else { return }
+        beneathChanged = true
+        onBeneathChanged?()
+    }
+
+    private func vacate(_ r: Rect) { display.damageWatch?.vacate(r, now: MonotonicClock.seconds()) }
     var blursBehind: Bool { !composited || display.compositorBlurs }
     var isMapped: Bool { window.isMapped }
 
@@ -72,6 +90,7 @@ final class X11Output: HUDOutput {
         }
         let old = window.rect
         let to = r.integral
+        if window.isMapped && to != old { vacate(old) }
         if window.isMapped, !composited, !onWallpaper, to.width == old.width, to.height == old.height, let own = canvas.snapshot {
             // What lies under the new place is taken before the window goes there (the screen
             // shows this HUD where it was, with what it covered put back).
@@ -112,15 +131,29 @@ final class X11Output: HUDOutput {
         if blurRadius > 0 && !composited { shapeKey = nil }
     }
 
+    /// Before a HUD shown again maps its window: what lies beneath is taken anew (the copy is
+    /// from its last showing).
+    func prepareToMap() {
+        guard !window.isMapped, window.everMapped, !composited, !onWallpaper else { return }
+        chooseBackground()
+        shapeKey = nil
+    }
+
     func map() {
         window.map()
+        display.updateDamageWatch()
         // Without a compositor an unmapped window keeps nothing drawn into it (no backing
         // store): the frame composed before the map is copied in right after it, in the same
         // flush, not one Expose round trip later.
         if !composited { canvas.repaint(Rect(x: 0, y: 0, width: window.rect.width, height: window.rect.height)) }
         XFlush(display.handle)
     }
-    func unmap() { window.unmap(); XFlush(display.handle) }
+    func unmap() {
+        if window.isMapped { vacate(window.rect) }
+        window.unmap()
+        display.updateDamageWatch()
+        XFlush(display.handle)
+    }
     func raise() { window.raise() }
 
     func drawContent(_ draw: (OpaquePointer) -> Void) {
@@ -171,6 +204,7 @@ final class X11Output: HUDOutput {
         composited = on
         shapeKey = nil
         chooseBackground()
+        display.updateDamageWatch()
     }
 
     /// The wallpaper changed (`_XROOTPMAP_ID` on the root).
@@ -182,7 +216,10 @@ final class X11Output: HUDOutput {
         // The screen as it is now, with what lies under our other HUDs (and under this one where
         // it was) put back: a HUD that moves or appears next to others needs no unmapping.
         let others = underOtherHUDs()
-        if !window.isMapped { return canvas.setBackground(.snapshot, rect: window.rect, under: others) }
+        if !window.isMapped {
+            beneathChanged = false   // a fresh copy
+            return canvas.setBackground(.snapshot, rect: window.rect, under: others)
+        }
         // A new canvas for a mapped window (it changed size): the screen is taken with the
         // window unmapped, so that it is not in it.
         let wasMapped = window.isMapped

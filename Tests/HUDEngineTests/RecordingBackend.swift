@@ -58,6 +58,7 @@ final class RecordingOutput: HUDOutput {
     /// "move", "draw" and "present", in the order they were asked for.
     private(set) var events: [String] = []
     func move(to rect: Rect, blocker region: Rect) { moves.append(rect); self.rect = rect; events.append("move") }
+    func prepareToMap() {}
     func map() { isMapped = true }
     func unmap() { isMapped = false }
     func drawContent(_ draw: (OpaquePointer) -> Void) { contentDraws += 1; events.append("draw") }

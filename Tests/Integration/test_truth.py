@@ -136,3 +136,86 @@ def test_a_fading_blurred_bezel_never_leaves_a_blurred_slab(xplain):
         along = c / contrast_sharp + (mean_sharp - m) / dark
         assert along > 0.6, f"a blurred slab: contrast {c}, mean {m:.0f} " \
             f"(sharp {contrast_sharp}/{mean_sharp:.0f}, HUD {contrast_hud}/{mean_hud:.0f})"
+
+
+class Page:
+    """A plain window of one colour, drawn by this test: what lies beneath a HUD."""
+
+    def __init__(self, display: str, rect, rgb):
+        from conftest import _open
+        self.x, self.d = _open(display)
+        x = self.x
+        import ctypes
+        x.XCreateSimpleWindow.restype = ctypes.c_ulong
+        x.XCreateSimpleWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
+                                          ctypes.c_uint, ctypes.c_uint, ctypes.c_ulong, ctypes.c_ulong]
+        x.XSetWindowBackground.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+        for f in (x.XClearWindow, x.XMapWindow, x.XDestroyWindow):
+            f.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+        scr = x.XDefaultScreen(self.d)
+        self.w = x.XCreateSimpleWindow(self.d, x.XRootWindow(self.d, scr), *rect, 0, 0, self._pixel(rgb))
+        x.XMapWindow(self.d, self.w)
+        x.XSync(self.d, 0)
+
+    @staticmethod
+    def _pixel(rgb):
+        return (rgb[0] << 16) | (rgb[1] << 8) | rgb[2]
+
+    def paint(self, rgb):
+        """The application beneath draws: its whole window, the part under the HUD included."""
+        self.x.XSetWindowBackground(self.d, self.w, self._pixel(rgb))
+        self.x.XClearWindow(self.d, self.w)
+        self.x.XSync(self.d, 0)
+
+    def close(self):
+        self.x.XDestroyWindow(self.d, self.w)
+        self.x.XCloseDisplay(self.d)
+
+
+def bezel_pixel(x, win):
+    return x.screenshot().pixel(win.x + 8, win.y + win.height // 2)
+
+
+def test_a_bezel_never_shows_what_is_gone_from_beneath_it(xplain):
+    """Without a compositor the bezel blends over a copy of the screen taken as it appears. When
+    the window beneath draws anew (here: white to black), the copy is out of date and the bezel
+    rises to opaque rather than keep showing the white that is gone."""
+    page = Page(xplain.display, (240, 150, 800, 500), (255, 255, 255))
+    try:
+        hud = xplain.start_xhud("--mode", "text", "--label", "Beneath", "--mask", "none", "--animation", "none", "--blur", "0")
+        win = xplain.visible_hud_windows()[0]
+        time.sleep(0.3)
+        before = bezel_pixel(xplain, win)
+        assert before[0] > 55, f"premise: the white page shows through the bezel: {before}"
+        page.paint((0, 0, 0))
+        assert wait_until(lambda: bezel_pixel(xplain, win)[0] <= 40, 3), \
+            f"the bezel still shows the white page that is gone: {bezel_pixel(xplain, win)} (before {before})"
+        hud.signal(15)
+        assert hud.wait(5) == 0
+    finally:
+        page.close()
+
+
+def test_a_stack_moving_over_a_still_page_keeps_its_material(xplain):
+    """What a HUD's own windows uncover as they move and leave is not a change beneath: after a
+    second HUD comes and goes (the first slides twice) the first still blends as before."""
+    page = Page(xplain.display, (240, 150, 800, 500), (255, 255, 255))
+    try:
+        first = xplain.start_xhud("--mode", "text", "--label", "First", "--mask", "none", "--blur", "0")
+        time.sleep(0.5)
+        win = xplain.visible_hud_windows()[0]
+        before = bezel_pixel(xplain, win)
+        second = xplain.start_xhud("--mode", "text", "--label", "Second", "--mask", "none", "--blur", "0")
+        assert wait_until(lambda: len(xplain.visible_hud_windows()) == 2, 5)
+        time.sleep(0.5)
+        second.signal(15)
+        assert second.wait(5) == 0
+        assert wait_until(lambda: len(xplain.visible_hud_windows()) == 1, 5)
+        time.sleep(0.6)
+        win = xplain.visible_hud_windows()[0]
+        after = bezel_pixel(xplain, win)
+        assert abs(after[0] - before[0]) <= 6, f"the bezel changed: {before} -> {after}"
+        first.signal(15)
+        assert first.wait(5) == 0
+    finally:
+        page.close()
