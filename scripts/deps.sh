@@ -3,6 +3,9 @@
 # or with sudo.
 #   scripts/deps.sh        everything scripts/test uses
 #   scripts/deps.sh run    only what scripts/run uses: the build, the HUD, a headless Xvfb
+# libdbus-1-3 is loaded at run time by `xhud server --notifications` (dlopen: the build needs no
+# D-Bus headers); the notification tests use a private dbus-daemon, gdbus (libglib2.0-bin),
+# dbus-send (dbus-bin), notify-send (libnotify-bin) and dunst.
 # pytest comes from Debian (python3-pytest): Debian 12's Python refuses pip installs outside a
 # virtual environment (PEP 668).
 set -euo pipefail
@@ -10,11 +13,13 @@ run=(
   libcairo2-dev libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev libstdc++-12-dev
   libpangocairo-1.0-0 libharfbuzz0b librsvg2-2 fonts-dejavu-core
   xvfb x11-utils imagemagick
+  libdbus-1-3
 )
 test=(
   xdotool xcompmgr picom hsetroot x11-xserver-utils x11-apps
   fonts-noto-cjk fonts-noto-color-emoji
   groff-base man-db shellcheck dash gnuplot-nox strace
+  dbus-daemon libglib2.0-bin dbus-bin libnotify-bin dunst
 )
 case "${1:-test}" in
   run) packages=("${run[@]}") ;;
