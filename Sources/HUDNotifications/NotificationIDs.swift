@@ -52,11 +52,3 @@ public struct NotificationIDs: Sendable {
         return "tag-\(kept)-\(id)"
     }
 }
-
-/// Why a notification closed, as `NotificationClosed` says it.
-public enum CloseReason: UInt32, Sendable {
-    case expired = 1
-    case dismissed = 2
-    case closed = 3
-    case undefined = 4
-}
