@@ -19,7 +19,7 @@ test=(
   xdotool xcompmgr picom hsetroot x11-xserver-utils x11-apps
   fonts-noto-cjk fonts-noto-color-emoji
   groff-base man-db shellcheck dash gnuplot-nox strace
-  dbus-daemon libglib2.0-bin dbus-bin libnotify-bin dunst
+  dbus-daemon libglib2.0-bin dbus-bin libnotify-bin dunst python3-dbus
 )
 case "${1:-test}" in
   run) packages=("${run[@]}") ;;

@@ -49,7 +49,11 @@ extension Notification {
             args = [verb, "--id=\(key)", "--\(verb)-image=\(image(imageFile: imageFile) ?? "")",
                     "--button=\(buttonAction?.label ?? "")"]
         }
-        args += ["--label=\(label)", "--details=\(NotificationMarkup.body(body))", "--markup"]
+        let details = NotificationMarkup.body(body)
+        // Text with no tag and no entity is the same as plain text, which is drawn without Pango
+        // (a few milliseconds less on an OSD's every update).
+        let plain = !(label + details).contains { $0 == "<" || $0 == "&" }
+        args += ["--label=\(label)", "--details=\(details)", plain ? "--no-markup" : "--markup"]
         if let t = hideAfter { args.append("--hide-after=\(t)") }
         return args
     }

@@ -80,6 +80,9 @@ final class ArgumentsTests: XCTestCase {
         let args = n.arguments(key: "notify-3")
         XCTAssertEqual(args, ["info", "--id=notify-3", "--info-image=/tmp/a b.png", "--button=Yes",
                               "--label=-Hello &lt;x&gt;", "--details=Body", "--markup"])
+        n.summary = "Plain"
+        XCTAssertEqual(n.arguments(key: "k").suffix(3), ["--label=Plain", "--details=Body", "--no-markup"],
+                       "text without markup is drawn as plain text")
         XCTAssertTrue(n.hasDefaultAction)
         XCTAssertEqual(n.buttonAction?.key, "yes")
     }
@@ -88,7 +91,7 @@ final class ArgumentsTests: XCTestCase {
         var n = Notification()
         n.summary = "Volume"
         n.hints = Hints(["value": .integer(45), "x-canonical-private-synchronous": .string("volume")])
-        XCTAssertEqual(n.arguments(key: "volume"), ["--id=volume", "--mode=bar", "--progress=0.45", "--label=Volume", "--details=", "--markup"])
+        XCTAssertEqual(n.arguments(key: "volume"), ["--id=volume", "--mode=bar", "--progress=0.45", "--label=Volume", "--details=", "--no-markup"])
     }
 
     func testTimeouts() {

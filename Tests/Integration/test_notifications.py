@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 import subprocess
 import time
 from pathlib import Path
@@ -313,3 +314,29 @@ def test_the_configuration_turns_notifications_on(bus):
     assert wait_until(lambda: named(bus.x, "list").returncode == 0, 5)
     assert "serving" not in err.read_text()
     assert "'xhud'" not in bus.call("GetServerInformation", check=False).stdout
+
+
+PY_CLIENT = r'''
+import sys, dbus
+bus = dbus.SessionBus()
+n = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                   "org.freedesktop.Notifications")
+side = 32
+red = dbus.Struct((side, side, side * 4, True, 8, 4, dbus.ByteArray(bytes([230, 20, 20, 255]) * side * side)),
+                  signature="iiibiiay")
+hint = sys.argv[1]
+print(n.Notify("py", 0, "", "Pixels", "", [], {hint: red}, 0))
+'''
+
+
+@pytest.mark.parametrize("hint", ["image-data", "icon_data"])
+def test_raw_pixels_from_a_python_client_are_the_icon(bus, hint):
+    if subprocess.run([sys.executable, "-c", "import dbus"], env=bus.x.env, capture_output=True).returncode != 0:
+        pytest.skip("python3-dbus not installed (scripts/deps.sh installs it)")
+    bus.start_server()
+    res = bus.run(sys.executable, "-c", PY_CLIENT, hint)
+    assert res.stdout.strip().isdigit(), res.stdout + res.stderr
+    win, shot = stable_hud(bus.x)
+    reds = [(xx, y) for y in range(win.y, win.y + win.height) for xx in range(win.x, win.x + win.width)
+            if (lambda p: p[0] > 180 and p[1] < 80 and p[2] < 80)(shot.pixel(xx, y))]
+    assert len(reds) > 200, f"the red icon is not drawn ({len(reds)} red pixels)"
