@@ -53,32 +53,31 @@ struct LibDBus {
         guard let h = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
             return .failure(BusFailure("cannot load \(soname) (\(dlerror().map { String(cString: $0) } ?? "?")); install libdbus-1-3"))
         }
-        var missing: String?
-        func f<T>(_ name: String) -> T {
-            guard let p = dlsym(h, name) else {
-                missing = missing ?? name
-                return unsafeBitCast(dlsym(h, "dbus_error_init") ?? dlopen(nil, RTLD_NOW), to: T.self)
-            }
+        struct Missing: Error { let name: String }
+        func f<T>(_ name: String) throws(Missing) -> T {
+            guard let p = dlsym(h, name) else { throw Missing(name: name) }
             return unsafeBitCast(p, to: T.self)
         }
-        let lib = LibDBus(
-            errorInit: f("dbus_error_init"), errorFree: f("dbus_error_free"), busGetPrivate: f("dbus_bus_get_private"),
-            busRequestName: f("dbus_bus_request_name"), setExitOnDisconnect: f("dbus_connection_set_exit_on_disconnect"),
-            getUnixFD: f("dbus_connection_get_unix_fd"), readWrite: f("dbus_connection_read_write"),
-            popMessage: f("dbus_connection_pop_message"), send: f("dbus_connection_send"), flush: f("dbus_connection_flush"),
-            isConnected: f("dbus_connection_get_is_connected"), close: f("dbus_connection_close"),
-            connectionUnref: f("dbus_connection_unref"), messageType: f("dbus_message_get_type"),
-            interface: f("dbus_message_get_interface"), member: f("dbus_message_get_member"), path: f("dbus_message_get_path"),
-            signature: f("dbus_message_get_signature"), sender: f("dbus_message_get_sender"),
-            noReply: f("dbus_message_get_no_reply"), newReturn: f("dbus_message_new_method_return"),
-            newError: f("dbus_message_new_error"), newSignal: f("dbus_message_new_signal"), messageUnref: f("dbus_message_unref"),
-            iterInit: f("dbus_message_iter_init"), iterInitAppend: f("dbus_message_iter_init_append"),
-            iterArgType: f("dbus_message_iter_get_arg_type"), iterNext: f("dbus_message_iter_next"),
-            iterGetBasic: f("dbus_message_iter_get_basic"), iterRecurse: f("dbus_message_iter_recurse"),
-            iterFixedArray: f("dbus_message_iter_get_fixed_array"), iterAppendBasic: f("dbus_message_iter_append_basic"),
-            iterOpen: f("dbus_message_iter_open_container"), iterClose: f("dbus_message_iter_close_container"))
-        if let missing { return .failure(BusFailure("\(soname) has no \(missing)")) }
-        return .success(lib)
+        do throws(Missing) {
+            return .success(try LibDBus(
+                errorInit: f("dbus_error_init"), errorFree: f("dbus_error_free"), busGetPrivate: f("dbus_bus_get_private"),
+                busRequestName: f("dbus_bus_request_name"), setExitOnDisconnect: f("dbus_connection_set_exit_on_disconnect"),
+                getUnixFD: f("dbus_connection_get_unix_fd"), readWrite: f("dbus_connection_read_write"),
+                popMessage: f("dbus_connection_pop_message"), send: f("dbus_connection_send"), flush: f("dbus_connection_flush"),
+                isConnected: f("dbus_connection_get_is_connected"), close: f("dbus_connection_close"),
+                connectionUnref: f("dbus_connection_unref"), messageType: f("dbus_message_get_type"),
+                interface: f("dbus_message_get_interface"), member: f("dbus_message_get_member"), path: f("dbus_message_get_path"),
+                signature: f("dbus_message_get_signature"), sender: f("dbus_message_get_sender"),
+                noReply: f("dbus_message_get_no_reply"), newReturn: f("dbus_message_new_method_return"),
+                newError: f("dbus_message_new_error"), newSignal: f("dbus_message_new_signal"), messageUnref: f("dbus_message_unref"),
+                iterInit: f("dbus_message_iter_init"), iterInitAppend: f("dbus_message_iter_init_append"),
+                iterArgType: f("dbus_message_iter_get_arg_type"), iterNext: f("dbus_message_iter_next"),
+                iterGetBasic: f("dbus_message_iter_get_basic"), iterRecurse: f("dbus_message_iter_recurse"),
+                iterFixedArray: f("dbus_message_iter_get_fixed_array"), iterAppendBasic: f("dbus_message_iter_append_basic"),
+                iterOpen: f("dbus_message_iter_open_container"), iterClose: f("dbus_message_iter_close_container")))
+        } catch {
+            return .failure(BusFailure("\(soname) has no \(error.name)"))
+        }
     }
 }
 

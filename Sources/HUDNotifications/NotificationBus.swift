@@ -124,6 +124,9 @@ public final class NotificationBus: @unchecked Sendable {
         _ = lib.getUnixFD(c, &fd)
         var lost = false
         while true {
+            // What ended before the calls that came meanwhile were read goes first: a Notify
+            // replacing an id that just closed then starts it anew.
+            sendEnded(on: c)
             while !lost, let m = lib.popMessage(c) {
                 lost = handle(m, on: c)
                 lib.messageUnref(m)
