@@ -81,6 +81,8 @@ final class HUDServer {
         }
         guard let lock = ServerLock(path: paths.lock) else {
             fputs("xhud: a server already serves \(paths.socket)\n", stderr)
+            // A server started by a key press, or a plain `xhud server`, serves no bus.
+            if notifications { fputs("xhud: it does not serve notifications unless it was started with --notifications\n", stderr) }
             return Status.done
         }
         unlink(paths.socket)
