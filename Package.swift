@@ -74,6 +74,10 @@ let package = Package(
         // Small files of the user's own (read bounded, stamped, cached privately and written
         // whole): the settings' cache and the kept font matches. Plain Glibc.
         .target(name: "HUDFiles"),
+        // `org.freedesktop.Notifications` on the session bus: libdbus loaded with dlopen on a
+        // thread of its own once the server is up (nothing of D-Bus on the way to a first frame,
+        // nothing in the thin client), each call turned into the `xhud` invocation it means.
+        .target(name: "HUDNotifications", dependencies: ["HUDCore", "CCairo"]),
         // TOML with TOMLKit (toml++), which imports Foundation (and ICU with it: 50 MB and 4 ms
         // at every start): only `xhud-config` links it, run once per version of a file.
         .target(name: "HUDSettingsTOML", dependencies: ["HUDSettings", .product(name: "TOMLKit", package: "TOMLKit")]),
@@ -88,7 +92,7 @@ let package = Package(
         // The command's work: options, stdin, wrapping, notifications, the display's HUD server.
         // It uses the backend directly. No Foundation and no argument parser: help is xhud-help's.
         .executableTarget(name: "xhud-host", dependencies: [
-            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv",
+            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv", "HUDNotifications",
         ], swiftSettings: ownSections, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
                                                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                                           "-Xlinker", "--no-export-dynamic"],
@@ -109,6 +113,7 @@ let package = Package(
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
+        .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDNotifications", "HUDCore"]),
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
         .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),
         .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "xhud-help"]),

@@ -529,11 +529,12 @@ class Suite:
             time.sleep(0.02)
         self.stop_servers(x)
 
-    def start_server(self, x: XSession, env_extra: dict | None = None, log_name: str = "xhud-server") -> subprocess.Popen:
+    def start_server(self, x: XSession, env_extra: dict | None = None, log_name: str = "xhud-server",
+                     args: tuple = ()) -> subprocess.Popen:
         """A fresh `xhud server` in the foreground (it never lingers out), once it answers: its
         socket accepts and `xhud list` returns 0. Any other server is ended first."""
         self.stop_servers(x)
-        p = self.procs.spawn([self.xhud, "server"], dict(x.env, **(env_extra or {})), log_name=log_name)
+        p = self.procs.spawn([self.xhud, "server", *args], dict(x.env, **(env_extra or {})), log_name=log_name)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             if p.poll() is not None:
@@ -771,6 +772,54 @@ class Suite:
                 x.dunst_clear()
 
             clients.append(("dunst", "notify-send -r ID (dunst)", "ok", setup, action, teardown))
+        # xhud as the notification daemon: the same OSD through D-Bus (notify-send with the
+        # synchronous hint, which updates the named HUD of its tag), on a bus of its own (dunst
+        # keeps the display's).
+        dbus_label = "**notify-send -h synchronous (xhud server --notifications)**"
+        if not os.access(self.xhud, os.X_OK):
+            clients.append(("xhud-dbus", dbus_label, f"not built ({self.xhud})", None, None, None))
+        elif not (self.have("notify-send") and self.have("dbus-daemon")):
+            clients.append(("xhud-dbus", dbus_label, "not installed (libnotify-bin dbus-daemon)", None, None, None))
+        else:
+            def osd(v):
+                return ["notify-send", "-t", "600000", "-h", f"int:value:{v}",
+                        "-h", "string:x-canonical-private-synchronous:bench-dbus", "Volume"]
+
+            def setup():
+                bus = self.procs.spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], x.env,
+                                       stdout=subprocess.PIPE, log_name="xhud-dbus-bus")
+                r, _, _ = select.select([bus.stdout], [], [], 5)
+                address = os.read(bus.stdout.fileno(), 512).decode().strip().splitlines()[0] if r else ""
+                if not address:
+                    self.procs.stop(bus)
+                    raise RuntimeError("dbus-daemon did not start")
+                # The display's clients talk to this bus meanwhile (notify-send runs as dunst's
+                # does, with no wrapper in front of it to time).
+                st = {"bus": bus, "saved": x.env.get("DBUS_SESSION_BUS_ADDRESS")}
+                x.env["DBUS_SESSION_BUS_ADDRESS"] = address
+                server = self.start_server(x, log_name="xhud-dbus-server", args=("--notifications",))
+                deadline = time.monotonic() + 5
+                while "serving" not in Path(server.log_path).read_text(errors="replace"):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("xhud server --notifications did not take the name")
+                    time.sleep(0.02)
+                if x.run(osd(30)).returncode != 0:
+                    raise RuntimeError("notify-send failed")
+                return st
+
+            def action(st, v, timed=True):
+                return ["--"] + osd(v)
+
+            def teardown(st):
+                x.run([self.xhud, "hide", "--id", "bench-dbus"], timeout=5)
+                self.stop_servers(x)
+                self.procs.stop(st["bus"])
+                if st["saved"] is None:
+                    x.env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+                else:
+                    x.env["DBUS_SESSION_BUS_ADDRESS"] = st["saved"]
+
+            clients.append(("xhud-dbus", dbus_label, "ok", setup, action, teardown))
         return clients
 
     def untimed(self, x: XSession, args: list[str]) -> None:
@@ -1470,7 +1519,12 @@ def warm_section(s: Suite) -> list[str]:
             mn, med, mx = mmm(e["final"])
             first = mmm(e["first"])
             ret = mmm([v for v in e["returned"] if v >= 0])
-            if key.startswith("xhud"):
+            if key == "xhud-dbus":
+                # The same OSD through D-Bus: measured against dunst doing the same, and beside --id.
+                dunst = res.get("dunst", {}).get("final")
+                target = "no slower than notify-send + dunst: " + mark(med <= mmm(dunst)[1] if dunst else None)
+                vs = f"--id: {xmeds['xhud-id'] / med:.2f}" if "xhud-id" in xmeds else ""
+            elif key.startswith("xhud"):
                 limit = ref[1] if ref else T_WARM_XOB_MS
                 what = "xob's median" if ref else f"xob's ~{T_WARM_XOB_MS:g} ms (performance notes; xob not installed)"
                 target = f"≤ {what}: " + mark(med <= limit)

@@ -3,6 +3,9 @@
 # or with sudo.
 #   scripts/deps.sh        everything scripts/test uses
 #   scripts/deps.sh run    only what scripts/run uses: the build, the HUD, a headless Xvfb
+# libdbus-1-3 is loaded at run time by `xhud server --notifications` (dlopen: the build needs no
+# D-Bus headers); the notification tests use a private dbus-daemon, gdbus (libglib2.0-bin),
+# dbus-send (dbus-bin), notify-send (libnotify-bin) and dunst.
 # pytest comes from Debian (python3-pytest): Debian 12's Python refuses pip installs outside a
 # virtual environment (PEP 668).
 set -euo pipefail
@@ -10,6 +13,7 @@ run=(
   libcairo2-dev libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev libxdamage-dev libstdc++-12-dev
   libpangocairo-1.0-0 libharfbuzz0b librsvg2-2 fonts-dejavu-core
   xvfb x11-utils imagemagick
+  libdbus-1-3
 )
 test=(
   xdotool xcompmgr picom hsetroot x11-xserver-utils x11-apps
@@ -18,6 +22,8 @@ test=(
   # Tests/Integration/test_window_managers.py: real window managers (each one's tests are
   # skipped without its package), the test windows and the commands that fullscreen them.
   i3-wm openbox xfwm4 xfconf xfce4-settings dbus weston xwayland xterm wmctrl
+  # Tests/Integration/test_notifications.py: a private bus, the real clients, dunst.
+  dbus-daemon libglib2.0-bin dbus-bin libnotify-bin dunst python3-dbus
 )
 case "${1:-test}" in
   run) packages=("${run[@]}") ;;

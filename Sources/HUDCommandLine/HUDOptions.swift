@@ -73,6 +73,10 @@ public struct HUDOptions: Sendable, Equatable {
     public var id: String?
     public var delay: Double?
     public var linger: Double?
+    /// `xhud server`: serve `org.freedesktop.Notifications` on the session bus (`replace`: take
+    /// it from the daemon that has it).
+    public var notifications: Bool?
+    public var replace = false
 
     /// Tests: the frame the renderer draws for these options written to a PNG instead of shown.
     public var renderPng: String?

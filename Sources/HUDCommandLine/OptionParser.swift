@@ -202,6 +202,8 @@ public enum OptionTable {
         text("id") { $0.id = $1 },
         number("delay") { $0.delay = $1 },
         number("linger") { $0.linger = $1 },
+        toggle("notifications") { $0.notifications = $1 },
+        flag("replace") { $0.replace = $1 },
 
         text("render-png") { $0.renderPng = $1 },
 

@@ -29,7 +29,7 @@ public enum SettingKeys {
         ("min-duration", .number), ("max-duration", .number), ("click-through", .flag),
         ("monitor", .text), ("scale", .number),
         ("result-time", .number), ("kill-timeout", .number), ("progress-from-output", .flag),
-        ("linger", .number), ("icon-theme", .text),
+        ("linger", .number), ("notifications", .flag), ("icon-theme", .text),
     ]
 
     private static let kinds: [String: Kind] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.kind) })

@@ -70,6 +70,9 @@ struct XHUDCommand: ParsableCommand {
         as a group. `xhud server` runs the display's server in the foreground
         (for autostart: it stays when no HUD shows); otherwise the first
         invocation starts one, which exits --linger seconds after its last HUD.
+        `xhud server --notifications` (or notifications = true in the
+        configuration) also shows desktop notifications (notify-send) as HUDs;
+        --replace takes them over from another notification daemon.
 
         CONFIGURATION
         $XDG_CONFIG_HOME/xhud/config.toml (then $XDG_CONFIG_DIRS) sets the
@@ -90,7 +93,7 @@ struct XHUDCommand: ParsableCommand {
           N      wrapping: the command's status (128+N: killed by signal N)
           128+N  ended by signal N other than SIGINT/SIGTERM
         """,
-        version: "0.1.0")
+        version: XHUDVersion.string)
 
     @Argument(help: ArgumentHelp("success | error | info | warning (then TEXT), hide | list | push | pop, or server."),
               completion: .list(Verb.allCases.map(\.rawValue)))
@@ -224,6 +227,10 @@ struct XHUDCommand: ParsableCommand {
     var delay: Double?
     @Option(help: "Named HUD server: seconds it stays after its last HUD is hidden, to serve the next key press warm (default 10).")
     var linger: Double?
+    @Flag(inversion: .prefixedNo, help: "xhud server: serve desktop notifications (org.freedesktop.Notifications on the session bus: notify-send) as HUDs.")
+    var notifications: Bool?
+    @Flag(help: "xhud server --notifications: take the notification name over from the daemon that has it (dunst, ...).")
+    var replace = false
 
     /// Tests: the frame the renderer draws for these options (region from --geometry, time 0,
     /// no shadow, as without a compositor) written to a PNG instead of shown.

@@ -93,6 +93,7 @@ extension HUDServer {
             // (no client waits to hear it) dismisses it.
             hud.onEscape = { [unowned hud] in hud.dismiss() }
             hud.onButton = { [unowned hud] in hud.dismiss() }
+            notifications?.attach(id, hud)
             // Added before it shows: a new HUD's window is made where it will stay.
             entry = huds.add(hud, key: id, parent: parent, remembered: !options.isNotification)
             if huds.crowded.contains(hud.stackRegion) {

@@ -31,6 +31,8 @@ final class HUDServer {
     /// Notifications and clients' HUDs have no name: they are counted for their keys.
     var notificationCount = 0
     var sessionCount = 0
+    /// `org.freedesktop.Notifications`, when `xhud server --notifications` serves it.
+    var notifications: NotificationRelay?
     /// The HUDs that live as long as their client's connection, by key.
     var sessions: [String: ClientSession] = [:]
     /// The session the request being answered opened: started once its reply is sent. (Not
@@ -72,12 +74,15 @@ final class HUDServer {
 
     /// `xhud server`: serves in the foreground (for autostart and systemd) until SIGTERM or
     /// SIGINT, whether or not HUDs show; exit 0 when another server already serves the display.
-    static func runForeground(paths: ServerPaths) -> Int32 {
+    /// `notifications`: serve `org.freedesktop.Notifications` too (`replace`: take it over).
+    static func runForeground(paths: ServerPaths, notifications: Bool = false, replace: Bool = false) -> Int32 {
         if let fd = getenv(ServerLauncher.listenFDVariable).flatMap({ Int32(String(cString: $0)) }) {
             return runStarted(paths: paths, listener: fd)
         }
         guard let lock = ServerLock(path: paths.lock) else {
             fputs("xhud: a server already serves \(paths.socket)\n", stderr)
+            // A server started by a key press, or a plain `xhud server`, serves no bus.
+            if notifications { fputs("xhud: it does not serve notifications unless it was started with --notifications\n", stderr) }
             return Status.done
         }
         unlink(paths.socket)
@@ -99,6 +104,11 @@ final class HUDServer {
         sample.label = "Ag 0%"
         HUDRenderer().warmUp(sample, region: Size(width: 400, height: 300))
         FontWarmup.loadPango()
+        if notifications {
+            // Once the server is up, on the bus's own thread.
+            server.notifications = NotificationRelay(server: server, replace: replace)
+            server.notifications?.start()
+        }
         _ = lock   // held until this process exits
         return server.loop.run()
     }
@@ -343,6 +353,7 @@ final class HUDServer {
     func remove(_ id: String) {
         journal.hidden(id)
         guard let e = huds.remove(id) else { return }
+        notifications?.ended(id)
         e.hud.dispose()
         // The HUD's surfaces, layouts and image are freed by now; give the pages back, so that a
         // server that has shown a thousand HUDs is as small as one that has shown one.

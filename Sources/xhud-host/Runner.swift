@@ -21,7 +21,7 @@ struct Runner {
             }
             do { try paths.preparePrivateDirectory() } catch { return fail("\(error)", Status.usage) }
             for w in invocation.warnings { fputs("xhud: \(w.escapingControlCharacters)\n", stderr) }
-            return HUDServer.runForeground(paths: paths)
+            return HUDServer.runForeground(paths: paths, notifications: options.notifications == true, replace: options.replace)
         }
         if options.id != nil || options.action?.isNamed == true {
             return NamedInvocation(options: options).run()   // the server reports the configuration's warnings

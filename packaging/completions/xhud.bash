@@ -163,7 +163,7 @@ _xhud() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--tint-image --no-tint-image --show-value --no-show-value --alternate --no-alternate --markup --no-markup --smooth --no-smooth --shadow --no-shadow --square --no-square --print-config --wait --click-through --no-click-through --progress-from-output --no-progress-from-output --pulsate --auto-close --auto-kill --no-cancel --version -h --help)
+    local -a non_repeating_flags=(--tint-image --no-tint-image --show-value --no-show-value --alternate --no-alternate --markup --no-markup --smooth --no-smooth --shadow --no-shadow --square --no-square --print-config --wait --click-through --no-click-through --progress-from-output --no-progress-from-output --notifications --no-notifications --replace --pulsate --auto-close --auto-kill --no-cancel --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--mode --label --details --progress --button --image --image-size --success-image --error-image --info-image --warning-image --spinner --ring-thickness --ring-radius --alternate-color --style --bezel-color --content-color --mask --blur --margin --spacing --corner-radius --min-size --offset --font --details-font --max-text-width --theme --config --icon-theme --animation --fade-in --fade-out --grace --min-show --hide-after --min-duration --max-duration --window --monitor --geometry --scale --result-time --kill-timeout --id --delay --linger --text --percentage --cancel-label --attach --timeout --gtk-module)
     __xhud_offer_flags_options -1

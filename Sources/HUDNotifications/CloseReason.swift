@@ -1,0 +1,7 @@
+/// Why a notification closed, as `NotificationClosed` says it.
+public enum CloseReason: UInt32, Sendable {
+    case expired = 1
+    case dismissed = 2
+    case closed = 3
+    case undefined = 4
+}

@@ -1,0 +1,77 @@
+import HUDCore
+
+/// A hint's value as it came over the bus, as far as the hints xhud reads need it.
+public enum HintValue: Equatable, Sendable {
+    case string(String)
+    case integer(Int64)
+    case bytes([UInt8])
+    case structure([HintValue])
+}
+
+/// One `Notify` call of the Desktop Notifications Specification 1.2, as plain values.
+public struct Notification: Equatable, Sendable {
+    public var appName = ""
+    public var replacesID: UInt32 = 0
+    public var appIcon = ""
+    public var summary = ""
+    public var body = ""
+    /// Pairs of action key and label, in the order given.
+    public var actions: [(key: String, label: String)] = []
+    public var hints = Hints()
+    /// -1: the server's default; 0: never expires; otherwise milliseconds.
+    public var expireTimeout: Int32 = -1
+
+    public init() {}
+
+    public static func == (a: Notification, b: Notification) -> Bool {
+        a.appName == b.appName && a.replacesID == b.replacesID && a.appIcon == b.appIcon && a.summary == b.summary
+            && a.body == b.body && a.actions.map(\.key) == b.actions.map(\.key) && a.actions.map(\.label) == b.actions.map(\.label)
+            && a.hints == b.hints && a.expireTimeout == b.expireTimeout
+    }
+
+    /// Whether a click on the HUD invokes the `default` action.
+    public var hasDefaultAction: Bool { actions.contains { $0.key == "default" } }
+
+    /// The action shown as the HUD's button: the first that is not `default` (a HUD has one).
+    public var buttonAction: (key: String, label: String)? { actions.first { $0.key != "default" } }
+
+    /// The flat `as` of the call (key, label, key, label, ...); a key without its label is
+    /// dropped, as is an action with an empty label (nothing to show on a button).
+    public static func actions(_ flat: [String]) -> [(key: String, label: String)] {
+        stride(from: 0, to: flat.count - 1, by: 2).compactMap { i in
+            flat[i].isEmpty ? nil : (flat[i], Limits.text(flat[i + 1], maxBytes: Limits.labelBytes))
+        }
+    }
+}
+
+/// The hints xhud acts on; the others are ignored, as the specification allows.
+public struct Hints: Equatable, Sendable {
+    /// 0 low, 1 normal, 2 critical.
+    public var urgency: Int = 1
+    /// `value` (0-100, clamped): the notification is an OSD bar.
+    public var value: Int?
+    /// `x-canonical-private-synchronous`, `x-dunst-stack-tag` or `synchronous`: notifications with
+    /// the same tag are one HUD, updated in place.
+    public var tag: String?
+    /// `image-path` (or `image_path`): an icon name or a file.
+    public var imagePath: String?
+    /// `image-data` (or the older `image_data`, `icon_data`).
+    public var imageData: NotificationImage?
+    public var category: String?
+
+    public init() {}
+
+    public init(_ raw: [String: HintValue]) {
+        func text(_ k: String) -> String? { if case .string(let s)? = raw[k], !s.isEmpty { return s } else { return nil } }
+        func number(_ k: String) -> Int64? { if case .integer(let n)? = raw[k] { return n } else { return nil } }
+        if let u = number("urgency") { urgency = Int(max(0, min(2, u))) }
+        if let v = number("value") { value = Int(max(0, min(100, v))) }
+        else if case .string(let s)? = raw["value"], let v = Int(s) { value = max(0, min(100, v)) }
+        tag = text("x-canonical-private-synchronous") ?? text("x-dunst-stack-tag") ?? text("synchronous")
+        imagePath = text("image-path") ?? text("image_path")
+        for k in ["image-data", "image_data", "icon_data"] {
+            if imageData == nil, let v = raw[k] { imageData = NotificationImage(v) }
+        }
+        category = text("category")
+    }
+}

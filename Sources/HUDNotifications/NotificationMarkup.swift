@@ -1,0 +1,129 @@
+import HUDCore
+
+/// The specification's body markup (`b`, `i`, `u`, `a`, `img`) as the Pango markup xhud draws:
+/// bold, italic and underline kept and balanced, a link's text kept without the link, an image
+/// replaced by its `alt` text, any other tag dropped; `&`, `<` and `>` that are not markup are
+/// escaped, so that whatever a client sends, Pango parses it.
+public enum NotificationMarkup {
+    /// Plain text (the summary) as markup.
+    public static func escaped(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// The body as Pango markup, at most `maxBytes` long (cut in the text, never in a tag).
+    public static func body(_ s: String, maxBytes: Int = Limits.detailsBytes) -> String {
+        var input = Limits.text(s, maxBytes: maxBytes)
+        var out = sanitized(input)
+        // Escaping lengthens the text (an `&` becomes 5 bytes): the input is cut shorter.
+        while out.utf8.count > maxBytes, !input.isEmpty {
+            input = Limits.text(input, maxBytes: input.utf8.count * maxBytes / out.utf8.count * 9 / 10)
+            out = sanitized(input)
+        }
+        return out
+    }
+
+    static func sanitized(_ s: String) -> String {
+        let chars = Array(s)
+        var out = ""
+        var open: [String] = []
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == "<", let end = chars[(i + 1)...].prefix(1024).firstIndex(of: ">"), let tag = Tag(String(chars[(i + 1)..<end])) {
+                i = end + 1
+                switch tag.name {
+                case "b", "i", "u":
+                    if tag.closing {
+                        if open.last == tag.name { open.removeLast(); out += "</\(tag.name)>" }
+                    } else {
+                        open.append(tag.name)
+                        out += "<\(tag.name)>"
+                    }
+                case "img":
+                    if !tag.closing, let alt = tag.attribute("alt") { out += escaped(alt) }
+                case "br":
+                    out += "\n"
+                default:
+                    break   // `a` and any other tag: its text stays, the tag goes
+                }
+                continue
+            }
+            switch c {
+            case "&": out += entity(at: i, in: chars) ? "&" : "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(c)
+            }
+            i += 1
+        }
+        for t in open.reversed() { out += "</\(t)>" }
+        return out
+    }
+
+    /// Whether an entity Pango knows starts at `i` (`&amp;`, `&#169;`, `&#xA9;`, ...).
+    static func entity(at i: Int, in chars: [Character]) -> Bool {
+        guard let semi = chars[(i + 1)...].prefix(12).firstIndex(of: ";") else { return false }
+        let name = String(chars[(i + 1)..<semi])
+        if ["amp", "lt", "gt", "quot", "apos"].contains(name) { return true }
+        guard name.hasPrefix("#") else { return false }
+        let digits = name.dropFirst()
+        let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+        guard let v = value, v != 0, let u = Unicode.Scalar(v) else { return false }
+        return u.value >= 0x20 || u == "\t" || u == "\n" || u == "\r"
+    }
+
+    /// A tag: `<name attr="v" ...>`, `</name>`, `<name/>`.
+    struct Tag {
+        let name: String
+        let closing: Bool
+        let text: String
+
+        init?(_ inner: String) {
+            var body = Substring(inner)
+            closing = body.hasPrefix("/")
+            if closing { body = body.dropFirst() }
+            if body.hasSuffix("/") { body = body.dropLast() }
+            let name = body.prefix { $0.isASCII && $0.isLetter }
+            guard !name.isEmpty else { return nil }
+            let rest = body.dropFirst(name.count)
+            guard rest.isEmpty || rest.first!.isWhitespace else { return nil }
+            self.name = name.lowercased()
+            text = String(rest)
+        }
+
+        /// An attribute's value, quoted with `"` or `'`, entities as written.
+        func attribute(_ key: String) -> String? {
+            var s = Substring(text)
+            while let r = s.range(of: key + "=") {
+                let after = s[r.upperBound...]
+                if let q = after.first, q == "\"" || q == "'" {
+                    let value = after.dropFirst().prefix { $0 != q }
+                    return String(value)
+                }
+                s = after
+            }
+            return nil
+        }
+    }
+}
+
+extension Substring {
+    func range(of needle: String) -> Range<Index>? {
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(needle) { return i..<index(i, offsetBy: needle.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDNotifications
+import HUDSocket
+import HUDX11
+
+/// The server's side of the notification bus (`xhud server --notifications`): each `Notify` is
+/// handled as the `xhud` invocation it stands for, and when its HUD ends the bus hears why
+/// (expired, dismissed by a click or its button, closed). Owned by the loop's thread; the bus
+/// thread reaches it only through `loop.post`.
+final class NotificationRelay {
+    /// A notification the bus shows: its id, and what ends it when it ends.
+    struct Shown {
+        var id: UInt32
+        var button: String?
+        var hasDefault: Bool
+        var reason: CloseReason?
+        var action: String?
+    }
+
+    private unowned let server: HUDServer
+    private var bus: NotificationBus!
+    private var shown: [String: Shown] = [:]
+
+    init(server: HUDServer, replace: Bool) {
+        self.server = server
+        let loop = server.loop
+        let directory = String(server.paths.socket.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
+        bus = NotificationBus(replace: replace, version: XHUDVersion.string, imageDirectory: directory) { [weak self] event in
+            loop.post { self?.receive(event) }
+        }
+    }
+
+    func start() { bus.start() }
+
+    private func receive(_ event: NotificationBus.Event) {
+        switch event {
+        case .status(let line):
+            fputs("xhud: \(line)\n", stderr)
+        case let .show(id, key, arguments, button, hasDefault):
+            // An update starts over: what ended the HUD before it came back no longer does.
+            shown[key] = Shown(id: id, button: button, hasDefault: hasDefault)
+            server.handle(Wire.Request(cwd: "/", arguments: arguments)) { [weak self] reply in
+                if reply.status != 0 {
+                    fputs(reply.error.isEmpty ? "xhud: notification \(id) not shown\n" : reply.error, stderr)
+                    // Refused (no room, an image it cannot show) with no HUD to show it: over.
+                    if let self, self.server.huds[key] == nil, self.shown.removeValue(forKey: key) != nil {
+                        self.bus.ended(id: id, reason: .undefined, action: nil)
+                    }
+                }
+                return true
+            }
+        case let .close(_, key):
+            guard let e = server.huds[key], shown[key] != nil else { return }
+            shown[key]?.reason = .closed
+            e.activity = 0
+            e.hud.hide(animated: true)
+        }
+    }
+
+    /// A HUD the server made: when it is a notification of the bus, its button invokes the
+    /// notification's action and a click on it the `default` one.
+    func attach(_ key: String, _ hud: X11HUD) {
+        guard shown[key] != nil else { return }
+        hud.onButton = { [weak self, unowned hud] in
+            if let self, var e = self.shown[key] {
+                e.action = e.button
+                e.reason = .dismissed
+                self.shown[key] = e
+            }
+            hud.dismiss()
+        }
+        if hud.onClick != nil || shown[key]?.hasDefault == true {
+            hud.onClick = { [weak self, unowned hud] in
+                if let self, var e = self.shown[key] {
+                    if e.hasDefault { e.action = "default" }
+                    e.reason = .dismissed
+                    self.shown[key] = e
+                }
+                hud.hide(animated: true)
+            }
+        }
+    }
+
+    /// The HUD `key` is gone.
+    func ended(_ key: String) {
+        guard let e = shown.removeValue(forKey: key) else { return }
+        bus.ended(id: e.id, reason: e.reason ?? .expired, action: e.action)
+    }
+}
