@@ -125,14 +125,17 @@ public struct HUDConfiguration: Equatable, Sendable {
 
     /// The bezel's fill where a blur was asked for and nothing blurs (a compositor that ignores
     /// the request): denser than a flat bezel's, so that text behind never competes with the
-    /// label; a colour of the user's own as given.
+    /// label; a theme's or the user's colour keeps its hue and rises to that density too
+    /// (`--blur 0` keeps a translucent colour as given).
     public var unblurredBezelColor: RGBA {
-        if bezelColor != nil || blur <= 0 { return effectiveBezelColor }
+        if blur <= 0 { return effectiveBezelColor }
+        if let c = bezelColor { return RGBA(c.r, c.g, c.b, max(c.a, HUDConfiguration.unblurredFill)) }
         switch style {
         case .light: return RGBA(0.95, 0.95, 0.95, 0.95)
-        default: return RGBA(0.1, 0.1, 0.1, 0.92)
+        default: return RGBA(0.1, 0.1, 0.1, HUDConfiguration.unblurredFill)
         }
     }
+    public static let unblurredFill = 0.92
 
     /// A fill where what lies beneath is not known (a copy of the screen gone out of date):
     /// nearly opaque, so that nothing untrue shows through.
