@@ -1,11 +1,9 @@
 """Accessibility: the server as an AT-SPI application on the accessibility bus, read as a screen
 reader reads it. Each test starts a private session bus and at-spi2-core's bus launcher (which
 starts the accessibility bus and its registry, and sets AT_SPI_BUS on the test's Xvfb), then
-walks the desktop and listens for events with pyatspi, in a helper process of a Python that has
-it (Debian's /usr/bin/python3 with python3-pyatspi): libatspi keeps its first bus for the life of
-a process, and each test has its own.
-
-Run with `/usr/bin/python3 -m pytest Tests/Integration/test_accessibility.py`."""
+walks the desktop and listens for events with pyatspi, in helper processes of a Python that has
+it (this one, else Debian's /usr/bin/python3 with python3-pyatspi; skipped when neither can
+import it): libatspi keeps its first bus for the life of a process, and each test has its own."""
 
 from __future__ import annotations
 
