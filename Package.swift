@@ -77,7 +77,14 @@ let package = Package(
         // `org.freedesktop.Notifications` on the session bus: libdbus loaded with dlopen on a
         // thread of its own once the server is up (nothing of D-Bus on the way to a first frame,
         // nothing in the thin client), each call turned into the `xhud` invocation it means.
-        .target(name: "HUDNotifications", dependencies: ["HUDCore", "CCairo"]),
+        .target(name: "HUDNotifications", dependencies: ["HUDCore", "CCairo", "HUDBus"]),
+        // libdbus-1 loaded with dlopen (nothing links it), the reading and writing of a message's
+        // values: what the server's buses share (notifications, accessibility). Plain Glibc.
+        .target(name: "HUDBus"),
+        // The HUDs as AT-SPI objects on the accessibility bus (Orca reads them as GTK's
+        // notifications): found and served on a thread of its own after the server's first frame,
+        // nothing at all when no accessibility bus runs.
+        .target(name: "HUDAccessibility", dependencies: ["HUDCore", "HUDBus"]),
         // TOML with TOMLKit (toml++), which imports Foundation (and ICU with it: 50 MB and 4 ms
         // at every start): only `xhud-config` links it, run once per version of a file.
         .target(name: "HUDSettingsTOML", dependencies: ["HUDSettings", .product(name: "TOMLKit", package: "TOMLKit")]),
@@ -92,7 +99,7 @@ let package = Package(
         // The command's work: options, stdin, wrapping, notifications, the display's HUD server.
         // It uses the backend directly. No Foundation and no argument parser: help is xhud-help's.
         .executableTarget(name: "xhud-host", dependencies: [
-            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv", "HUDNotifications",
+            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv", "HUDNotifications", "HUDAccessibility",
         ], swiftSettings: ownSections, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
                                                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                                           "-Xlinker", "--no-export-dynamic"],
@@ -114,6 +121,7 @@ let package = Package(
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
         .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDNotifications", "HUDCore"]),
+        .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDAccessibility", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
         .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),
         .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "xhud-help"]),

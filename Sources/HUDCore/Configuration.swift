@@ -93,7 +93,7 @@ public struct HUDConfiguration: Equatable, Sendable {
     }
 
     /// Pango markup's text: tags dropped, the five entities read.
-    static func plainText(ofMarkup s: String) -> String {
+    public static func plainText(ofMarkup s: String) -> String {
         var out = "", inTag = false
         for ch in s {
             if ch == "<" { inTag = true } else if ch == ">" && inTag { inTag = false } else if !inTag { out.append(ch) }

@@ -16,6 +16,10 @@ public final class HUDController {
 
     public var onButton: (() -> Void)?
     public var onHidden: (() -> Void)?
+    /// What it says or whether it is on screen changed: after `update` changed the
+    /// configuration, once it appeared (its first frame mapped), once it was hidden (before
+    /// `onHidden`). For observers (the server's accessibility objects), which only read.
+    public var onChange: (() -> Void)?
     /// Its hide started, or a show interrupted one (see `StackableHUD.isLeaving`).
     public var onLeaving: (() -> Void)?
     /// Escape pressed while the HUD blocks input (the key is grabbed only while it does).
@@ -155,6 +159,7 @@ public final class HUDController {
         output?.setClickThrough(clickThrough)
         dirty = true
         afterStateChange()
+        onChange?()
     }
 
     // MARK: What the user and the display did
@@ -498,6 +503,7 @@ public final class HUDController {
         drawFrame()
         output?.map()
         if onEscape != nil && configuration.effectiveMask.blocksInput { output?.grabEscape(true) }
+        onChange?()
     }
 
     /// How far what shows through is blurred (logical pixels): the bezel's blur, and at least
@@ -515,6 +521,7 @@ public final class HUDController {
     private func disappear() {
         output?.grabEscape(false)
         output?.unmap()
+        onChange?()
         onHidden?()
     }
 }

@@ -1,3 +1,4 @@
+import HUDBus
 #if canImport(Glibc)
 import Glibc
 #endif

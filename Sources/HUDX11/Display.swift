@@ -166,6 +166,19 @@ public final class X11Display {
         return w == 0 ? nil : w
     }
 
+    /// A text property of the root window (`AT_SPI_BUS`: the accessibility bus's address, as
+    /// at-spi-bus-launcher sets it), at most 4 KiB; nil when unset or empty.
+    public func rootString(_ name: String) -> String? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>? = nil
+        let status = XGetWindowProperty(handle, root, atom(name), 0, 1024, 0, 0 /* AnyPropertyType */, &type, &format, &count, &after, &data)
+        defer { if let data { XFree(data) } }
+        guard status == Success, format == 8, count > 0, let data else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+    }
+
     /// Dots per inch from `Xft.dpi` in the root's RESOURCE_MANAGER property, as desktops set it
     /// for HiDPI. Read at each call, not the copy Xlib took at connection: a long-lived server
     /// sees `xrdb` changes.

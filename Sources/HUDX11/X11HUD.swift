@@ -59,6 +59,7 @@ public final class X11HUD: HUDBackend {
     public var stackOffset: Point { get { controller.stackOffset } set { controller.stackOffset = newValue } }
     public var onButton: (() -> Void)? { get { controller.onButton } set { controller.onButton = newValue } }
     public var onHidden: (() -> Void)? { get { controller.onHidden } set { controller.onHidden = newValue } }
+    public var onChange: (() -> Void)? { get { controller.onChange } set { controller.onChange = newValue } }
     public var onEscape: (() -> Void)? { get { controller.onEscape } set { controller.onEscape = newValue } }
     public var onClick: (() -> Void)? { get { controller.onClick } set { controller.onClick = newValue } }
     public var progressSource: ProgressSource? { get { controller.progressSource } set { controller.progressSource = newValue } }

@@ -220,6 +220,7 @@ extension HUDServer {
         sessions[id] = session
         opened = session
         huds.add(hud, key: id, parent: options.parentSpec)   // before it shows: its window is made where it will stay
+        accessibility?.track(id, hud)
         if huds.crowded.contains(hud.stackRegion) {
             sessions[id] = nil
             opened = nil

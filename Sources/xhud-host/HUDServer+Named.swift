@@ -94,6 +94,7 @@ extension HUDServer {
             hud.onEscape = { [unowned hud] in hud.dismiss() }
             hud.onButton = { [unowned hud] in hud.dismiss() }
             notifications?.attach(id, hud)
+            accessibility?.track(id, hud)
             // Added before it shows: a new HUD's window is made where it will stay.
             entry = huds.add(hud, key: id, parent: parent, remembered: !options.isNotification)
             if huds.crowded.contains(hud.stackRegion) {

@@ -33,6 +33,8 @@ final class HUDServer {
     var sessionCount = 0
     /// `org.freedesktop.Notifications`, when `xhud server --notifications` serves it.
     var notifications: NotificationRelay?
+    /// Every HUD as an AT-SPI object, once an accessibility bus is found after the first frame.
+    var accessibility: AccessibilityRelay?
     /// The HUDs that live as long as their client's connection, by key.
     var sessions: [String: ClientSession] = [:]
     /// The session the request being answered opened: started once its reply is sent. (Not
@@ -154,6 +156,7 @@ final class HUDServer {
         // when the configuration is loaded already (they did not hold: a match and a file to
         // write), later when it is to be loaded (3-4 ms of a core, not beside the first frames).
         loop.addTimer(after: FontWarmup.keptMatchesHeld ? 0.4 : 0.05) { FontWarmup.settle() }
+        accessibility = AccessibilityRelay(server: self)
     }
 
     // MARK: Connections
@@ -354,6 +357,7 @@ final class HUDServer {
         journal.hidden(id)
         guard let e = huds.remove(id) else { return }
         notifications?.ended(id)
+        accessibility?.ended(id)
         e.hud.dispose()
         // The HUD's surfaces, layouts and image are freed by now; give the pages back, so that a
         // server that has shown a thousand HUDs is as small as one that has shown one.

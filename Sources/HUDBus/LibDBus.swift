@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few functions of libdbus-1 the server's buses call (the notification daemon, the
+/// accessibility bus), loaded with `dlopen` on a bus's own thread once the server is up: linked,
+/// libdbus and the seven libraries it brings (libsystemd, libgcrypt, ...) would be mapped and
+/// relocated before every server's first frame. Loading twice (both buses) is one mapping.
+/// The types the library keeps opaque are raw pointers here; `DBusError` and `DBusMessageIter`
+/// are caller-allocated structs whose sizes the library's ABI fixes (see `BusIter`).
+public struct LibDBus: @unchecked Sendable {
+    public typealias Ptr = UnsafeMutableRawPointer
+    public typealias CStr = UnsafePointer<CChar>
+
+    public let errorInit: @convention(c) (Ptr) -> Void
+    public let errorFree: @convention(c) (Ptr) -> Void
+    public let busGetPrivate: @convention(c) (Int32, Ptr) -> Ptr?
+    public let busRequestName: @convention(c) (Ptr, CStr, UInt32, Ptr) -> Int32
+    public let setExitOnDisconnect: @convention(c) (Ptr, UInt32) -> Void
+    public let getUnixFD: @convention(c) (Ptr, UnsafeMutablePointer<Int32>) -> UInt32
+    public let readWrite: @convention(c) (Ptr, Int32) -> UInt32
+    public let popMessage: @convention(c) (Ptr) -> Ptr?
+    public let send: @convention(c) (Ptr, Ptr, UnsafeMutablePointer<UInt32>?) -> UInt32
+    public let flush: @convention(c) (Ptr) -> Void
+    public let isConnected: @convention(c) (Ptr) -> UInt32
+    public let close: @convention(c) (Ptr) -> Void
+    public let connectionUnref: @convention(c) (Ptr) -> Void
+    public let messageType: @convention(c) (Ptr) -> Int32
+    public let interface: @convention(c) (Ptr) -> CStr?
+    public let member: @convention(c) (Ptr) -> CStr?
+    public let path: @convention(c) (Ptr) -> CStr?
+    public let signature: @convention(c) (Ptr) -> CStr?
+    public let sender: @convention(c) (Ptr) -> CStr?
+    public let noReply: @convention(c) (Ptr) -> UInt32
+    public let newReturn: @convention(c) (Ptr) -> Ptr?
+    public let newError: @convention(c) (Ptr, CStr, CStr?) -> Ptr?
+    public let newSignal: @convention(c) (CStr, CStr, CStr) -> Ptr?
+    public let messageUnref: @convention(c) (Ptr) -> Void
+    public let iterInit: @convention(c) (Ptr, Ptr) -> UInt32
+    public let iterInitAppend: @convention(c) (Ptr, Ptr) -> Void
+    public let iterArgType: @convention(c) (Ptr) -> Int32
+    public let iterNext: @convention(c) (Ptr) -> UInt32
+    public let iterGetBasic: @convention(c) (Ptr, Ptr) -> Void
+    public let iterRecurse: @convention(c) (Ptr, Ptr) -> Void
+    public let iterFixedArray: @convention(c) (Ptr, Ptr, UnsafeMutablePointer<Int32>) -> Void
+    public let iterAppendBasic: @convention(c) (Ptr, Int32, UnsafeRawPointer) -> UInt32
+    public let iterOpen: @convention(c) (Ptr, Int32, CStr?, Ptr) -> UInt32
+    public let iterClose: @convention(c) (Ptr, Ptr) -> UInt32
+    public let openPrivate: @convention(c) (CStr, Ptr) -> Ptr?
+    public let busRegister: @convention(c) (Ptr, Ptr) -> UInt32
+    public let uniqueName: @convention(c) (Ptr) -> CStr?
+    public let newMethodCall: @convention(c) (CStr?, CStr, CStr?, CStr) -> Ptr?
+    public let sendWithReplyAndBlock: @convention(c) (Ptr, Ptr, Int32, Ptr) -> Ptr?
+    public let errorName: @convention(c) (Ptr) -> CStr?
+
+    public static let soname = "libdbus-1.so.3"
+
+    /// The library, or why it cannot be used (not installed, too old).
+    public static func load() -> Result<LibDBus, BusFailure> {
+        guard let h = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
+            return .failure(BusFailure("cannot load \(soname) (\(dlerror().map { String(cString: $0) } ?? "?")); install libdbus-1-3"))
+        }
+        struct Missing: Error { let name: String }
+        func f<T>(_ name: String) throws(Missing) -> T {
+            guard let p = dlsym(h, name) else { throw Missing(name: name) }
+            return unsafeBitCast(p, to: T.self)
+        }
+        do throws(Missing) {
+            return .success(try LibDBus(
+                errorInit: f("dbus_error_init"), errorFree: f("dbus_error_free"), busGetPrivate: f("dbus_bus_get_private"),
+                busRequestName: f("dbus_bus_request_name"), setExitOnDisconnect: f("dbus_connection_set_exit_on_disconnect"),
+                getUnixFD: f("dbus_connection_get_unix_fd"), readWrite: f("dbus_connection_read_write"),
+                popMessage: f("dbus_connection_pop_message"), send: f("dbus_connection_send"), flush: f("dbus_connection_flush"),
+                isConnected: f("dbus_connection_get_is_connected"), close: f("dbus_connection_close"),
+                connectionUnref: f("dbus_connection_unref"), messageType: f("dbus_message_get_type"),
+                interface: f("dbus_message_get_interface"), member: f("dbus_message_get_member"), path: f("dbus_message_get_path"),
+                signature: f("dbus_message_get_signature"), sender: f("dbus_message_get_sender"),
+                noReply: f("dbus_message_get_no_reply"), newReturn: f("dbus_message_new_method_return"),
+                newError: f("dbus_message_new_error"), newSignal: f("dbus_message_new_signal"), messageUnref: f("dbus_message_unref"),
+                iterInit: f("dbus_message_iter_init"), iterInitAppend: f("dbus_message_iter_init_append"),
+                iterArgType: f("dbus_message_iter_get_arg_type"), iterNext: f("dbus_message_iter_next"),
+                iterGetBasic: f("dbus_message_iter_get_basic"), iterRecurse: f("dbus_message_iter_recurse"),
+                iterFixedArray: f("dbus_message_iter_get_fixed_array"), iterAppendBasic: f("dbus_message_iter_append_basic"),
+                iterOpen: f("dbus_message_iter_open_container"), iterClose: f("dbus_message_iter_close_container"),
+                openPrivate: f("dbus_connection_open_private"), busRegister: f("dbus_bus_register"),
+                uniqueName: f("dbus_bus_get_unique_name"), newMethodCall: f("dbus_message_new_method_call"),
+                sendWithReplyAndBlock: f("dbus_connection_send_with_reply_and_block"),
+                errorName: f("dbus_message_get_error_name")))
+        } catch {
+            return .failure(BusFailure("\(soname) has no \(error.name)"))
+        }
+    }
+}
+
+/// Why the bus could not be served, in one line for the server's stderr.
+public struct BusFailure: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A caller-allocated `DBusError` (two pointers and flags: 64 bytes are plenty) and its message.
+public final class BusError {
+    let lib: LibDBus
+    public let raw = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+    public init(_ lib: LibDBus) { self.lib = lib; lib.errorInit(raw) }
+    deinit { lib.errorFree(raw); raw.deallocate() }
+    /// The error's message (and clears it), or `otherwise` when none was set.
+    public func take(otherwise: String) -> String {
+        let m = raw.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) }
+        lib.errorFree(raw)
+        lib.errorInit(raw)
+        return m ?? otherwise
+    }
+}

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDAccessibility
+import HUDSocket
+import HUDX11
+
+/// The server's side of the accessibility bus: every HUD on screen (named, notifications,
+/// clients') as an AT-SPI object a screen reader reads, as GTK's notifications are.
+///
+/// Costs nothing on the way to a first frame: until the server has drawn its first HUDs (or
+/// has been up a while without any) the hooks return at once; then the bus is looked for on a
+/// thread of its own (`AccessibilityBus`), and when none runs every hook returns at once again
+/// for the rest of the server's life. `NO_AT_BRIDGE=1` (GTK's switch) turns it off.
+///
+/// Owned by the loop's thread: the keys, the objects' ids and what each said last. The bus
+/// thread gets values (`AccessibilityBus.Change`) and answers only with its status, posted here.
+final class AccessibilityRelay {
+    private enum State { case waiting, on, off }
+
+    private unowned let server: HUDServer
+    private var state = State.waiting
+    private var bus: AccessibilityBus?
+    private var ids: [String: Int] = [:]
+    private var said: [Int: AccessibleHUD] = [:]
+    private var lastID = 0
+
+    init(server: HUDServer) {
+        self.server = server
+        server.loop.addTimer(after: 0.1) { [weak self] in self?.startOnceDrawn(tries: 0) }
+    }
+
+    /// A HUD the server made (before it shows): what it says and whether it shows is followed.
+    func track(_ key: String, _ hud: X11HUD) {
+        hud.onChange = { [weak self] in self?.changed(key) }
+    }
+
+    /// The HUD `key` left the server.
+    func ended(_ key: String) {
+        guard state == .on, let id = ids.removeValue(forKey: key) else { return }
+        if said.removeValue(forKey: id) != nil { post(.remove(id)) }
+    }
+
+    private func changed(_ key: String) {
+        guard state == .on, let e = server.huds[key] else { return }
+        let now = AccessibleHUD(e.hud.configuration, showing: e.hud.isVisible)
+        let id: Int
+        if let known = ids[key] {
+            id = known
+        } else {
+            // A HUD becomes an object once it is on screen (not while its grace time runs).
+            guard now.showing else { return }
+            lastID += 1
+            id = lastID
+            ids[key] = id
+        }
+        guard said[id] != now else { return }
+        said[id] = now
+        post(.set(id, now))
+    }
+
+    private func post(_ change: AccessibilityBus.Change) {
+        if bus?.post(change) != true { off() }
+    }
+
+    private func off() {
+        state = .off
+        bus = nil
+        ids = [:]
+        said = [:]
+    }
+
+    /// After the first frames: while a HUD that shows has drawn nothing yet, a little later
+    /// (at most a second later).
+    private func startOnceDrawn(tries: Int) {
+        let drawing = server.huds.keys.contains { server.huds[$0].map { $0.hud.isVisible && $0.hud.framesDrawn == 0 } ?? false }
+        if drawing && tries < 18 {
+            server.loop.addTimer(after: 0.05) { [weak self] in self?.startOnceDrawn(tries: tries + 1) }
+            return
+        }
+        start()
+    }
+
+    private func start() {
+        if let v = getenv("NO_AT_BRIDGE"), String(cString: v) == "1" { return off() }
+        let addresses = [getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }, server.loop.display.rootString("AT_SPI_BUS")]
+        let loop = server.loop
+        let bus = AccessibilityBus(version: XHUDVersion.string, addresses: addresses.compactMap { $0 }) { [weak self] status in
+            loop.post { self?.heard(status) }
+        }
+        self.bus = bus
+        state = .on
+        for key in server.huds.keys { changed(key) }
+        bus.start()
+    }
+
+    private func heard(_ status: AccessibilityBus.Status) {
+        switch status {
+        case .serving(let address):
+            if getenv("XHUD_DEBUG_ACCESSIBILITY") != nil { fputs("xhud: accessible on \(address)\n", stderr) }
+        case .off(let why):
+            // Quiet when no screen reader's bus runs (the usual case); said when one runs and failed.
+            if getenv("XHUD_DEBUG_ACCESSIBILITY") != nil || why != "no accessibility bus" {
+                fputs("xhud: accessibility is off: \(why)\n", stderr)
+            }
+            off()
+        }
+    }
+}
