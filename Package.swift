@@ -120,7 +120,7 @@ let package = Package(
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
-        .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDNotifications", "HUDCore"]),
+        .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDNotifications", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDAccessibility", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
         .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),

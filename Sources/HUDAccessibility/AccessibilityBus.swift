@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import HUDBus
-import Synchronization
 
 /// The server as an AT-SPI application on the accessibility bus, as a GTK application is to
 /// Orca: a root object (role APPLICATION, name "xhud") embedded in the registry's desktop, one
@@ -13,7 +12,7 @@ import Synchronization
 /// Threads: everything here but `start` and `post` runs on the bus's own thread, which owns the
 /// connection, the copy of the tree the calls are answered from and the registry's reference.
 /// The server's loop owns what each HUD says (it makes the `AccessibleHUD` values) and hands the
-/// changes over with `post`: a `Mutex`'d outbox and a pipe that wakes the thread. The thread
+/// changes over with `post`: a locked outbox (`Locked`) and a pipe that wakes the thread. The thread
 /// calls nothing of the server's; `report` (once, when it is serving or is off) is the one way
 /// back, and the server posts it to its loop. Nothing blocks the loop: the waits for the bus
 /// (finding its address, `Embed`) are the thread's.
@@ -43,7 +42,7 @@ public final class AccessibilityBus: @unchecked Sendable {
     private let addresses: [String]
     private let useSessionBus: Bool
     private let report: @Sendable (Status) -> Void
-    private let outbox = Mutex<(changes: [Change], alive: Bool)>(([], true))
+    private let outbox = Locked<(changes: [Change], alive: Bool)>(([], true))
     private let wake: (read: Int32, write: Int32)
 
     // The bus thread's alone.

@@ -2,7 +2,6 @@ import HUDBus
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// `org.freedesktop.Notifications` on the session bus (the Desktop Notifications Specification
 /// 1.2), served on a thread of its own: it connects once the server is up, only when
@@ -32,7 +31,7 @@ public final class NotificationBus: @unchecked Sendable {
     private let version: String
     private let imageDirectory: String
     private let deliver: @Sendable (Event) -> Void
-    private let outbox = Mutex<[(id: UInt32, reason: CloseReason, action: String?)]>([])
+    private let outbox = Locked<[(id: UInt32, reason: CloseReason, action: String?)]>([])
     private let wake: (read: Int32, write: Int32)
 
     // The bus thread's alone.

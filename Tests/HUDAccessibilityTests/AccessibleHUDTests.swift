@@ -1,5 +1,4 @@
 import XCTest
-import Synchronization
 import HUDCore
 import HUDBus
 @testable import HUDAccessibility
@@ -87,7 +86,7 @@ final class AccessibleHUDTests: XCTestCase {
 final class AccessibilityBusTests: XCTestCase {
     func testNoBusIsOffNotACrash() {
         setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/xhud-test-bus", 1)
-        let heard = Mutex<[AccessibilityBus.Status]>([])
+        let heard = Locked<[AccessibilityBus.Status]>([])
         let said = expectation(description: "status")
         let bus = AccessibilityBus(version: "test", addresses: ["unix:path=/nonexistent/xhud-a11y-bus", "nonsense:"]) { status in
             heard.withLock { $0.append(status) }

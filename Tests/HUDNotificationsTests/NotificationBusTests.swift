@@ -1,5 +1,5 @@
 import XCTest
-import Synchronization
+import HUDBus
 @testable import HUDNotifications
 
 /// The bus thread against a bus that is not there: it says why, once, and the calls the
@@ -7,7 +7,7 @@ import Synchronization
 final class NotificationBusTests: XCTestCase {
     func testNoBusIsAStatusLineNotACrash() {
         setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/xhud-test-bus", 1)
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let said = expectation(description: "status")
         let bus = NotificationBus(replace: false, version: "test", imageDirectory: "/nonexistent") { event in
             if case .status(let line) = event {
