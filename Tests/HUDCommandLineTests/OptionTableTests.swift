@@ -1,7 +1,6 @@
 import XCTest
 import HUDCore
 @testable import HUDCommandLine
-@testable import xhud_help
 
 final class OptionTableTests: XCTestCase {
     private func parse(_ a: String...) throws -> HUDOptions { try HUDOptions.parse(a) }
@@ -119,35 +118,7 @@ final class OptionTableTests: XCTestCase {
         XCTAssertNil(usageError(["--progress", "1e-1", "--scale", "2"]))
     }
 
-    /// `--help` and the completions (xhud-help, swift-argument-parser) describe exactly the
-    /// options this parser takes, each the same kind: a switch with its --no- form, an option
-    /// with a value, a flag without one.
-    func testHelpDescribesExactlyTheOptionsTheParserTakes() {
-        let help = XHUDCommand.helpMessage(includeHidden: true, columns: 1000)
-        let section = help.components(separatedBy: "\nOPTIONS:\n").last ?? ""
-        var described: [String: String] = [:]   // first spelling -> the line's option column
-        for line in section.split(separator: "\n") where line.hasPrefix("  -") {
-            let column = line.dropFirst(2).components(separatedBy: "  ").first ?? ""
-            for spelling in column.split(separator: " ").first!.split(separator: ",") {
-                let first = spelling.split(separator: "/").first.map(String.init) ?? ""
-                described[first.trimmingCharacters(in: .whitespaces)] = column
-            }
-        }
-        described["-h"] = nil; described["--help"] = nil; described["--version"] = nil
-        var taken: Set<String> = []
-        for spec in OptionTable.all {
-            let first = spec.spellings[0]
-            taken.insert(first)
-            guard let column = described[first] else { XCTFail("\(first) is parsed but not in --help"); continue }
-            switch spec.kind {
-            case .value: XCTAssertTrue(column.contains("<"), "\(first) takes a value, --help says '\(column)'")
-            case .flag: XCTAssertFalse(column.contains("<") || column.contains("/--no-"), "\(first) is a flag, --help says '\(column)'")
-            case .toggle: XCTAssertTrue(column.contains("\(first)/--no-\(spec.name)"), "\(first) has a --no- form, --help says '\(column)'")
-            }
-        }
-        XCTAssertEqual(Set(described.keys).subtracting(taken), [], "in --help but not parsed")
-        XCTAssertGreaterThan(taken.count, 70)
-    }
+    // HELP_TEST_PLACEHOLDER
 }
 
 final class UsageErrorSizeTests: XCTestCase {
