@@ -10,19 +10,19 @@ import HUDFiles
 /// it read until the file's stamp changes (`SettingsCache`).
 public enum SettingsReader {
     public static func read(path: String, allowsSections: Bool, theme: String?) -> SettingsFile? {
-        if let delay = testDelay { usleep(UInt32(delay * 1e6)) }
         switch FileText.read(path, limit: SettingsFile.maxBytes) {
         case .missing: return nil
         case .failed(let why): return SettingsFile(path: path, warnings: ["\(path): \(why); the file is ignored"])
         case .text(let text):
+            if let delay = testDelay { usleep(UInt32(delay * 1e6)) }
             var f = SettingsFile(path: path, text: text, allowsSections: allowsSections)
             f.setTheme(theme)
             return f
         }
     }
 
-    /// `XHUD_TEST_SLOW_SETTINGS=SECONDS`: each file takes that long to read (at most 10 s), as
-    /// from a slow disk: the tests check that a server reads off its loop.
+    /// `XHUD_TEST_SLOW_SETTINGS=SECONDS`: each file found takes that long to read (at most
+    /// 10 s), as from a slow disk: the tests check that a server reads off its loop.
     static var testDelay: Double? {
         guard let s = Locations.env("XHUD_TEST_SLOW_SETTINGS"), let d = Double(s), d > 0 else { return nil }
         return min(d, 10)
