@@ -70,7 +70,7 @@ let package = Package(
         // the library by version may not build a target that has them.
         .target(name: "HUDSettings", dependencies: ["HUDFiles", "HUDTOML"]),
         // Small files of the user's own (read bounded, stamped, cached privately and written
-        // whole): the settings' cache and the kept font matches. Plain Glibc.
+        // whole): the kept font matches, the named HUDs' journal, images. Plain Glibc.
         .target(name: "HUDFiles"),
         // `xhud`: the lean front door, a thin client of the display's server; it runs xhud-host
         // for help, `xhud server` and where no server can run.
