@@ -21,13 +21,8 @@ let package = Package(
         .library(name: "XHUD", targets: ["XHUD"]),
         .executable(name: "xhud", targets: ["xhud"]),
         .executable(name: "xhud-host", targets: ["xhud-host"]),
-        .executable(name: "xhud-config", targets: ["xhud-config"]),
-        .executable(name: "xhud-help", targets: ["xhud-help"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
-    ],
+    dependencies: [],
     targets: [
         // C libraries, found with pkg-config. Only HUDRender and HUDX11 import them.
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrender xrandr xfixes xdamage",
@@ -66,13 +61,16 @@ let package = Package(
         // The command line, parsed: every option typed (`HUDOptions`), a table-driven parser that
         // costs microseconds (the server parses every HUD's command line). No Foundation.
         .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket"], swiftSettings: ownSections),
+        // TOML, strict and small, in plain Swift (no Foundation, no C): the configuration files
+        // and themes are parsed in the process that needs them, in microseconds.
+        .target(name: "HUDTOML"),
         // The desktop's settings: the configuration file and themes, their precedence, XDG
-        // locations, icon themes. Used by the command and its server; no TOML parser linked in.
+        // locations, icon themes. Used by the command and its server.
         // No unsafe flags: the library resolves icon names with it, and a package that depends on
         // the library by version may not build a target that has them.
-        .target(name: "HUDSettings", dependencies: ["HUDFiles"]),
+        .target(name: "HUDSettings", dependencies: ["HUDFiles", "HUDTOML"]),
         // Small files of the user's own (read bounded, stamped, cached privately and written
-        // whole): the settings' cache and the kept font matches. Plain Glibc.
+        // whole): the kept font matches, the named HUDs' journal, images. Plain Glibc.
         .target(name: "HUDFiles"),
         // `org.freedesktop.Notifications` on the session bus: libdbus loaded with dlopen on a
         // thread of its own once the server is up (nothing of D-Bus on the way to a first frame,
@@ -85,10 +83,6 @@ let package = Package(
         // notifications): found and served on a thread of its own after the server's first frame,
         // nothing at all when no accessibility bus runs.
         .target(name: "HUDAccessibility", dependencies: ["HUDCore", "HUDBus"]),
-        // TOML with TOMLKit (toml++), which imports Foundation (and ICU with it: 50 MB and 4 ms
-        // at every start): only `xhud-config` links it, run once per version of a file.
-        .target(name: "HUDSettingsTOML", dependencies: ["HUDSettings", .product(name: "TOMLKit", package: "TOMLKit")]),
-        .executableTarget(name: "xhud-config", dependencies: ["HUDSettings", "HUDSettingsTOML", "HUDFiles"]),
         // `xhud`: the lean front door, a thin client of the display's server; it runs xhud-host
         // for help, `xhud server` and where no server can run.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
@@ -97,20 +91,18 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"]),
                                            .unsafeFlags(packedCode("xhud.order"), .when(configuration: .release))]),
         // The command's work: options, stdin, wrapping, notifications, the display's HUD server.
-        // It uses the backend directly. No Foundation and no argument parser: help is xhud-help's.
+        // It uses the backend directly. No Foundation and no argument parser.
         .executableTarget(name: "xhud-host", dependencies: [
             "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv", "HUDNotifications", "HUDAccessibility",
         ], swiftSettings: ownSections, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
                                                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                                           "-Xlinker", "--no-export-dynamic"],
                                          .when(configuration: .release))]),
-        // `--help`, `--version` and the shell completions, formatted by swift-argument-parser
-        // (which brings FoundationEssentials): run by xhud-host for those alone.
-        .executableTarget(name: "xhud-help", dependencies: [
-            "HUDCore", "HUDSocket", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).
         .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
+        // Prints the cost of reading a configuration file: TOML parsed, and the cached lines read
+        // (a benchmark, never a test).
+        .executableTarget(name: "xhud-settings-bench", dependencies: ["HUDSettings", "HUDTOML", "HUDFiles"]),
 
         // Examples of the library, built with the package (import XHUD alone).
         .executableTarget(name: "example-readme", dependencies: ["XHUD"], path: "Examples/ReadmeExample"),
@@ -124,8 +116,9 @@ let package = Package(
         .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDAccessibility", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
         .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),
-        .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "xhud-help"]),
-        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDSettingsTOML", "HUDFiles"]),
+        .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine"]),
+        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDFiles"]),
+        .testTarget(name: "HUDTOMLTests", dependencies: ["HUDTOML"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText"], exclude: ["Golden"]),

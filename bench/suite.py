@@ -476,7 +476,7 @@ class Suite:
         its file had been read back (the same binary). Clean pages only, after a sync."""
         os.sync()
         d = Path(self.xhud).parent
-        for name in ("xhud", "xhud-host", "xhud-help", "xhud-config", "xhud-render-bench"):
+        for name in ("xhud", "xhud-host", "xhud-render-bench"):
             try:
                 fd = os.open(d / name, os.O_RDONLY)
             except OSError:

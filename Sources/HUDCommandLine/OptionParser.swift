@@ -3,8 +3,8 @@ import HUDCore
 /// The command line's parser: a table of long options, each with what it sets. It runs for every
 /// HUD the server shows (and again with the configuration's settings before the command line),
 /// so it is a loop over the arguments and a dictionary look-up each, with no reflection, no
-/// metadata to instantiate and no Foundation. `xhud-help` describes the same options for
-/// `--help` and the shell completions; a test keeps the two in step.
+/// metadata to instantiate and no Foundation. The same table describes the options for `--help`
+/// and the shell completions (`HelpText`, `Completions`).
 ///
 /// As `getopt_long`: `--name VALUE` or `--name=VALUE`; an option that takes a value takes the
 /// next argument whatever it looks like; a repeated option's last value wins (so the command
@@ -64,8 +64,17 @@ extension HUDOptions {
     }
 }
 
-/// One long option: what it sets in `HUDOptions`.
+/// One long option: what it sets in `HUDOptions`, and how `--help` and the completions
+/// describe it.
 public struct OptionSpec: Sendable {
+    /// What a shell offers for the option's value.
+    public enum Completion: Sendable, Equatable {
+        case none
+        /// One of these words.
+        case choices([String])
+        /// A file, ending with one of these extensions.
+        case files([String])
+    }
     public enum Kind: Sendable {
         /// `--name VALUE`: the setter checks and stores the value.
         case value(@Sendable (inout HUDOptions, String) throws(UsageError) -> Void)
@@ -76,6 +85,28 @@ public struct OptionSpec: Sendable {
     }
     public let name: String
     public let kind: Kind
+    /// The option's help; empty for the hidden ones (zenity's options xhud takes and ignores,
+    /// the tests' own), listed by `--help-hidden` alone.
+    public var help = ""
+    public var completion = Completion.none
+
+    public init(name: String, kind: Kind, help: String = "", completion: Completion = .none) {
+        self.name = name
+        self.kind = kind
+        self.help = help
+        self.completion = completion
+    }
+
+    public var isHidden: Bool { help.isEmpty }
+
+    /// `--name <name>`, `--name/--no-name`, `--name`.
+    public var synopsis: String {
+        switch kind {
+        case .value: return "--\(name) <\(name)>"
+        case .flag: return "--\(name)"
+        case .toggle: return "--\(name)/--no-\(name)"
+        }
+    }
 
     /// How the option is written in help and completions: `--name`, `--name/--no-name`.
     public var spellings: [String] {
@@ -85,17 +116,18 @@ public struct OptionSpec: Sendable {
 }
 
 public enum OptionTable {
-    private static func text(_ name: String, _ set: @escaping @Sendable (inout HUDOptions, String) -> Void) -> OptionSpec {
-        OptionSpec(name: name, kind: .value { o, v throws(UsageError) in set(&o, v) })
+    private static func text(_ name: String, _ help: String = "", completion: OptionSpec.Completion = .none,
+                             _ set: @escaping @Sendable (inout HUDOptions, String) -> Void) -> OptionSpec {
+        OptionSpec(name: name, kind: .value { o, v throws(UsageError) in set(&o, v) }, help: help, completion: completion)
     }
 
-    private static func number(_ name: String, _ set: @escaping @Sendable (inout HUDOptions, Double) -> Void) -> OptionSpec {
+    private static func number(_ name: String, _ help: String = "", _ set: @escaping @Sendable (inout HUDOptions, Double) -> Void) -> OptionSpec {
         OptionSpec(name: name, kind: .value { o, v throws(UsageError) in
             // Swift's own reading of a Double: "1e3", "inf" and "nan" are numbers (ranges are
             // checked in `validate`), "12px" and "" are not.
             guard let d = Double(v) else { throw invalid(v, name) }
             set(&o, d)
-        })
+        }, help: help)
     }
 
     private static func integer(_ name: String, _ set: @escaping @Sendable (inout HUDOptions, Int) -> Void) -> OptionSpec {
@@ -106,14 +138,14 @@ public enum OptionTable {
     }
 
     private static func choice<E: RawRepresentable & CaseIterable & Sendable>(
-        _ name: String, _ type: E.Type, _ set: @escaping @Sendable (inout HUDOptions, E) -> Void
+        _ name: String, _ type: E.Type, _ help: String, _ set: @escaping @Sendable (inout HUDOptions, E) -> Void
     ) -> OptionSpec where E.RawValue == String {
         OptionSpec(name: name, kind: .value { o, v throws(UsageError) in
             guard let e = E(rawValue: v) else {
                 throw UsageError("\(invalid(v, name)). Please provide one of \(E.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")).")
             }
             set(&o, e)
-        })
+        }, help: help, completion: .choices(E.allCases.map(\.rawValue)))
     }
 
     /// The value is quoted up to 80 characters: a message stays a line whatever was given.
@@ -122,116 +154,136 @@ public enum OptionTable {
         return UsageError("The value '\(shown)' is invalid for '--\(name) <\(name)>'")
     }
 
-    private static func flag(_ name: String, _ set: @escaping @Sendable (inout HUDOptions, Bool) -> Void) -> OptionSpec {
-        OptionSpec(name: name, kind: .flag(set))
+    private static func flag(_ name: String, _ help: String = "", _ set: @escaping @Sendable (inout HUDOptions, Bool) -> Void) -> OptionSpec {
+        OptionSpec(name: name, kind: .flag(set), help: help)
     }
 
-    private static func toggle(_ name: String, _ set: @escaping @Sendable (inout HUDOptions, Bool) -> Void) -> OptionSpec {
-        OptionSpec(name: name, kind: .toggle(set))
+    private static func toggle(_ name: String, _ help: String, _ set: @escaping @Sendable (inout HUDOptions, Bool) -> Void) -> OptionSpec {
+        OptionSpec(name: name, kind: .toggle(set), help: help)
     }
+
+    static let images = OptionSpec.Completion.files(["png", "svg", "svgz"])
 
     /// Every option, in the order of `--help`.
-    public static let all: [OptionSpec] = [
-        OptionSpec(name: "mode", kind: .value { o, v throws(UsageError) in
-            guard let m = HUDMode(named: v) else {
-                throw UsageError("\(invalid(v, "mode")). Please provide one of \(HUDMode.vocabulary), or MBProgressHUD's name (annular-determinate, determinate-horizontal-bar, custom-view).")
-            }
-            o.mode = m
-        }),
-        text("label") { $0.label = $1 },
-        text("details") { $0.details = $1 },
-        number("progress") { $0.progress = $1 },
-        text("button") { $0.button = $1 },
-        text("image") { $0.image = $1 },
-        number("image-size") { $0.imageSize = $1 },
-        toggle("tint-image") { $0.tintImage = $1 },
-        text("success-image") { $0.successImage = $1 },
-        text("error-image") { $0.errorImage = $1 },
-        text("info-image") { $0.infoImage = $1 },
-        text("warning-image") { $0.warningImage = $1 },
-        choice("spinner", SpinnerStyle.self) { $0.spinner = $1 },
-        number("ring-thickness") { $0.ringThickness = $1 },
-        number("ring-radius") { $0.ringRadius = $1 },
-        toggle("show-value") { $0.showValue = $1 },
-        toggle("alternate") { $0.alternate = $1 },
-        text("alternate-color") { $0.alternateColor = $1 },
-        toggle("markup") { $0.markup = $1 },
-        toggle("smooth") { $0.smooth = $1 },
+    public static let all: [OptionSpec] = groups.flatMap(\.options)
 
-        choice("style", HUDStyle.self) { $0.style = $1 },
-        text("bezel-color") { $0.bezelColor = $1 },
-        text("content-color") { $0.contentColor = $1 },
-        text("mask") { $0.mask = $1 },
-        toggle("shadow") { $0.shadow = $1 },
-        number("blur") { $0.blur = $1 },
-        number("margin") { $0.margin = $1 },
-        number("spacing") { $0.spacing = $1 },
-        number("corner-radius") { $0.cornerRadius = $1 },
-        text("min-size") { $0.minSize = $1 },
-        toggle("square") { $0.square = $1 },
-        text("offset") { $0.offset = $1 },
-        text("font") { $0.font = $1 },
-        text("details-font") { $0.detailsFont = $1 },
-        number("max-text-width") { $0.maxTextWidth = $1 },
-
-        text("theme") { $0.theme = $1 },
-        text("config") { $0.config = $1 },
-        flag("print-config") { $0.printConfig = $1 },
-        text("icon-theme") { $0.iconTheme = $1 },
-
-        choice("animation", HUDAnimation.self) { $0.animation = $1 },
-        number("fade-in") { $0.fadeIn = $1 },
-        number("fade-out") { $0.fadeOut = $1 },
-        number("grace") { $0.grace = $1 },
-        number("min-show") { $0.minShow = $1 },
-        number("hide-after") { $0.hideAfter = $1 },
-        flag("wait") { $0.wait = $1 },
-        number("min-duration") { $0.minDuration = $1 },
-        number("max-duration") { $0.maxDuration = $1 },
-        toggle("click-through") { $0.clickThrough = $1 },
-
-        text("window") { $0.window = $1 },
-        text("monitor") { $0.monitor = $1 },
-        text("geometry") { $0.geometry = $1 },
-        number("scale") { $0.scale = $1 },
-
-        number("result-time") { $0.resultTime = $1 },
-        number("kill-timeout") { $0.killTimeout = $1 },
-        toggle("progress-from-output") { $0.progressFromOutput = $1 },
-
-        text("id") { $0.id = $1 },
-        number("delay") { $0.delay = $1 },
-        number("linger") { $0.linger = $1 },
-        toggle("notifications") { $0.notifications = $1 },
-        flag("replace") { $0.replace = $1 },
-
-        text("render-png") { $0.renderPng = $1 },
-
-        flag("progress-dialog") { $0.zenityProgress = $1 },
-        text("text") { $0.text = $1 },
-        number("percentage") { $0.percentage = $1 },
-        flag("pulsate") { $0.pulsate = $1 },
-        flag("auto-close") { $0.autoClose = $1 },
-        flag("auto-kill") { $0.autoKill = $1 },
-        flag("no-cancel") { $0.noCancel = $1 },
-        text("title") { $0.title = $1 },
-        integer("width") { $0.width = $1 },
-        integer("height") { $0.height = $1 },
-        flag("time-remaining") { $0.timeRemaining = $1 },
-        text("cancel-label") { $0.cancelLabel = $1 },
-        text("ok-label") { $0.okLabel = $1 },
-        text("window-icon") { $0.windowIcon = $1 },
-        text("attach") { $0.attach = $1 },
-        number("timeout") { $0.timeout = $1 },
-        text("extra-button") { $0.extraButton.append($1) },
-        text("icon-name") { $0.iconName = $1 },
-        text("display") { $0.display = $1 },
-        text("class") { $0.class = $1 },
-        text("name") { $0.name = $1 },
-        flag("modal") { $0.modal = $1 },
-        flag("ellipsize") { $0.ellipsize = $1 },
-        flag("no-wrap") { $0.noWrap = $1 },
-        text("gtk-module") { $0.gtkModule = $1 },
+    /// The options by subject, as `--help` and the man page list them.
+    public static let groups: [(title: String, options: [OptionSpec])] = [
+        ("Content", [
+            OptionSpec(name: "mode", kind: .value { o, v throws(UsageError) in
+                guard let m = HUDMode(named: v) else {
+                    throw UsageError("\(invalid(v, "mode")). Please provide one of \(HUDMode.vocabulary), or MBProgressHUD's name (annular-determinate, determinate-horizontal-bar, custom-view).")
+                }
+                o.mode = m
+            }, help: "indeterminate (spinner) | determinate (pie) | annular (ring: progress) | bar | success | error | info | warning | custom (--image) | text; MBProgressHUD's names too, also in camelCase",
+               completion: .choices(HUDMode.allCases.map(\.rawValue) + HUDMode.aliasNames)),
+            text("label", "The single-line label (ellipsized when too long).") { $0.label = $1 },
+            text("details", "The multi-line details label.") { $0.details = $1 },
+            number("progress", "Progress 0...1 for determinate, annular and bar.") { $0.progress = $1 },
+            text("button", "A button with this title; clicking it cancels (exit 1).") { $0.button = $1 },
+            text("image", "Image for --mode custom: a PNG or SVG file, or an icon name from the icon theme (dialog-information).",
+                 completion: images) { $0.image = $1 },
+            number("image-size", "Size in pixels of the box the image is fitted into (default 37).") { $0.imageSize = $1 },
+            toggle("tint-image", "Tint the image with the content colour.") { $0.tintImage = $1 },
+            text("success-image", "An image or icon name drawn instead of the success icon (SVProgressHUD's setSuccessImage).",
+                 completion: images) { $0.successImage = $1 },
+            text("error-image", "An image or icon name drawn instead of the error icon.", completion: images) { $0.errorImage = $1 },
+            text("info-image", "An image or icon name drawn instead of the info icon.", completion: images) { $0.infoImage = $1 },
+            text("warning-image", "An image or icon name drawn instead of the warning icon.", completion: images) { $0.warningImage = $1 },
+            choice("spinner", SpinnerStyle.self, "ring (SVProgressHUD) | spokes (classic activity indicator)") { $0.spinner = $1 },
+            number("ring-thickness", "Line width of the spinner's ring and the progress ring, 0.5-64 (default 2; SVProgressHUD's ringThickness).") { $0.ringThickness = $1 },
+            number("ring-radius", "Radius of those rings, 1-256 (default: the indicator's own; SVProgressHUD's ringRadius).") { $0.ringRadius = $1 },
+            toggle("show-value", "Show the value (45%) beside a bar or inside a ring.") { $0.showValue = $1 },
+            toggle("alternate", "The bar's alternate state (e.g. muted), drawn in --alternate-color.") { $0.alternate = $1 },
+            text("alternate-color", "Colour of the alternate state (default: a muted red).") { $0.alternateColor = $1 },
+            toggle("markup", "Interpret label and details as Pango markup (otherwise only zenity's --text is).") { $0.markup = $1 },
+            toggle("smooth", "Ease progress changes over 0.2 s (default: each value is on screen exactly in the next frame).") { $0.smooth = $1 },
+        ]),
+        ("Appearance", [
+            choice("style", HUDStyle.self, "dark | light | custom") { $0.style = $1 },
+            text("bezel-color", "Bezel colour: #RRGGBB[AA], rgba(r,g,b,a), a name, NAME/ALPHA.") { $0.bezelColor = $1 },
+            text("content-color", "Colour of label, details, button and indicator.") { $0.contentColor = $1 },
+            text("mask", "none (click-through) | clear (blocks input) | black | gradient | COLOR | blur | blur:COLOR (blurred, tinted). Default: clear for spinner and progress, none for notifications.") { $0.mask = $1 },
+            toggle("shadow", "A drop shadow under the bezel (default on).") { $0.shadow = $1 },
+            number("blur", "Blur radius of what shows through the bezel, in pixels (default 20, a material like iOS's; 0: none).") { $0.blur = $1 },
+            number("margin", "Margin around the content and from the region's edges (default 20).") { $0.margin = $1 },
+            number("spacing", "Space between the indicator, label, details and button (default 4).") { $0.spacing = $1 },
+            number("corner-radius", "Corner radius of the bezel (default 10).") { $0.cornerRadius = $1 },
+            text("min-size", "Minimum bezel size, WxH.") { $0.minSize = $1 },
+            toggle("square", "Make the bezel square when it fits.") { $0.square = $1 },
+            text("offset", "Offset of the bezel from the centre, X,Y; a huge value pins it to that edge.") { $0.offset = $1 },
+            text("font", "Font of the label (Pango description, e.g. 'Sans Bold 16px').") { $0.font = $1 },
+            text("details-font", "Font of the details label.") { $0.detailsFont = $1 },
+            number("max-text-width", "Widest the label and details may be before they wrap or are ellipsized (default 300).") { $0.maxTextWidth = $1 },
+        ]),
+        ("Configuration", [
+            text("theme", "A theme: sv-dark, sv-light, mb-classic, osd, or a theme file (see --print-config).") { $0.theme = $1 },
+            text("config", "Read this configuration file instead of $XDG_CONFIG_HOME/xhud/config.toml.",
+                 completion: .files(["toml"])) { $0.config = $1 },
+            flag("print-config", "Print the effective configuration, and where each value comes from, then exit.") { $0.printConfig = $1 },
+            text("icon-theme", "Icon theme for --image NAME (default: GTK's gtk-icon-theme-name, then hicolor).") { $0.iconTheme = $1 },
+        ]),
+        ("Timing", [
+            choice("animation", HUDAnimation.self, "fade | zoom | zoom-in | zoom-out | pop | none") { $0.animation = $1 },
+            number("fade-in", "Seconds the show animation takes (default: the animation's own, 0.3; pop 0.15).") { $0.fadeIn = $1 },
+            number("fade-out", "Seconds the hide animation takes (default as --fade-in).") { $0.fadeOut = $1 },
+            number("grace", "Seconds to wait before showing; a HUD hidden before then never appears (default 0; 0.5 when wrapping).") { $0.grace = $1 },
+            number("min-show", "Once shown, stay at least this many seconds (default 0; 0.5 when wrapping).") { $0.minShow = $1 },
+            number("hide-after", "Hide after this many seconds.") { $0.hideAfter = $1 },
+            flag("wait", "Notifications: wait until the HUD is hidden instead of returning at once.") { $0.wait = $1 },
+            number("min-duration", "Notifications: shortest display time (default 5; SVProgressHUD's minimumDismissTimeInterval).") { $0.minDuration = $1 },
+            number("max-duration", "Notifications: longest display time.") { $0.maxDuration = $1 },
+            toggle("click-through", "Let clicks pass through a notification instead of dismissing it.") { $0.clickThrough = $1 },
+        ]),
+        ("Parent region", [
+            text("window", "Parent window: ID | active | pointer | root. The HUD follows it and ends with it.") { $0.window = $1 },
+            text("monitor", "Parent monitor: pointer | focused | primary | NAME | INDEX (default: pointer).") { $0.monitor = $1 },
+            text("geometry", "Parent region WxH+X+Y in screen pixels.") { $0.geometry = $1 },
+            number("scale", "Scale factor (default: Xft.dpi / 96).") { $0.scale = $1 },
+        ]),
+        ("Wrapping a command", [
+            number("result-time", "Seconds the success or error icon stays after the command ends (default 1; 0: none).") { $0.resultTime = $1 },
+            number("kill-timeout", "Seconds between SIGTERM and SIGKILL when cancelled (default 5).") { $0.killTimeout = $1 },
+            toggle("progress-from-output", "Read progress from the command's output (the last NN% on a line); the output still passes through untouched.") { $0.progressFromOutput = $1 },
+        ]),
+        ("Named HUDs", [
+            text("id", "Show or update the HUD with this name on this display.") { $0.id = $1 },
+            number("delay", "hide and pop: seconds to wait before hiding.") { $0.delay = $1 },
+            number("linger", "The server: seconds it stays after its last HUD is hidden, to serve the next key press warm (default 10).") { $0.linger = $1 },
+            toggle("notifications", "xhud server: serve desktop notifications (org.freedesktop.Notifications on the session bus: notify-send) as HUDs.") { $0.notifications = $1 },
+            flag("replace", "xhud server --notifications: take the notification name over from the daemon that has it (dunst, ...).") { $0.replace = $1 },
+            // Tests: the frame the renderer draws for these options written to a PNG.
+            text("render-png") { $0.renderPng = $1 },
+        ]),
+        // zenity's options: those it honours, and its other general options, accepted and
+        // ignored (hidden) so that its scripts run with the name changed.
+        ("Zenity compatibility", [
+            flag("progress-dialog") { $0.zenityProgress = $1 },
+            text("text", "The label, Pango markup as in zenity (--no-markup: plain text).") { $0.text = $1 },
+            number("percentage", "Initial percentage 0-100 (clamped, as zenity does).") { $0.percentage = $1 },
+            flag("pulsate", "The spinner.") { $0.pulsate = $1 },
+            flag("auto-close", "Hide and exit 0 when the percentage reaches 100.") { $0.autoClose = $1 },
+            flag("auto-kill", "On cancel, also kill the parent process.") { $0.autoKill = $1 },
+            flag("no-cancel", "No Cancel button (zenity --progress shows one by default).") { $0.noCancel = $1 },
+            text("title") { $0.title = $1 },
+            integer("width") { $0.width = $1 },
+            integer("height") { $0.height = $1 },
+            flag("time-remaining") { $0.timeRemaining = $1 },
+            text("cancel-label", "The Cancel button's title.") { $0.cancelLabel = $1 },
+            text("ok-label") { $0.okLabel = $1 },
+            text("window-icon") { $0.windowIcon = $1 },
+            text("attach", "The parent window (an X window ID), as --window.") { $0.attach = $1 },
+            number("timeout", "Hide after this many seconds and exit 5.") { $0.timeout = $1 },
+            text("extra-button") { $0.extraButton.append($1) },
+            text("icon-name") { $0.iconName = $1 },
+            text("display") { $0.display = $1 },
+            text("class") { $0.class = $1 },
+            text("name") { $0.name = $1 },
+            flag("modal") { $0.modal = $1 },
+            flag("ellipsize") { $0.ellipsize = $1 },
+            flag("no-wrap") { $0.noWrap = $1 },
+            text("gtk-module", "Accepted and ignored.") { $0.gtkModule = $1 },
+        ]),
     ]
 
     static let byName: [String: OptionSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

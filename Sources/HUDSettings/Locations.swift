@@ -10,7 +10,7 @@ public enum Locations {
         return String(cString: v)
     }
 
-    /// One of xhud's helper programs (`xhud-config`, `xhud-help`): beside this executable (a
+    /// One of xhud's programs (`xhud-host`): beside this executable (a
     /// build tree, /usr/lib/xhud itself) or in `../lib/xhud` (the command in /usr/bin).
     public static func companion(_ name: String) -> String? {
         var buf = [CChar](repeating: 0, count: 4096)

@@ -5,7 +5,7 @@ import Glibc
 /// One configuration file (or theme): its top-level keys, its `[notification]`, `[wrap]` and
 /// `[id.NAME]` sections, and what was wrong with it. A bad value or an unknown key costs that
 /// key only (with a warning naming file, line and key); a file that does not parse costs the
-/// file (with the parser's line). Parsed with TOMLKit in `HUDSettingsTOML`.
+/// file (with the parser's line and column). Parsed with `HUDTOML`.
 public struct SettingsFile: Equatable, Sendable {
     public let path: String
     public var top: [Setting] = []
@@ -22,10 +22,9 @@ public struct SettingsFile: Equatable, Sendable {
         self.warnings = warnings
     }
 
-    /// The file at `path`; nil when there is none. Parsed by `xhud-config` (TOMLKit, which
-    /// brings Foundation and ICU: 50 MB and 4 ms at every start of a process that links it),
-    /// once per version of the file: the result is kept in a private cache, so an invocation
-    /// reads a few lines of text, and a server stats the file.
+    /// The file at `path`; nil when there is none. Read and parsed in this process (`HUDTOML`:
+    /// microseconds for a configuration file); a server keeps the result until the file's
+    /// stamp changes (`SettingsCache`).
     public static func load(path: String, allowsSections: Bool = true, theme: String? = nil) -> SettingsFile? {
         SettingsReader.read(path: path, allowsSections: allowsSections, theme: theme)
     }

@@ -14,7 +14,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let own = arguments.prefix { $0 != "--" }          // a wrapped command's arguments are not ours
 let verb = own.first.flatMap(Verb.init(rawValue:))
 let wantsHost = verb == .server || own.contains {
-    ["-h", "--help", "--help-hidden", "--version", "--experimental-dump-help", "--print-config", "--render-png"].contains($0)
+    ["-h", "--help", "--help-hidden", "--version", "--print-config", "--render-png"].contains($0)
         || $0.hasPrefix("--generate-completion-script") || $0.hasPrefix("--render-png=")
 }
 let named = verb?.isNamed == true || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }

@@ -1,24 +1,48 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import HUDSettings
+import HUDCommandLine
 
-/// `xhud-help`, which formats `--help`, `--version` and the shell completions with
-/// swift-argument-parser: a program of its own, so that neither the parser nor the Foundation
-/// it brings is loaded by the command or its server.
+/// `--help`, `--help-hidden`, `--version` and `--generate-completion-script SHELL`, written from
+/// the option table the parser runs on (`HelpText`, `Completions`): no other program, no
+/// argument parser.
 enum HelpTool {
     static func handles(_ argument: String) -> Bool {
-        ["-h", "--help", "--help-hidden", "--version", "--experimental-dump-help"].contains(argument)
+        ["-h", "--help", "--help-hidden", "--version"].contains(argument)
             || argument.hasPrefix("--generate-completion-script")
     }
 
-    /// Runs xhud-help in this process's place; returns only when it cannot.
+    /// Prints what was asked for; the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        guard let path = Locations.companion("xhud-help") else {
-            return fail("cannot show help: xhud-help is not installed beside xhud-host", Status.usage)
+        let own = Array(arguments.prefix { $0 != "--" })
+        if let i = own.firstIndex(where: { $0.hasPrefix("--generate-completion-script") }) {
+            let a = own[i]
+            let shell: String?
+            if a.hasPrefix("--generate-completion-script=") { shell = String(a.dropFirst("--generate-completion-script=".count)) }
+            else if a == "--generate-completion-script" { shell = i + 1 < own.count ? own[i + 1] : nil }
+            else { return fail("Unknown option '\(a)'", Status.usage) }
+            guard let shell, let script = Completions.script(for: shell) else {
+                let given = shell.map { "'\($0)'" } ?? "no shell"
+                return fail("--generate-completion-script takes one of \(Completions.shells.joined(separator: ", ")), got \(given)", Status.usage)
+            }
+            return write(script)
         }
-        let argv = (["xhud"] + arguments).map { strdup($0) } + [nil]
-        execv(path, argv)
-        return fail("cannot run \(path): \(String(cString: strerror(errno)))", Status.usage)
+        if own.contains("--version") && !own.contains("--help") && !own.contains("-h") && !own.contains("--help-hidden") {
+            return write(HelpText.version + "\n")
+        }
+        return write(HelpText.message(includeHidden: own.contains("--help-hidden")))
+    }
+
+    /// All of `text` on stdout; a closed pipe (`xhud --help | head`) is not an error.
+    static func write(_ text: String) -> Int32 {
+        var bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(1, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return errno == EPIPE ? Status.done : Status.usage }
+            done += n
+        }
+        return Status.done
     }
 }

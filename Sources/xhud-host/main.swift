@@ -29,7 +29,7 @@ if CommandLine.arguments.dropFirst().elementsEqual(["server"]), getenv(ServerLau
 }
 
 let arguments = translatingZenityFlags(Array(CommandLine.arguments.dropFirst()))
-// --help, --version and the completion scripts: before any configuration is read, by xhud-help.
+// --help, --version and the completion scripts: before any configuration is read, from the option table.
 if arguments.prefix(while: { $0 != "--" }).contains(where: HelpTool.handles) {
     exit(HelpTool.run(arguments))
 }

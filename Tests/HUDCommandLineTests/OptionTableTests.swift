@@ -1,7 +1,6 @@
 import XCTest
 import HUDCore
 @testable import HUDCommandLine
-@testable import xhud_help
 
 final class OptionTableTests: XCTestCase {
     private func parse(_ a: String...) throws -> HUDOptions { try HUDOptions.parse(a) }
@@ -119,34 +118,76 @@ final class OptionTableTests: XCTestCase {
         XCTAssertNil(usageError(["--progress", "1e-1", "--scale", "2"]))
     }
 
-    /// `--help` and the completions (xhud-help, swift-argument-parser) describe exactly the
-    /// options this parser takes, each the same kind: a switch with its --no- form, an option
-    /// with a value, a flag without one.
+    /// `--help` and the completions are written from the table the parser runs on: every
+    /// option it takes is listed (the hidden ones by --help-hidden alone), each the same kind:
+    /// a switch with its --no- form, an option with a value, a flag without one.
     func testHelpDescribesExactlyTheOptionsTheParserTakes() {
-        let help = XHUDCommand.helpMessage(includeHidden: true, columns: 1000)
-        let section = help.components(separatedBy: "\nOPTIONS:\n").last ?? ""
-        var described: [String: String] = [:]   // first spelling -> the line's option column
-        for line in section.split(separator: "\n") where line.hasPrefix("  -") {
-            let column = line.dropFirst(2).components(separatedBy: "  ").first ?? ""
-            for spelling in column.split(separator: " ").first!.split(separator: ",") {
-                let first = spelling.split(separator: "/").first.map(String.init) ?? ""
-                described[first.trimmingCharacters(in: .whitespaces)] = column
+        func described(_ help: String) -> [String: String] {
+            let section = help.split(separator: "\nOPTIONS:\n", maxSplits: 1).last.map(String.init) ?? ""
+            var out: [String: String] = [:]   // first spelling -> the line's option column
+            for line in section.split(separator: "\n") where line.hasPrefix("  -") {
+                let column = String(line.dropFirst(2).split(separator: "  ", maxSplits: 1).first ?? "")
+                for spelling in column.split(separator: " ").first!.split(separator: ",") {
+                    out[spelling.split(separator: "/").first.map(String.init) ?? ""] = column
+                }
             }
+            out["-h"] = nil; out["--help"] = nil; out["--version"] = nil
+            return out
         }
-        described["-h"] = nil; described["--help"] = nil; described["--version"] = nil
+        let all = described(HelpText.message(includeHidden: true, width: 1000))
+        let shown = described(HelpText.message(includeHidden: false, width: 1000))
         var taken: Set<String> = []
         for spec in OptionTable.all {
             let first = spec.spellings[0]
             taken.insert(first)
-            guard let column = described[first] else { XCTFail("\(first) is parsed but not in --help"); continue }
+            guard let column = all[first] else { XCTFail("\(first) is parsed but not in --help-hidden"); continue }
+            XCTAssertEqual(shown[first] == nil, spec.isHidden, "\(first): hidden options are listed by --help-hidden alone")
             switch spec.kind {
             case .value: XCTAssertTrue(column.contains("<"), "\(first) takes a value, --help says '\(column)'")
             case .flag: XCTAssertFalse(column.contains("<") || column.contains("/--no-"), "\(first) is a flag, --help says '\(column)'")
             case .toggle: XCTAssertTrue(column.contains("\(first)/--no-\(spec.name)"), "\(first) has a --no- form, --help says '\(column)'")
             }
         }
-        XCTAssertEqual(Set(described.keys).subtracting(taken), [], "in --help but not parsed")
+        XCTAssertEqual(Set(all.keys).subtracting(taken), [], "in --help but not parsed")
         XCTAssertGreaterThan(taken.count, 70)
+        XCTAssertGreaterThan(shown.count, 60)
+    }
+
+    /// Wrapped at the width asked for (80 columns when there is no terminal), options grouped.
+    func testHelpIsWrappedAndGrouped() {
+        for width in [40, 80, 132] {
+            let help = HelpText.message(width: width)
+            let options = help.split(separator: "\nOPTIONS:\n", maxSplits: 1).last ?? ""
+            // (A word longer than a line, a long switch, has a line of its own.)
+            for line in options.split(separator: "\n") where line.drop(while: { $0 == " " }).contains(" ") {
+                XCTAssertLessThan(line.count, width, "'\(line)' is not wrapped at \(width) columns")
+            }
+            XCTAssertTrue(help.hasPrefix("OVERVIEW: ") && help.contains("\nUSAGE: xhud [options]") && help.contains("\nARGUMENTS:\n"))
+        }
+        let help = HelpText.message(width: 80)
+        for title in ["Content", "Appearance", "Timing", "Parent region", "Wrapping a command", "Named HUDs", "Zenity compatibility", "General"] {
+            XCTAssertTrue(help.contains("\n \(title):\n"), "no group \(title)")
+        }
+        XCTAssertTrue(HelpText.message(width: 1000).contains("spinner, pie, ring, annular-determinate"), "--mode's aliases are listed")
+    }
+
+    /// Each shell's script offers every option --help lists, its values and files.
+    func testCompletionsOfferEveryOption() throws {
+        for shell in Completions.shells {
+            let script = try XCTUnwrap(Completions.script(for: shell))
+            for spec in OptionTable.all where !spec.isHidden {
+                let mention = shell == "fish" ? "-l \(spec.name) " : "--\(spec.name)"
+                XCTAssertTrue(script.contains(mention), "\(shell): no \(mention)")
+                if case .toggle = spec.kind {
+                    XCTAssertTrue(script.contains(shell == "fish" ? "-l no-\(spec.name) " : "--no-\(spec.name)"), "\(shell): no --no-\(spec.name)")
+                }
+            }
+            let offered = shell == "bash" ? script.split(separator: "\n").first { $0.contains("compgen -W '--mode") }.map(String.init) ?? "" : script
+            XCTAssertFalse(offered.contains("--title") || offered.contains("-l title"), "\(shell): a hidden option is offered")
+            XCTAssertTrue(script.contains("annular-determinate") && script.contains("zoom-out") && script.contains("spokes"), shell)
+            XCTAssertTrue(script.contains("server") && (shell == "fish" || script.contains("svgz")), shell)
+        }
+        XCTAssertNil(Completions.script(for: "tcsh"))
     }
 }
 

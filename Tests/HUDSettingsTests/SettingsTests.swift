@@ -4,21 +4,12 @@ import Glibc
 import Testing
 @testable import HUDSettings
 import HUDFiles
-import HUDSettingsTOML
 
-/// The unit tests parse in process (the `xhud-config` program is the integration tests').
-let parsesInProcess: Void = {
-    SettingsReader.parser = { path, sections in
-        guard case .text(let text) = FileText.read(path, limit: SettingsFile.maxBytes) else { return nil }
-        return SettingsFile(path: path, text: text, allowsSections: sections)
-    }
-}()
 
 /// A scratch directory with files, removed at the end.
 final class Scratch {
     let path: String
     init() {
-        _ = parsesInProcess
         var template = Array("/tmp/xhud-settings-XXXXXX".utf8CString)
         path = String(cString: mkdtemp(&template)!)
     }
@@ -225,66 +216,37 @@ final class Scratch {
 }
 
 @Suite(.serialized) struct SettingsReaderTests {
-    @Test func theLineFormatRoundTrips() {
-        let f = SettingsFile(path: "c.toml", text: """
-        label = "tab\\there\\nand a \\\\ backslash"
-        offset = [0, -40.5]
-        shadow = false
-        bogus = 1
-        [id.vol]
-        mode = "bar"
-        """)
-        let back = SettingsFile(serialized: f.serialized, path: "c.toml")
-        #expect(back == f)
-        #expect(SettingsFile(serialized: "X\tnonsense\n", path: "c.toml") == nil)
-        #expect(SettingsFile(serialized: "T\tmargin\t3\tn:abc\n", path: "c.toml") == nil)
-    }
-
-    @Test func aFileIsParsedOncePerVersionAndTheCacheIsCheckedAgainstIt() {
+    @Test func readsAFileInProcessEachTimeItIsAsked() {
         let dir = Scratch()
-        setenv("XDG_RUNTIME_DIR", dir.path, 1)
-        defer { unsetenv("XDG_RUNTIME_DIR") }
         let path = dir.write("config.toml", "margin = 3\n")
         #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(3))
-        func entry() -> String { let st = FileText.stamp(path); return SettingsReader.hash("\(st[0]):\(st[1])") + ".conf" }
-        let cache = dir.path + "/xhud/settings/" + entry()
-        guard case .text(let cached) = FileText.read(cache, limit: 1 << 16) else { Issue.record("no cache entry"); return }
-        #expect(cached.hasPrefix("xhud-config "))
-        // A changed file is read again, whatever the cache says.
         dir.write("config.toml", "margin = 4\n# a longer file\n")
         #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(4))
-        // A damaged cache entry is not trusted.
-        guard case .text(let good) = FileText.read(dir.path + "/xhud/settings/" + entry(), limit: 1 << 16) else { Issue.record("no cache entry"); return }
-        dir.write("xhud/settings/" + entry(), String(good.prefix { $0 != "\n" }) + "\ngarbage\n")
-        #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(4))
         #expect(SettingsReader.read(path: dir.path + "/none.toml", allowsSections: true, theme: nil) == nil)
+        let theme = SettingsReader.read(path: path, allowsSections: false, theme: "mine")
+        #expect(theme?.top.first?.source.description == "theme mine (\(path):1)")
     }
 
-    /// One entry per file, however its path is spelled, and a bounded number of entries.
-    @Test func theCacheHoldsOneEntryPerFileAndAFewFiles() {
+    @Test func aFIFOOrAHugeFileIsRefusedNotWaitedOn() {
         let dir = Scratch()
-        setenv("XDG_RUNTIME_DIR", dir.path, 1)
-        defer { unsetenv("XDG_RUNTIME_DIR") }
-        let path = dir.write("config.toml", "margin = 3\n")
-        func entries() -> Int {
-            guard let d = opendir(dir.path + "/xhud/settings") else { return 0 }
-            defer { closedir(d) }
-            var n = 0
-            while let e = readdir(d) { if e.pointee.d_name.0 != UInt8(ascii: ".") { n += 1 } }
-            return n
+        let fifo = dir.path + "/fifo.toml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let f = SettingsReader.read(path: fifo, allowsSections: true, theme: nil)
+        #expect(f?.top.isEmpty == true && f?.warnings.first?.contains("not a regular file") == true)
+        let huge = dir.write("huge.toml", String(repeating: "# a comment of a line\n", count: 50_000))
+        #expect(SettingsReader.read(path: huge, allowsSections: true, theme: nil)?.warnings.first?.contains("larger than 1 MB") == true)
+    }
+
+    /// Every shipped file parses without a warning: the example configuration and the themes.
+    @Test func theShippedFilesParseCleanly() {
+        let here = String(#filePath)
+        let top = String(here[..<here.firstRange(of: "/Tests/")!.lowerBound])
+        var paths = [top + "/Resources/config.example.toml"]
+        for n in Directory.entries(top + "/Resources/themes") where n.hasSuffix(".toml") { paths.append(top + "/Resources/themes/" + n) }
+        #expect(paths.count >= 5)
+        for p in paths {
+            let f = SettingsReader.read(path: p, allowsSections: !p.contains("/themes/"), theme: nil)
+            #expect(f != nil && f!.warnings.isEmpty && !(f!.top.isEmpty && f!.sections.isEmpty), "\(p): \(f?.warnings ?? [])")
         }
-        let spellings = [path, dir.path + "/./config.toml", dir.path + "//config.toml", dir.path + "/./././/config.toml"]
-        for spelling in spellings {
-            #expect(SettingsReader.read(path: spelling, allowsSections: true, theme: nil)?.top.first?.value == .number(3))
-        }
-        // (Other suites may read their own files meanwhile: only this file's entries are counted.)
-        let st = FileText.stamp(path)
-        let settings = dir.path + "/xhud/settings/"
-        #expect(access(settings + SettingsReader.hash("\(st[0]):\(st[1])") + ".conf", F_OK) == 0, "one entry, named after the file")
-        for spelling in spellings { #expect(access(settings + SettingsReader.hash(spelling) + ".conf", F_OK) != 0, "none per spelling") }
-        for i in 0..<(SettingsReader.maxEntries + 10) {
-            _ = SettingsReader.read(path: dir.write("f\(i).toml", "margin = \(i)\n"), allowsSections: true, theme: nil)
-        }
-        #expect(entries() <= SettingsReader.maxEntries)
     }
 }

@@ -1,7 +1,7 @@
 """`xhud --help` works, without a display, and lists the options a user looks for.
 
-xhud runs xhud-host for help, which runs xhud-help beside it: a build that leaves out xhud-help
-(scripts/run once did) answers `--help` with "xhud-help is not installed". No X server needed.
+xhud runs xhud-host for help, which writes it from the option table the command parses with
+(no helper program, no argument parser). No X server needed.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def help_text(xhud: Path) -> str:
     env["COLUMNS"] = "200"
     r = subprocess.run([str(xhud), "--help"], capture_output=True, text=True, timeout=30, env=env)
     assert r.returncode == 0, (f"{xhud} --help exited {r.returncode}: {r.stderr.strip()} "
-                               f"(is xhud-help built beside xhud-host? scripts/run builds it)")
+                               f"(is xhud-host built beside xhud? scripts/run builds it)")
     return r.stdout
 
 
@@ -86,13 +86,45 @@ def test_version():
 
 def test_every_helper_program_is_built_and_packaged():
     """The programs xhud and xhud-host run beside themselves are built by scripts/run and
-    packed by packaging/deb/build.sh."""
+    packed by packaging/deb/build.sh; the helpers that are gone (help and the TOML reader are
+    xhud-host's own now) are neither."""
     helpers = set()
     for source in (REPO / "Sources").rglob("*.swift"):
         helpers |= set(re.findall(r'companion\("([\w-]+)"\)', source.read_text()))
-    assert "xhud-help" in helpers and "xhud-config" in helpers, helpers
+    assert "xhud-help" not in helpers and "xhud-config" not in helpers, helpers
     run = (REPO / "scripts" / "run").read_text()
     build = (REPO / "packaging" / "deb" / "build.sh").read_text()
     for helper in sorted(helpers | {"xhud-host"}):
         assert re.search(rf"(?<![\w-]){helper}(?![\w-])", run), f"scripts/run does not build {helper}"
         assert f"--product {helper}" in build, f"build.sh does not build {helper}"
+    for gone in ["xhud-help", "xhud-config"]:
+        assert gone not in run and gone not in build, f"{gone} is still built or packaged"
+
+
+def test_help_is_wrapped_at_the_terminal_width():
+    if not os.access(XHUD_BIN, os.X_OK):
+        pytest.skip(f"no xhud at {XHUD_BIN}")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XHUD_HOST", "COLUMNS")}
+    for columns, width in [(None, 80), ("60", 60), ("132", 132)]:
+        e = dict(env, COLUMNS=columns) if columns else env
+        r = subprocess.run([str(XHUD_BIN), "--help"], capture_output=True, text=True, timeout=30, env=e)
+        assert r.returncode == 0, r.stderr
+        options = r.stdout.split("\nOPTIONS:\n", 1)[1]
+        long = [l for l in options.splitlines() if len(l) >= width and " " in l.strip()]
+        assert not long, f"COLUMNS={columns}: lines past {width} columns: {long[:3]}"
+        assert "\nOPTIONS:\n Content:\n" in r.stdout and "\n Zenity compatibility:\n" in options, "options are not grouped"
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts_are_the_packaged_ones(shell):
+    """`xhud --generate-completion-script SHELL` writes what packaging/completions holds
+    (regenerate with packaging/completions/generate.sh)."""
+    if not os.access(XHUD_BIN, os.X_OK):
+        pytest.skip(f"no xhud at {XHUD_BIN}")
+    r = subprocess.run([str(XHUD_BIN), "--generate-completion-script", shell], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    packaged = {"bash": "xhud.bash", "zsh": "_xhud", "fish": "xhud.fish"}[shell]
+    assert r.stdout == (REPO / "packaging" / "completions" / packaged).read_text(), \
+        f"packaging/completions/{packaged} is stale: run packaging/completions/generate.sh"
+    r = subprocess.run([str(XHUD_BIN), "--generate-completion-script=tcsh"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2 and "bash, zsh, fish" in r.stderr, r.stderr

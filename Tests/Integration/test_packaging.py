@@ -155,6 +155,39 @@ def test_build_sh_help_prints_help_and_builds_nothing():
     assert r.returncode == 2 and "see --help" in r.stderr
 
 
+MAX_INSTALLED_KIB = 20480   # issue #30: the installed package is at most 20 MiB
+
+
+def test_build_sh_packs_two_programs():
+    """xhud and xhud-host: help and the TOML reader are xhud-host's own (no xhud-help, no
+    xhud-config, no Foundation)."""
+    build = (PACKAGING / "deb" / "build.sh").read_text()
+    assert re.findall(r"--product ([\w-]+)", build) == ["xhud", "xhud-host"]
+    for gone in ["xhud-help", "xhud-config"]:
+        assert gone not in build, f"build.sh still packs {gone}"
+    package = (REPO / "Package.swift").read_text()
+    for gone in ["TOMLKit", "swift-argument-parser"]:
+        assert gone not in package, f"Package.swift still depends on {gone}"
+
+
+def test_the_package_built_here_is_at_most_20_mib_installed():
+    """The newest out/xhud_*.deb (packaging/deb/build.sh), when it is as new as the sources."""
+    need("dpkg-deb")
+    debs = sorted((REPO / "out").glob("xhud_*.deb"), key=lambda p: p.stat().st_mtime)
+    if not debs:
+        pytest.skip("no package built in out/ (packaging/deb/build.sh)")
+    deb = debs[-1]
+    newest_source = max(p.stat().st_mtime for p in (REPO / "Sources").rglob("*.swift"))
+    if deb.stat().st_mtime < newest_source:
+        pytest.skip(f"{deb.name} is older than the sources: rebuild it")
+    r = run(["dpkg-deb", "-f", str(deb), "Installed-Size"])
+    assert r.returncode == 0, r.stderr
+    size = int(r.stdout.strip())
+    assert size <= MAX_INSTALLED_KIB, f"{deb.name}: Installed-Size {size} KiB > {MAX_INSTALLED_KIB} KiB"
+    r = run(["dpkg-deb", "-c", str(deb)])
+    assert "xhud-help" not in r.stdout and "xhud-config" not in r.stdout, r.stdout
+
+
 def test_licence_is_mit_in_the_tree_and_the_package():
     assert "MIT License" in (REPO / "LICENSE").read_text()
     assert "License: MIT" in (PACKAGING / "deb" / "copyright").read_text()

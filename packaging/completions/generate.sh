@@ -1,6 +1,6 @@
 #!/bin/sh
-# Regenerates the shell completions in this directory from a built xhud-host
-# (xhud-help, beside it, writes them with swift-argument-parser:
+# Regenerates the shell completions in this directory from a built xhud-host, which writes
+# them from the option table the command parses with (Sources/HUDCommandLine:
 # --generate-completion-script bash|zsh|fish).
 #
 #   packaging/completions/generate.sh .build/debug/xhud-host

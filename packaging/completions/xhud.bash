@@ -1,379 +1,70 @@
 #!/bin/bash
+# xhud's completions, written by `xhud --generate-completion-script bash` from the options the
+# command parses (packaging/completions/generate.sh).
 
-__xhud_cursor_index_in_current_word() {
-    local remaining="${COMP_LINE}"
-
-    local word
-    for word in "${COMP_WORDS[@]::COMP_CWORD}"; do
-        remaining="${remaining##*([[:space:]])"${word}"*([[:space:]])}"
+# Files ending with one of the extensions given, and directories.
+_xhud_files() {
+    local ext
+    COMPREPLY=()
+    for ext in "$@"; do
+        COMPREPLY+=($(compgen -f -X "!*.$ext" -- "$cur"))
     done
-
-    local -ir index="$((COMP_POINT - ${#COMP_LINE} + ${#remaining}))"
-    if [[ "${index}" -le 0 ]]; then
-        printf 0
-    else
-        printf %s "${index}"
-    fi
-}
-
-# positional arguments:
-#
-# - 1: the current (sub)command's count of positional arguments
-#
-# required variables:
-#
-# - repeating_flags: the repeating flags that the current (sub)command can accept
-# - non_repeating_flags: the non-repeating flags that the current (sub)command can accept
-# - repeating_options: the repeating options that the current (sub)command can accept
-# - non_repeating_options: the non-repeating options that the current (sub)command can accept
-# - positional_number: value ignored
-# - unparsed_words: unparsed words from the current command line
-#
-# modified variables:
-#
-# - non_repeating_flags: remove flags for this (sub)command that are already on the command line
-# - non_repeating_options: remove options for this (sub)command that are already on the command line
-# - positional_number: set to the current positional number
-# - unparsed_words: remove all flags, options, and option values for this (sub)command
-__xhud_offer_flags_options() {
-    local -ir positional_count="${1}"
-    positional_number=0
-
-    local was_flag_option_terminator_seen=false
-    local is_parsing_option_value=false
-
-    local -ar unparsed_word_indices=("${!unparsed_words[@]}")
-    local -i word_index
-    for word_index in "${unparsed_word_indices[@]}"; do
-        if "${is_parsing_option_value}"; then
-            # This word is an option value:
-            # Reset marker for next word iff not currently the last word
-            [[ "${word_index}" -ne "${unparsed_word_indices[${#unparsed_word_indices[@]} - 1]}" ]] && is_parsing_option_value=false
-            unset "unparsed_words[${word_index}]"
-            # Do not process this word as a flag or an option
-            continue
-        fi
-
-        local word="${unparsed_words["${word_index}"]}"
-        if ! "${was_flag_option_terminator_seen}"; then
-            case "${word}" in
-            --)
-                unset "unparsed_words[${word_index}]"
-                # by itself -- is a flag/option terminator, but if it is the last word, it is the start of a completion
-                if [[ "${word_index}" -ne "${unparsed_word_indices[${#unparsed_word_indices[@]} - 1]}" ]]; then
-                    was_flag_option_terminator_seen=true
-                fi
-                continue
-                ;;
-            -*)
-                # ${word} is a flag or an option
-                # If ${word} is an option, mark that the next word to be parsed is an option value
-                local option
-                for option in "${repeating_options[@]}" "${non_repeating_options[@]}"; do
-                    [[ "${word}" = "${option}" ]] && is_parsing_option_value=true && break
-                done
-
-                # Remove ${word} from ${non_repeating_flags} or ${non_repeating_options} so it isn't offered again
-                local not_found=true
-                local -i index
-                for index in "${!non_repeating_flags[@]}"; do
-                    if [[ "${non_repeating_flags[${index}]}" = "${word}" ]]; then
-                        unset "non_repeating_flags[${index}]"
-                        non_repeating_flags=("${non_repeating_flags[@]}")
-                        not_found=false
-                        break
-                    fi
-                done
-                if "${not_found}"; then
-                    for index in "${!non_repeating_flags[@]}"; do
-                        if [[ "${non_repeating_flags[${index}]}" = "${word}" ]]; then
-                            unset "non_repeating_flags[${index}]"
-                            non_repeating_flags=("${non_repeating_flags[@]}")
-                            break
-                        fi
-                    done
-                fi
-                unset "unparsed_words[${word_index}]"
-                continue
-                ;;
-            esac
-        fi
-
-        # ${word} is neither a flag, nor an option, nor an option value
-        if [[ "${positional_number}" -lt "${positional_count}" || "${positional_count}" -lt 0 ]]; then
-            # ${word} is a positional
-            ((positional_number++))
-            unset "unparsed_words[${word_index}]"
-        else
-            if [[ -z "${word}" ]]; then
-                # Could be completing a flag, option, or subcommand
-                positional_number=-1
-            else
-                # ${word} is a subcommand or invalid, so stop processing this (sub)command
-                positional_number=-2
-            fi
-            break
-        fi
-    done
-
-    unparsed_words=("${unparsed_words[@]}")
-
-    if\
-        ! "${was_flag_option_terminator_seen}"\
-        && ! "${is_parsing_option_value}"\
-        && [[ ("${cur}" = -* && "${positional_number}" -ge 0) || "${positional_number}" -eq -1 ]]
-    then
-        COMPREPLY+=($(compgen -W "${repeating_flags[*]} ${non_repeating_flags[*]} ${repeating_options[*]} ${non_repeating_options[*]}" -- "${cur}"))
-    fi
-}
-
-__xhud_add_completions() {
-    local completion
-    while IFS='' read -r completion; do
-        COMPREPLY+=("${completion}")
-    done < <(IFS=$'\n' compgen "${@}" -- "${cur}")
-}
-
-__xhud_custom_complete() {
-    if [[ -n "${cur}" || -z ${COMP_WORDS[${COMP_CWORD}]} || "${COMP_LINE:${COMP_POINT}:1}" != ' ' ]]; then
-        local -ar words=("${COMP_WORDS[@]}")
-    else
-        local -ar words=("${COMP_WORDS[@]::${COMP_CWORD}}" '' "${COMP_WORDS[@]:${COMP_CWORD}}")
-    fi
-
-    "${COMP_WORDS[0]}" "${@}" "${words[@]}"
+    COMPREPLY+=($(compgen -d -- "$cur"))
+    compopt -o filenames 2>/dev/null
 }
 
 _xhud() {
-    local state
-    state="$(shopt -p;shopt -po)"
-    trap "${state//$'\n'/;}" RETURN
-    shopt -s extglob
-    set +o history +o posix
-
-    local -xr SAP_SHELL=bash
-    local -x SAP_SHELL_VERSION
-    SAP_SHELL_VERSION="$(IFS='.';printf %s "${BASH_VERSINFO[*]}")"
-    local -r SAP_SHELL_VERSION
-
-    local -r cur="${2}"
-    local -r prev="${3}"
-
-    local -i positional_number
-    local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
-
-    local -a repeating_flags=()
-    local -a non_repeating_flags=(--tint-image --no-tint-image --show-value --no-show-value --alternate --no-alternate --markup --no-markup --smooth --no-smooth --shadow --no-shadow --square --no-square --print-config --wait --click-through --no-click-through --progress-from-output --no-progress-from-output --notifications --no-notifications --replace --pulsate --auto-close --auto-kill --no-cancel --version -h --help)
-    local -a repeating_options=()
-    local -a non_repeating_options=(--mode --label --details --progress --button --image --image-size --success-image --error-image --info-image --warning-image --spinner --ring-thickness --ring-radius --alternate-color --style --bezel-color --content-color --mask --blur --margin --spacing --corner-radius --min-size --offset --font --details-font --max-text-width --theme --config --icon-theme --animation --fade-in --fade-out --grace --min-show --hide-after --min-duration --max-duration --window --monitor --geometry --scale --result-time --kill-timeout --id --delay --linger --text --percentage --cancel-label --attach --timeout --gtk-module)
-    __xhud_offer_flags_options -1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--mode')
-        __xhud_add_completions -W 'indeterminate'$'\n''determinate'$'\n''annular'$'\n''bar'$'\n''success'$'\n''error'$'\n''info'$'\n''warning'$'\n''custom'$'\n''text'$'\n''spinner'$'\n''pie'$'\n''ring'$'\n''annular-determinate'$'\n''determinate-horizontal-bar'$'\n''horizontal-bar'$'\n''custom-view'$'\n''image'
-        return
-        ;;
-    '--label')
-        return
-        ;;
-    '--details')
-        return
-        ;;
-    '--progress')
-        return
-        ;;
-    '--button')
-        return
-        ;;
-    '--image')
-        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
-        return
-        ;;
-    '--image-size')
-        return
-        ;;
-    '--success-image')
-        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
-        return
-        ;;
-    '--error-image')
-        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
-        return
-        ;;
-    '--info-image')
-        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
-        return
-        ;;
-    '--warning-image')
-        __xhud_add_completions -o plusdirs -fX '!*.@(png|svg|svgz)'
-        return
-        ;;
-    '--spinner')
-        __xhud_add_completions -W 'ring'$'\n''spokes'
-        return
-        ;;
-    '--ring-thickness')
-        return
-        ;;
-    '--ring-radius')
-        return
-        ;;
-    '--alternate-color')
-        return
-        ;;
-    '--style')
-        __xhud_add_completions -W 'dark'$'\n''light'$'\n''custom'
-        return
-        ;;
-    '--bezel-color')
-        return
-        ;;
-    '--content-color')
-        return
-        ;;
-    '--mask')
-        return
-        ;;
-    '--blur')
-        return
-        ;;
-    '--margin')
-        return
-        ;;
-    '--spacing')
-        return
-        ;;
-    '--corner-radius')
-        return
-        ;;
-    '--min-size')
-        return
-        ;;
-    '--offset')
-        return
-        ;;
-    '--font')
-        return
-        ;;
-    '--details-font')
-        return
-        ;;
-    '--max-text-width')
-        return
-        ;;
-    '--theme')
-        return
-        ;;
-    '--config')
-        __xhud_add_completions -o plusdirs -fX '!*.@(toml)'
-        return
-        ;;
-    '--icon-theme')
-        return
-        ;;
-    '--animation')
-        __xhud_add_completions -W 'fade'$'\n''zoom'$'\n''zoom-in'$'\n''zoom-out'$'\n''pop'$'\n''none'
-        return
-        ;;
-    '--fade-in')
-        return
-        ;;
-    '--fade-out')
-        return
-        ;;
-    '--grace')
-        return
-        ;;
-    '--min-show')
-        return
-        ;;
-    '--hide-after')
-        return
-        ;;
-    '--min-duration')
-        return
-        ;;
-    '--max-duration')
-        return
-        ;;
-    '--window')
-        return
-        ;;
-    '--monitor')
-        return
-        ;;
-    '--geometry')
-        return
-        ;;
-    '--scale')
-        return
-        ;;
-    '--result-time')
-        return
-        ;;
-    '--kill-timeout')
-        return
-        ;;
-    '--id')
-        return
-        ;;
-    '--delay')
-        return
-        ;;
-    '--linger')
-        return
-        ;;
-    '--text')
-        return
-        ;;
-    '--percentage')
-        return
-        ;;
-    '--cancel-label')
-        return
-        ;;
-    '--attach')
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--gtk-module')
-        return
-        ;;
+    local cur=${COMP_WORDS[COMP_CWORD]} prev= i positionals=0 word
+    (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
+    # After --: the command to wrap, then its arguments.
+    for (( i = 1; i < COMP_CWORD; i++ )); do
+        if [[ ${COMP_WORDS[i]} == -- ]]; then
+            if (( i + 1 == COMP_CWORD )); then
+                COMPREPLY=($(compgen -c -- "$cur"))
+            else
+                COMPREPLY=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null
+            fi
+            return
+        fi
+    done
+    # --option=VALUE: one word, or three where '=' breaks words ($COMP_WORDBREAKS).
+    if [[ $cur == --*=* ]]; then
+        prev=${cur%%=*}
+        cur=${cur#*=}
+    elif [[ $cur == = ]]; then
+        cur=
+    elif [[ $prev == = ]] && (( COMP_CWORD > 1 )); then
+        prev=${COMP_WORDS[COMP_CWORD-2]}
+    fi
+    case $prev in
+        --mode) COMPREPLY=($(compgen -W 'indeterminate determinate annular bar success error info warning custom text spinner pie ring annular-determinate determinate-horizontal-bar horizontal-bar custom-view image' -- "$cur")); return ;;
+        --image) _xhud_files png svg svgz; return ;;
+        --success-image) _xhud_files png svg svgz; return ;;
+        --error-image) _xhud_files png svg svgz; return ;;
+        --info-image) _xhud_files png svg svgz; return ;;
+        --warning-image) _xhud_files png svg svgz; return ;;
+        --spinner) COMPREPLY=($(compgen -W 'ring spokes' -- "$cur")); return ;;
+        --style) COMPREPLY=($(compgen -W 'dark light custom' -- "$cur")); return ;;
+        --config) _xhud_files toml; return ;;
+        --animation) COMPREPLY=($(compgen -W 'fade zoom zoom-in zoom-out pop none' -- "$cur")); return ;;
+        --label|--details|--progress|--button|--image-size|--ring-thickness|--ring-radius|--alternate-color|--bezel-color|--content-color|--mask|--blur|--margin|--spacing|--corner-radius|--min-size|--offset|--font|--details-font|--max-text-width|--theme|--icon-theme|--fade-in|--fade-out|--grace|--min-show|--hide-after|--min-duration|--max-duration|--window|--monitor|--geometry|--scale|--result-time|--kill-timeout|--id|--delay|--linger|--render-png|--text|--percentage|--title|--width|--height|--cancel-label|--ok-label|--window-icon|--attach|--timeout|--extra-button|--icon-name|--display|--class|--name|--gtk-module) return ;;
     esac
-
-    # Offer positional completions
-    case "${positional_number}" in
-    1)
-        __xhud_add_completions -W 'success'$'\n''error'$'\n''info'$'\n''warning'$'\n''hide'$'\n''list'$'\n''push'$'\n''pop'$'\n''server'
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W '--mode --label --details --progress --button --image --image-size --tint-image --no-tint-image --success-image --error-image --info-image --warning-image --spinner --ring-thickness --ring-radius --show-value --no-show-value --alternate --no-alternate --alternate-color --markup --no-markup --smooth --no-smooth --style --bezel-color --content-color --mask --shadow --no-shadow --blur --margin --spacing --corner-radius --min-size --square --no-square --offset --font --details-font --max-text-width --theme --config --print-config --icon-theme --animation --fade-in --fade-out --grace --min-show --hide-after --wait --min-duration --max-duration --click-through --no-click-through --window --monitor --geometry --scale --result-time --kill-timeout --progress-from-output --no-progress-from-output --id --delay --linger --notifications --no-notifications --replace --text --percentage --pulsate --auto-close --auto-kill --no-cancel --cancel-label --attach --timeout --gtk-module --version --help -h' -- "$cur"))
         return
-        ;;
-    esac
-
-    # Offer subcommand / subcommand argument completions
-    local -r subcommand="${unparsed_words[0]}"
-    unset 'unparsed_words[0]'
-    unparsed_words=("${unparsed_words[@]}")
-    case "${subcommand}" in
-    help)
-        # Offer subcommand argument completions
-        "_xhud_${subcommand}"
-        ;;
-    *)
-        # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'help' -- "${cur}"))
-        ;;
-    esac
+    fi
+    # The verb comes first: count the words before this one that are not options or
+    # their values.
+    for (( i = 1; i < COMP_CWORD; i++ )); do
+        word=${COMP_WORDS[i]}
+        case $word in
+            --mode|--label|--details|--progress|--button|--image|--image-size|--success-image|--error-image|--info-image|--warning-image|--spinner|--ring-thickness|--ring-radius|--alternate-color|--style|--bezel-color|--content-color|--mask|--blur|--margin|--spacing|--corner-radius|--min-size|--offset|--font|--details-font|--max-text-width|--theme|--config|--icon-theme|--animation|--fade-in|--fade-out|--grace|--min-show|--hide-after|--min-duration|--max-duration|--window|--monitor|--geometry|--scale|--result-time|--kill-timeout|--id|--delay|--linger|--render-png|--text|--percentage|--title|--width|--height|--cancel-label|--ok-label|--window-icon|--attach|--timeout|--extra-button|--icon-name|--display|--class|--name|--gtk-module) (( i++ )) ;;
+            -*) ;;
+            *) (( positionals++ )) ;;
+        esac
+    done
+    if (( positionals == 0 )); then
+        COMPREPLY=($(compgen -W 'success error info warning hide list push pop server' -- "$cur"))
+    fi
 }
-
-_xhud_help() {
-    repeating_flags=()
-    non_repeating_flags=(--version)
-    repeating_options=()
-    non_repeating_options=()
-    __xhud_offer_flags_options -1
-}
-
-complete -o filenames -F _xhud xhud
+complete -F _xhud xhud

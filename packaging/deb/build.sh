@@ -14,9 +14,8 @@
 # Installs:
 #   /usr/bin/xhud                                   the front door
 #   /usr/bin/xhud-volume, /usr/bin/xhud-brightness  the scripts the keybinding examples call
-#   /usr/lib/xhud/xhud-host                         the command (found via ../lib/xhud)
-#   /usr/lib/xhud/xhud-config                       reads config.toml and themes (TOMLKit), once per version
-#   /usr/lib/xhud/xhud-help                         --help, --version, completions (swift-argument-parser)
+#   /usr/lib/xhud/xhud-host                         the command (found via ../lib/xhud): HUDs, the server,
+#                                                   configuration files, --help, completions
 #   /usr/share/xhud/{themes/*.toml,config.example.toml}   Resources/: themes, example configuration
 #   /etc/xdg/autostart/xhud.desktop, /usr/lib/systemd/user/xhud.service   `xhud server` at login
 #   /usr/share/man/man1/xhud.1.gz
@@ -77,13 +76,9 @@ if [ -z "${NO_BUILD:-}" ]; then
         grep -v "prohibited flag" | tail -n 3
     swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" --product xhud-host 2>&1 |
         grep -v "prohibited flag" | tail -n 3
-    swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" --product xhud-config 2>&1 |
-        grep -v "prohibited flag" | tail -n 3
-    swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" --product xhud-help 2>&1 |
-        grep -v "prohibited flag" | tail -n 3
 fi
 bindir="$scratch/release"
-for b in xhud xhud-host xhud-config xhud-help; do
+for b in xhud xhud-host; do
     [ -x "$bindir/$b" ] || { echo "build.sh: $bindir/$b is missing (build first, or unset NO_BUILD)" >&2; exit 1; }
 done
 
@@ -99,10 +94,8 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/xhud" "$root/usr/share/
 # Binaries, stripped as dh_strip does (the Swift runtime's metadata is in sections strip keeps).
 install -m 755 "$bindir/xhud" "$root/usr/bin/xhud"
 install -m 755 "$bindir/xhud-host" "$root/usr/lib/xhud/xhud-host"
-install -m 755 "$bindir/xhud-config" "$root/usr/lib/xhud/xhud-config"
-install -m 755 "$bindir/xhud-help" "$root/usr/lib/xhud/xhud-help"
 strip --remove-section=.comment --remove-section=.note --strip-unneeded \
-    "$root/usr/bin/xhud" "$root/usr/lib/xhud/xhud-host" "$root/usr/lib/xhud/xhud-config" "$root/usr/lib/xhud/xhud-help"
+    "$root/usr/bin/xhud" "$root/usr/lib/xhud/xhud-host"
 
 gzip -9n < "$packaging/xhud.1" > "$root/usr/share/man/man1/xhud.1.gz"
 # bash-completion sources its files: no #! line (lintian: bash-completion-with-hashbang).
@@ -150,7 +143,7 @@ if command -v dpkg-shlibdeps >/dev/null; then
     printf 'Source: xhud\n\nPackage: xhud\nArchitecture: any\n' > "$stage/src/debian/control"
     # Only dynamically linked binaries: the front door may be linked statically (no NEEDED).
     dynamic=()
-    for b in "$root/usr/bin/xhud" "$root/usr/lib/xhud/xhud-host" "$root/usr/lib/xhud/xhud-config" "$root/usr/lib/xhud/xhud-help"; do
+    for b in "$root/usr/bin/xhud" "$root/usr/lib/xhud/xhud-host"; do
         if LC_ALL=C readelf -d "$b" 2>/dev/null | grep -q NEEDED; then dynamic+=("$b"); fi
     done
     if [ ${#dynamic[@]} -gt 0 ] &&
@@ -200,4 +193,4 @@ mkdir -p "$outdir"
 deb="$outdir/xhud_${version}_${arch}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
 echo "== $deb"
-dpkg-deb -f "$deb" Package Version Architecture Depends
+dpkg-deb -f "$deb" Package Version Architecture Installed-Size Depends

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDFiles
+import HUDSettings
+import HUDTOML
+
+// `xhud-settings-bench FILE...`: what reading each configuration file costs, median of many
+// runs: the file read, the TOML parsed, the settings made of it (parse and checks), and all
+// of it as a server does it (`SettingsFile.load`). A benchmark, never a test.
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// Median microseconds of `body`, run for about 0.3 s (at least 5 times).
+func measure(_ body: () -> Void) -> Double {
+    var times: [Double] = []
+    let end = now() + 0.3
+    while times.count < 5 || (now() < end && times.count < 100_000) {
+        let t0 = now()
+        body()
+        times.append((now() - t0) * 1e6)
+    }
+    times.sort()
+    return times[times.count / 2]
+}
+
+let paths = Array(CommandLine.arguments.dropFirst())
+guard !paths.isEmpty else {
+    fputs("usage: xhud-settings-bench FILE...\n", stderr)
+    exit(2)
+}
+for path in paths {
+    guard case .text(let text) = FileText.read(path, limit: SettingsFile.maxBytes) else {
+        fputs("\(path): cannot be read\n", stderr)
+        exit(1)
+    }
+    let file = SettingsFile(path: path, text: text)
+    let read = measure { _ = FileText.read(path, limit: SettingsFile.maxBytes) }
+    let parse = measure { _ = try? TOML.parse(text) }
+    let settings = measure { _ = SettingsFile(path: path, text: text) }
+    let load = measure { _ = SettingsFile.load(path: path) }
+    func f(_ us: Double) -> String { us < 100 ? String(Double(Int(us * 10)) / 10) : String(Int(us)) }
+    print("\(path): \(text.utf8.count) bytes, \(file.top.count + file.sections.values.map(\.count).reduce(0, +)) settings, \(file.warnings.count) warnings")
+    print("  read \(f(read)) µs, TOML parse \(f(parse)) µs, settings (parse + checks) \(f(settings)) µs; all of it (load) \(f(load)) µs")
+}
