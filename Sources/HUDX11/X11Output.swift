@@ -298,8 +298,10 @@ extension X11Display {
         var root: Window = 0
         var x: Int32 = 0, y: Int32 = 0
         var w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
-        let (status, ok) = checked { XGetGeometry(handle, p, &root, &x, &y, &w, &h, &border, &depth) }
-        guard ok, status != 0, w * h > 1, Int32(depth) == XDefaultDepth(handle, screen) else { return nil }
+        // A pixmap that is gone answers with an error instead of a reply: the status is 0, and
+        // no XSync is needed to tell.
+        let status = XGetGeometry(handle, p, &root, &x, &y, &w, &h, &border, &depth)
+        guard status != 0, w * h > 1, Int32(depth) == XDefaultDepth(handle, screen) else { return nil }
         return p
     }
 
