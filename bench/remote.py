@@ -570,9 +570,10 @@ class Bench:
             return float(m.group(1)), ""
         return None, (r.stdout + r.stderr).strip()[-200:]
 
-    def start_server(self, s) -> None:
+    def start_server(self, s, xhud: str) -> None:
         end_hosts(s["runtime"])
-        p = subprocess.Popen([self.xhud, "server"], env=s["remote"], stdout=subprocess.DEVNULL,
+        s["server_bin"] = xhud
+        p = subprocess.Popen([xhud, "server"], env=s["remote"], stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
         self.procs.append(p)
         s["server"] = p
@@ -581,7 +582,7 @@ class Bench:
         while time.monotonic() < deadline:
             if p.poll() is not None:
                 raise RuntimeError(f"`xhud server` exited {p.returncode}")
-            if sock.exists() and subprocess.run([self.xhud, "list"], env=s["remote"], capture_output=True,
+            if sock.exists() and subprocess.run([xhud, "list"], env=s["remote"], capture_output=True,
                                                 timeout=10).returncode == 0:
                 return
             time.sleep(0.05)
@@ -600,8 +601,9 @@ class Bench:
         proxy: Proxy = s["proxy"]
         rtt = self.a.current_rtt / 1000
         if opt.get("server") == "warm":
-            if s["server"] is None or s["server"].poll() is not None:
-                self.start_server(s)
+            if s["server"] is None or s["server"].poll() is not None or s.get("server_bin") != cmd[0]:
+                stop(s["server"])
+                self.start_server(s, cmd[0])
                 self.firstframe(s, cmd)  # a server that has shown one HUD before
                 time.sleep(0.3)
         elif opt.get("server") == "cold":
@@ -637,6 +639,10 @@ def clients(b: Bench) -> list[tuple[str, str, list[str], dict]]:
     c = [("floor", "floor (C, Xlib + Cairo)", [b.floor, "Loading"], {}),
          ("xhud-warm", "**xhud warm** (server running)", hud, {"server": "warm"}),
          ("xhud-cold", "**xhud cold** (no server: starts one)", hud, {"server": "cold"})]
+    if b.a.compare:
+        old = [b.a.compare, *hud[1:]]
+        c += [("xhud-warm-before", "xhud warm, before (--compare)", old, {"server": "warm"}),
+              ("xhud-cold-before", "xhud cold, before (--compare)", old, {"server": "cold"})]
     if shutil.which("osd_cat"):
         c.append(("osd_cat", "osd_cat", ["osd_cat", "--pos=middle", "--align=center", "--delay=600",
                                           "--font=-*-*-bold-r-*-*-24-*-*-*-*-*-*-*", "--colour=white"],
@@ -659,6 +665,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="2 runs, 20 ms, no compositor: structure only")
     ap.add_argument("--xhud", default=os.environ.get("XHUD_BIN") or str(REPO / ".build" / "release" / "xhud"))
     ap.add_argument("--helpers", default=None, help="directory with firstframe and floor (else compiled here)")
+    ap.add_argument("--compare", default=None, help="another xhud (e.g. before a change), measured alongside")
     ap.add_argument("--display", type=int, default=240)
     ap.add_argument("--only", default=None, help="some clients only, comma-separated keys (floor,xhud-warm,...)")
     ap.add_argument("--out", default=None, help="also write the report here")
@@ -732,7 +739,7 @@ def main() -> int:
     if a.out:
         Path(a.out).parent.mkdir(parents=True, exist_ok=True)
         Path(a.out).write_text(text)
-    print(text)
+    sys.stdout.write(text)
     return 0
 
 
@@ -751,9 +758,9 @@ def report(results, a) -> str:
         med = statistics.median(t) if t else None
         ratio = f"{med / fmed:.2f}" if med and fmed else "–"
         target = ""
-        if key == "xhud-warm" and med:
+        if key.startswith("xhud-warm") and med:
             target = f"≤ RTT + 5 = {rtt + 5:g} ms: " + ("met" if med <= rtt + 5 else "missed")
-        elif key == "xhud-cold" and med and fmed:
+        elif key.startswith("xhud-cold") and med and fmed:
             target = "≤ 1.0× floor: " + ("met" if med <= fmed else "missed")
         waits = f"{statistics.median(r['counts']):g}" if r["counts"] else "–"
         if not t:
