@@ -142,10 +142,11 @@ final class X11Output: HUDOutput {
     func map() {
         window.map()
         display.updateDamageWatch()
-        // Without a compositor an unmapped window keeps nothing drawn into it (no backing
-        // store): the frame composed before the map is copied in right after it, in the same
-        // flush, not one Expose round trip later.
-        if !composited { canvas.repaint(Rect(x: 0, y: 0, width: window.rect.width, height: window.rect.height)) }
+        // An unmapped window keeps nothing drawn into it (no backing store; a compositor
+        // redirects it only once mapped): the frame composed before the map is copied in right
+        // after it, in the same flush, not one Expose round trip later (a round trip on a
+        // remote display: the Expose that follows repaints the same pixels).
+        canvas.repaint(Rect(x: 0, y: 0, width: window.rect.width, height: window.rect.height))
         XFlush(display.handle)
     }
     func unmap() {
