@@ -19,6 +19,8 @@
  *       The background is --bg, or what the point shows before the run; with --bg the run first
  *       waits (up to --settle ms, default 3000) until the screen shows that colour again, so
  *       that back-to-back runs do not see the previous run's leftovers.
+ *       --cmd-display NAME: the command gets DISPLAY=NAME (e.g. a latency proxy's 127.0.0.1:N)
+ *       while firstframe itself watches its own DISPLAY (the real screen).
  *       Exit 0 on success; 1 on timeout (prints "timeout") or when the command exits before a
  *       frame (prints "exited STATUS"); 2 on usage errors; 3 without a display.
  *
@@ -126,7 +128,7 @@ static int cmd_waitcm(Display *dpy, const char *ms) {
 static void usage(void) {
     fprintf(stderr,
             "usage: firstframe [--point X,Y | --region WxH+X+Y | --auto[=WxH]] [--bg RRGGBB] [--timeout MS] [--settle MS]\n"
-            "                  [--exit-ok] [--stdin-text TEXT] -- CMD [ARGS...]\n"
+            "                  [--exit-ok] [--stdin-text TEXT] [--cmd-display NAME] -- CMD [ARGS...]\n"
             "       firstframe setbg RRGGBB\n"
             "       firstframe waitcm MS\n");
 }
@@ -177,7 +179,7 @@ int main(int argc, char **argv) {
     ry = DisplayHeight(dpy, scr) / 2;
     double timeout = 10000, settle = 3000;
     int have_bg = 0, autoreg = 0, exit_ok = 0, capw = 320, caph = 200;
-    const char *stdin_text = NULL;
+    const char *stdin_text = NULL, *cmd_display = NULL;
     unsigned long bg = 0;
 
     int i = 1;
@@ -207,6 +209,8 @@ int main(int argc, char **argv) {
             settle = atof(argv[++i]);
         } else if (!strcmp(argv[i], "--stdin-text")) {
             stdin_text = argv[++i];
+        } else if (!strcmp(argv[i], "--cmd-display")) {
+            cmd_display = argv[++i];
         } else { usage(); return 2; }
     }
     if (i >= argc) { usage(); return 2; }
@@ -259,6 +263,7 @@ int main(int argc, char **argv) {
         int null = open("/dev/null", O_RDWR);
         if (null >= 0) { dup2(null, 0); dup2(null, 1); if (null > 1) close(null); }
         if (feed[0] >= 0) { dup2(feed[0], 0); close(feed[0]); close(feed[1]); }
+        if (cmd_display) setenv("DISPLAY", cmd_display, 1);
         execvp(cmd[0], cmd);
         fprintf(stderr, "firstframe: cannot exec %s: %s\n", cmd[0], strerror(errno));
         _exit(127);

@@ -6,9 +6,10 @@ extension X11Display {
     /// A compositing manager owns `_NET_WM_CM_S<screen>` while it runs.
     public var compositorRunning: Bool {
         if rootState.watched && rootState.compositorWatched, let known = rootState.compositor { return known }
-        let running = XGetSelectionOwner(handle, atom("_NET_WM_CM_S\(screen)")) != 0
-        rootState.compositor = running
-        return running
+        let owner = XGetSelectionOwner(handle, atom("_NET_WM_CM_S\(screen)"))
+        rootState.compositor = owner != 0
+        rootState.compositorOwner = owner
+        return owner != 0
     }
 
     /// Whether the running compositor blurs behind a window that asks (`_KDE_NET_WM_BLUR_BEHIND_REGION`
@@ -19,11 +20,18 @@ extension X11Display {
     public var compositorBlurs: Bool {
         if rootState.watched && rootState.compositorWatched, let known = rootState.compositorBlurs { return known }
         var blurs = false
-        let owner = XGetSelectionOwner(handle, atom("_NET_WM_CM_S\(screen)"))
+        // The owner `compositorRunning` read, while no event has said it changed.
+        let owner: Window
+        if rootState.watched && rootState.compositorWatched, rootState.compositor != nil, let known = rootState.compositorOwner {
+            owner = known
+        } else {
+            owner = XGetSelectionOwner(handle, atom("_NET_WM_CM_S\(screen)"))
+        }
         if owner != 0 {
             var name: UnsafeMutablePointer<CChar>? = nil
-            let (status, ok) = checked { XFetchName(handle, owner, &name) }
-            if ok, status != 0, let name {
+            // An owner that is gone answers with an error: the status is 0 (no XSync needed).
+            let status = XFetchName(handle, owner, &name)
+            if status != 0, let name {
                 let n = String(cString: name).lowercased()
                 blurs = ["picom", "compton", "kwin"].contains { n.hasPrefix($0) }
             }
@@ -43,6 +51,7 @@ extension X11Display {
             // Selected from now on: what was read before may already be out of date.
             rootState.compositor = nil
             rootState.compositorBlurs = nil
+            rootState.compositorOwner = nil
             rootState.fixesEventBase = eventBase
             rootState.compositorWatched = true
         }

@@ -77,9 +77,16 @@ public final class X11Display {
         if needed { damageWatch?.start(); damageWatch?.clear() } else if let w = damageWatch, w.isWatching { w.stop() }
     }
 
-    public init(name: String? = nil) throws {
+    /// `keyboardExtension: false` opens the connection without XKB: Xlib's XOpenDisplay then
+    /// skips two round trips (XKEYBOARD's QueryExtension and UseExtension), which a HUD server,
+    /// needing only the Escape key's code (from the core keyboard mapping, asked when first
+    /// needed), does without. Xlib's switch is global: set for this XOpenDisplay only.
+    public init(name: String? = nil, keyboardExtension: Bool = true) throws {
         let displayName = name ?? String(cString: XDisplayName(nil))
-        guard let d = XOpenDisplay(name) else { throw X11Error.cannotOpenDisplay(displayName) }
+        if !keyboardExtension { _ = XkbIgnoreExtension(1) }
+        let opened = XOpenDisplay(name)
+        if !keyboardExtension { _ = XkbIgnoreExtension(0) }
+        guard let d = opened else { throw X11Error.cannotOpenDisplay(displayName) }
         handle = d
         screen = XDefaultScreen(d)
         root = XRootWindow(d, screen)
@@ -182,11 +189,25 @@ public final class X11Display {
     /// Dots per inch from `Xft.dpi` in the root's RESOURCE_MANAGER property, as desktops set it
     /// for HiDPI. Read at each call, not the copy Xlib took at connection: a long-lived server
     /// sees `xrdb` changes.
+    /// The first read while the root is watched takes the copy Xlib read at connection (no round
+    /// trip: a change since then is a PropertyNotify that forgets it, and later reads ask).
     public var xftDPI: Double? {
         if rootState.watched, let known = rootState.dpi { return known }
-        let dpi = readXftDPI()
+        let dpi: Double?
+        if rootState.watched && !rootState.resourcesChanged {
+            dpi = XResourceManagerString(handle).flatMap { X11Display.xftDPI(in: String(cString: $0)) }
+        } else {
+            dpi = readXftDPI()
+        }
         if rootState.watched { rootState.dpi = .some(dpi) }
         return dpi
+    }
+
+    static func xftDPI(in text: String) -> Double? {
+        for line in text.split(separator: "\n") where line.hasPrefix("Xft.dpi:") {
+            return Double(line.dropFirst("Xft.dpi:".count).trimmingCharacters(in: " \t"))
+        }
+        return nil
     }
 
     private func readXftDPI() -> Double? {
@@ -197,11 +218,7 @@ public final class X11Display {
         let status = XGetWindowProperty(handle, root, XA_RESOURCE_MANAGER, 0, 65536, 0, XA_STRING, &type, &format, &count, &after, &data)
         defer { if let data { XFree(data) } }
         guard status == Success, format == 8, let data else { return nil }
-        let text = String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix("Xft.dpi:") {
-            return Double(line.dropFirst("Xft.dpi:".count).trimmingCharacters(in: " \t"))
-        }
-        return nil
+        return X11Display.xftDPI(in: String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self))
     }
 }
 

@@ -112,6 +112,9 @@ public final class HUDLoop {
             settle()
             if quit { break }
             XFlush(display.handle)
+            // Questions that a HUD's first frame did not wait for, once its frames are sent and
+            // nothing moves (a round trip then delays no frame).
+            if !isTicking, huds.allSatisfy({ $0.framesDrawn > 0 }) { display.revalidateMonitors() }
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: display.fd, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0))

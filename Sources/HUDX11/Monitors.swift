@@ -6,19 +6,53 @@ public struct Monitor: Equatable {
     public var name: String
     public var rect: Rect
     public var primary: Bool
+    /// The atom of XRandR's name, looked up (a round trip the first time) only when a monitor is
+    /// chosen by name: `name` is "monitor-INDEX" until `named` fills it.
+    var nameAtom: Atom = 0
+
+    public init(name: String, rect: Rect, primary: Bool) {
+        self.name = name
+        self.rect = rect
+        self.primary = primary
+    }
 }
 
 extension X11Display {
-    /// Kept (while the root is watched) for `RootState.monitorsLifetime` at most: a monitor set
-    /// with `xrandr --setmonitor` sends no XRandR event that would say a kept list is out of date.
-    public func monitors() -> [Monitor] {
+    /// Kept while the root is watched, until an XRandR event or a ConfigureNotify of the root
+    /// (what `xrandr --setmonitor` brings) forgets them: a new HUD on a running server asks no
+    /// round trip for them. A list older than `RootState.monitorsLifetime` is still used, and read
+    /// again once the loop has sent the frame (`revalidateMonitors`), off the first paint's path:
+    /// a monitor set by a client that changes nothing else announces itself to no one.
+    public func monitors() -> [Monitor] { named(unnamedMonitors()) }
+
+    /// The monitors with their XRandR names (Xlib keeps the atoms' names it has looked up).
+    func named(_ list: [Monitor]) -> [Monitor] {
+        list.map { m in
+            var m = m
+            if m.nameAtom != 0, let cname = XGetAtomName(handle, m.nameAtom) { m.name = String(cString: cname); XFree(cname) }
+            return m
+        }
+    }
+
+    /// The monitors, their names not looked up (see `Monitor.nameAtom`).
+    func unnamedMonitors() -> [Monitor] {
         let now = MonotonicClock().now
-        if rootState.watched, let known = rootState.monitors, now - rootState.monitorsRead < RootState.monitorsLifetime {
+        if rootState.watched, let known = rootState.monitors {
+            if now - rootState.monitorsRead >= RootState.monitorsLifetime { rootState.monitorsStale = true }
             return known
         }
         let list = readMonitors()
         if rootState.watched { rootState.monitors = list; rootState.monitorsRead = now }
         return list
+    }
+
+    /// Reads the monitors again when a HUD used a list kept for longer than its lifetime (the
+    /// loop calls it after sending what it drew).
+    func revalidateMonitors() {
+        guard rootState.monitorsStale else { return }
+        rootState.monitorsStale = false
+        rootState.monitors = readMonitors()
+        rootState.monitorsRead = MonotonicClock().now
     }
 
     private func readMonitors() -> [Monitor] {
@@ -27,10 +61,10 @@ extension X11Display {
         if let infos = XRRGetMonitors(handle, root, 1, &n) {
             for i in 0..<Int(n) {
                 let m = infos[i]
-                var name = "monitor-\(i)"
-                if let cname = XGetAtomName(handle, m.name) { name = String(cString: cname); XFree(cname) }
-                list.append(Monitor(name: name, rect: Rect(x: Double(m.x), y: Double(m.y), width: Double(m.width), height: Double(m.height)),
-                                    primary: m.primary != 0))
+                var monitor = Monitor(name: "monitor-\(i)", rect: Rect(x: Double(m.x), y: Double(m.y), width: Double(m.width),
+                                                                   height: Double(m.height)), primary: m.primary != 0)
+                monitor.nameAtom = m.name
+                list.append(monitor)
             }
             XRRFreeMonitors(infos)
         }

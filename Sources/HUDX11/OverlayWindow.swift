@@ -130,12 +130,17 @@ public final class OverlayWindow {
     }
 
     /// Empty: clicks pass through to the windows below (`--mask none`); otherwise the whole window.
+    /// The shapes go through XFixes regions, not the SHAPE extension's own requests: XFixes is
+    /// initialised anyway (the compositor's selection is watched with it), SHAPE would cost a
+    /// connection its own QueryExtension round trip.
     public func setInputShape(empty: Bool) {
         let d = display.handle
         if empty {
-            XShapeCombineRectangles(d, window, ShapeInput, 0, 0, nil, 0, ShapeSet, Unsorted)
+            let region = XFixesCreateRegion(d, nil, 0)
+            XFixesSetWindowShapeRegion(d, window, ShapeInput, 0, 0, region)
+            XFixesDestroyRegion(d, region)
         } else {
-            XShapeCombineMask(d, window, ShapeInput, 0, 0, 0, ShapeSet)
+            XFixesSetWindowShapeRegion(d, window, ShapeInput, 0, 0, 0)
         }
     }
 
@@ -167,11 +172,11 @@ public final class OverlayWindow {
     public func setBoundingShape(_ spans: [XRectangle]?) {
         let d = display.handle
         guard var spans else {
-            XShapeCombineMask(d, window, ShapeBounding, 0, 0, 0, ShapeSet)
+            XFixesSetWindowShapeRegion(d, window, ShapeBounding, 0, 0, 0)
             return
         }
-        spans.withUnsafeMutableBufferPointer { p in
-            XShapeCombineRectangles(d, window, ShapeBounding, 0, 0, p.baseAddress, Int32(p.count), ShapeSet, YXBanded)
-        }
+        let region = spans.withUnsafeMutableBufferPointer { p in XFixesCreateRegion(d, p.baseAddress, Int32(p.count)) }
+        XFixesSetWindowShapeRegion(d, window, ShapeBounding, 0, 0, region)
+        XFixesDestroyRegion(d, region)
     }
 }

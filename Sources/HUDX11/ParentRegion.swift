@@ -55,7 +55,7 @@ extension X11Display {
     }
 
     public func monitor(_ which: String) throws -> Monitor {
-        let all = monitors()
+        let all = unnamedMonitors()   // names are asked for only to choose by name
         switch which.lowercased() {
         case "pointer":
             if all.count == 1 { return all[0] }   // no question to the server
@@ -74,7 +74,7 @@ extension X11Display {
                 guard i >= 0 && i < all.count else { throw X11Error.noSuchMonitor(which) }
                 return all[i]
             }
-            guard let m = all.first(where: { $0.name == which }) else { throw X11Error.noSuchMonitor(which) }
+            guard let m = named(all).first(where: { $0.name == which }) else { throw X11Error.noSuchMonitor(which) }
             return m
         }
     }

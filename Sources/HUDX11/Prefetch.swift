@@ -15,8 +15,8 @@ extension X11Display {
 
     /// Asks now what a server's first HUD would otherwise ask, one round trip after another,
     /// once its text is measured: the atoms (one XInternAtoms), the first query of each extension
-    /// (SHAPE, RENDER's formats, MIT-SHM and its first attachment, XFixes, XRandR), and what `RootState` keeps (the
-    /// compositor, the wallpaper, `Xft.dpi`, the refresh rates). A cold server calls it while its
+    /// (RENDER's formats, MIT-SHM and its first attachment, XFixes, XRandR; SHAPE is not used),
+    /// and what `RootState` keeps (the compositor, `Xft.dpi`, the refresh rates). A cold server calls it while its
     /// fonts load on other threads, so that none of it is left on the way to the first frame.
     /// Call it after the loop watches the root (`HUDLoop.init`), or nothing is kept.
     public func prefetchForHUDs() {
@@ -27,16 +27,16 @@ extension X11Display {
         if XInternAtoms(handle, &strings, Int32(names.count), 0, &found) != 0 {
             for (n, a) in zip(names, found) where a != 0 { rememberAtom(n, a) }
         }
-        var event: Int32 = 0, error: Int32 = 0
-        _ = XShapeQueryExtension(handle, &event, &error)
         _ = XRenderFindStandardFormat(handle, Int32(PictStandardARGB32))
         // The first MIT-SHM attachment is checked (a round trip); a one-pixel image does it.
         if sharedMemoryUsable && !rootState.shmAttachWorks {
             _ = UploadedImage(display: self, width: 1, height: 1, useSHM: true)
         }
         _ = watchCompositor()
-        _ = compositorRunning
-        _ = wallpaperPixmap
+        // Not the wallpaper: no HUD blends over it any more (a bezel without a compositor blends
+        // over a copy of the screen, taken on the server), and its property and pixmap were two
+        // round trips on a cold server's way to its first frame.
+        if compositorRunning { _ = compositorBlurs }
         _ = xftDPI
         _ = refreshRate(at: Point(x: 0, y: 0))
     }

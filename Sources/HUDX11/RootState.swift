@@ -6,22 +6,29 @@ import HUDCore
 /// trip, and a server busy with a burst of HUDs waits on every round trip behind everything the
 /// X server has queued. A PropertyNotify, selection or XRandR event forgets what it changed;
 /// without the watch (`watched` false) every question goes to the server. The monitors are kept
-/// for a quarter of a second at most: a monitor set with `xrandr --setmonitor` sends no XRandR
-/// event (xrandr's ConfigureNotify of the root forgets them too), and a burst of HUDs asks once.
+/// until an XRandR event or a ConfigureNotify of the root forgets them (`xrandr --setmonitor` sends
+/// no XRandR event, but xrandr's ConfigureNotify of the root); a list kept longer than a quarter of
+/// a second is read again after the HUD that used it has sent its frame, off its path.
 struct RootState {
     var watched = false
     var compositorWatched = false
     var fixesEventBase: Int32 = 0
     var compositor: Bool?
     var compositorBlurs: Bool?
+    /// The window owning `_NET_WM_CM_S<screen>` when `compositor` was read.
+    var compositorOwner: Window?
     var wallpaper: Pixmap??
     var dpi: Double??
+    /// RESOURCE_MANAGER changed since the connection was opened: Xlib's copy is out of date.
+    var resourcesChanged = false
     /// XRandR: each lit CRTC's rectangle and refresh rate.
     var randrEventBase: Int32?
     var crtcRates: [(rect: Rect, hz: Double)]?
     /// The monitors, when they were read (monotonic seconds), and for how long they are kept.
     var monitors: [Monitor]?
     var monitorsRead = 0.0
+    /// A HUD used monitors kept longer than `monitorsLifetime`: read them again, after the frame.
+    var monitorsStale = false
     static let monitorsLifetime = 0.25
     /// The X server attached one of our MIT-SHM segments: it can attach the next ones, which
     /// then need no check (a round trip) of their own.
@@ -53,10 +60,11 @@ extension X11Display {
         } else if rootState.compositorWatched, ev.type == rootState.fixesEventBase + XFixesSelectionNotify {
             rootState.compositor = nil
             rootState.compositorBlurs = nil
+            rootState.compositorOwner = nil
         } else if ev.type == PropertyNotify, ev.xproperty.window == root {
             let a = ev.xproperty.atom
             if a == atom("_XROOTPMAP_ID") || a == atom("_XSETROOT_ID") { rootState.wallpaper = nil }
-            if a == Atom(XA_RESOURCE_MANAGER) { rootState.dpi = nil }
+            if a == Atom(XA_RESOURCE_MANAGER) { rootState.dpi = nil; rootState.resourcesChanged = true }
         }
     }
 }

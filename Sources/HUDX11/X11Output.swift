@@ -142,10 +142,11 @@ final class X11Output: HUDOutput {
     func map() {
         window.map()
         display.updateDamageWatch()
-        // Without a compositor an unmapped window keeps nothing drawn into it (no backing
-        // store): the frame composed before the map is copied in right after it, in the same
-        // flush, not one Expose round trip later.
-        if !composited { canvas.repaint(Rect(x: 0, y: 0, width: window.rect.width, height: window.rect.height)) }
+        // An unmapped window keeps nothing drawn into it (no backing store; a compositor
+        // redirects it only once mapped): the frame composed before the map is copied in right
+        // after it, in the same flush, not one Expose round trip later (a round trip on a
+        // remote display: the Expose that follows repaints the same pixels).
+        canvas.repaint(Rect(x: 0, y: 0, width: window.rect.width, height: window.rect.height))
         XFlush(display.handle)
     }
     func unmap() {
@@ -298,8 +299,10 @@ extension X11Display {
         var root: Window = 0
         var x: Int32 = 0, y: Int32 = 0
         var w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
-        let (status, ok) = checked { XGetGeometry(handle, p, &root, &x, &y, &w, &h, &border, &depth) }
-        guard ok, status != 0, w * h > 1, Int32(depth) == XDefaultDepth(handle, screen) else { return nil }
+        // A pixmap that is gone answers with an error instead of a reply: the status is 0, and
+        // no XSync is needed to tell.
+        let status = XGetGeometry(handle, p, &root, &x, &y, &w, &h, &border, &depth)
+        guard status != 0, w * h > 1, Int32(depth) == XDefaultDepth(handle, screen) else { return nil }
         return p
     }
 

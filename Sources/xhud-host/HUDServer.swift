@@ -57,7 +57,7 @@ final class HUDServer {
         do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
         return runDetached { ready in
             let display: X11Display
-            do { display = try X11Display() } catch {
+            do { display = try X11Display(keyboardExtension: false) } catch {
                 unlink(paths.socket)
                 ready(Status.noDisplay, "xhud: \(error)\n")
                 return Status.noDisplay
@@ -91,7 +91,7 @@ final class HUDServer {
         let listener: Int32
         do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
         let display: X11Display
-        do { display = try X11Display() } catch {
+        do { display = try X11Display(keyboardExtension: false) } catch {
             unlink(paths.socket)
             return fail("\(error)", Status.noDisplay)
         }
@@ -125,7 +125,7 @@ final class HUDServer {
         _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
         _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
         let display: X11Display
-        do { display = try X11Display() } catch {
+        do { display = try X11Display(keyboardExtension: false) } catch {
             unlink(paths.socket)   // ours (the lock is held): no stale socket is left behind
             return Status.noDisplay
         }

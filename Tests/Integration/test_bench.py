@@ -117,3 +117,55 @@ def test_bench_run_quick(tmp_path):
     assert (out / "latest.json").stat().st_size > 0
     if shutil.which("gnuplot"):
         assert (out / "startup.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", text[-2000:]
+
+
+def test_remote_bench_quick(tmp_path):
+    """bench/remote.py --quick: first paint through its latency proxy (20 ms round trip), xhud warm
+    and cold beside the C floor, and the round trips each waited on, named; structure only (a
+    benchmark, not a test of performance)."""
+    for tool in ("cc", "pkg-config", "Xvfb", "xdpyinfo"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not installed")
+    if not XHUD_BIN.exists():
+        pytest.skip(f"xhud binary not found at {XHUD_BIN}")
+    out_file = tmp_path / "remote.md"
+    res = subprocess.run(["python3", str(REPO / "bench" / "remote.py"), "--quick", "--xhud", str(XHUD_BIN),
+                          "--out", str(out_file)], capture_output=True, text=True, timeout=300,
+                         stdin=subprocess.DEVNULL)
+    out = res.stdout
+    assert res.returncode == 0, f"remote.py --quick exit {res.returncode}:\n{out}\n{res.stderr}"
+    assert out_file.read_text() == out
+    assert "| RTT | compositor | client | min ms | median ms | max ms | / floor | waits | target |" in out, out
+    figures = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 9 and cells[0] == "20" and cells[1] == "none":
+            figures[cells[2]] = cells
+    number = re.compile(r"\d+(\.\d+)?")
+    for label in ("floor (C, Xlib + Cairo)", "**xhud warm** (server running)", "**xhud cold** (no server: starts one)"):
+        cells = figures.get(label)
+        assert cells is not None, f"no row for {label}:\n{out}"
+        assert all(number.fullmatch(c) for c in cells[3:8]), cells
+        assert float(cells[3]) <= float(cells[4]) <= float(cells[5]), cells
+    assert figures["**xhud warm** (server running)"][8].startswith("≤ RTT + 5 = 25 ms: ")
+    assert figures["**xhud cold** (no server: starts one)"][8].startswith("≤ 1.0× floor: ")
+    for name in ("osd_cat", "zenity --progress --pulsate"):
+        if shutil.which(name.split()[0]):
+            assert name in figures, f"{name} is installed but not measured:\n{out}"
+    # The round trips: a row per path, a count, and what each was for.
+    assert "| RTT | path | compositor | round trips | what each waited for" in out, out
+    trips = {}
+    for line in out.split("## Round trips", 1)[1].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0] == "20":
+            trips[cells[1]] = cells
+    for path in ("floor", "xhud-warm", "xhud-cold"):
+        assert path in trips, f"no round-trip row for {path}:\n{out}"
+        count = int(trips[path][3])
+        listed = trips[path][4]
+        assert (listed == "none") == (count == 0), trips[path]
+        if count:
+            assert f"{count}. " in listed and f"{count + 1}. " not in listed, trips[path]
+    # Every client's first round trip is its connection's set-up.
+    assert "1. [" in trips["floor"][4] and "connection set-up" in trips["floor"][4], trips["floor"]
+    assert "connection set-up" in trips["xhud-cold"][4], trips["xhud-cold"]
