@@ -69,12 +69,25 @@ public final class X11Display {
     /// What a new HUD asks of the root, kept while the loop hears of its changes.
     var rootState = RootState()
     /// Drawing on the screen, watched while a HUD blends over a copy of it (see `DamageWatch`).
-    private(set) lazy var damageWatch: DamageWatch? = DamageWatch(display: self)
+    /// Made when first needed (asking for the extension is a round trip).
+    private var madeDamageWatch: DamageWatch??
+    /// The watch while it watches, else nil (never made for it).
+    var damageWatch: DamageWatch? {
+        guard case .some(.some(let w)) = madeDamageWatch, w.isWatching else { return nil }
+        return w
+    }
 
     /// Watches drawing on the screen exactly while some output blends over a copy of it.
     func updateDamageWatch() {
         let needed = outputs.contains { $0.value?.watchesBeneath == true }
-        if needed { damageWatch?.start(); damageWatch?.clear() } else if let w = damageWatch, w.isWatching { w.stop() }
+        if needed {
+            if madeDamageWatch == nil { madeDamageWatch = .some(DamageWatch(display: self)) }
+            guard case .some(.some(let w)) = madeDamageWatch else { return }
+            w.start()
+            w.clear()
+        } else {
+            damageWatch?.stop()
+        }
     }
 
     /// `keyboardExtension: false` opens the connection without XKB: Xlib's XOpenDisplay then

@@ -218,7 +218,7 @@ public final class HUDLoop {
         while XPending(d) > 0 {
             XNextEvent(d, &ev)
             display.noteEvent(&ev)
-            if let w = display.damageWatch, w.isWatching {
+            if let w = display.damageWatch {
                 let outputs = display.outputs.compactMap(\.value)
                 let outdated = w.outdated(by: &ev, outputs: outputs, now: clock.now)
                 if ev.type == w.eventBase + XDamageNotify {

@@ -141,13 +141,14 @@ final class X11Output: HUDOutput {
 
     func map() {
         window.map()
-        display.updateDamageWatch()
         // An unmapped window keeps nothing drawn into it (no backing store; a compositor
         // redirects it only once mapped): the frame composed before the map is copied in right
         // after it, in the same flush, not one Expose round trip later (a round trip on a
         // remote display: the Expose that follows repaints the same pixels).
         canvas.repaint(Rect(x: 0, y: 0, width: window.rect.width, height: window.rect.height))
         XFlush(display.handle)
+        // After the first frame is on its way: the first watch asks for the extension.
+        display.updateDamageWatch()
     }
     func unmap() {
         if window.isMapped { vacate(window.rect) }
