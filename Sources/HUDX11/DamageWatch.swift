@@ -12,8 +12,8 @@ import HUDCore
 /// Drawing inside this process's windows is its own, and drawing where one of them just was
 /// (the windows beneath repainting what a move or a hide uncovered) says nothing of what lies
 /// under it. Only what grows the damaged region is reported and the region is never repaired:
-/// a spinner redrawing its window sends one report, not one a frame; a new HUD clears it, so
-/// that its place is watched afresh. Watched only while such a HUD is mapped. Owned by the
+/// a spinner redrawing its window sends one report, not one a frame; a new HUD clears it where
+/// it maps, so that its place is watched afresh. Watched only while such a HUD is mapped. Owned by the
 /// loop's thread.
 final class DamageWatch {
     let eventBase: Int32
@@ -42,11 +42,16 @@ final class DamageWatch {
         damage = XDamageCreate(display.handle, display.root, XDamageReportDeltaRectangles)
     }
 
-    /// A HUD maps: what was damaged before is forgotten, so that drawing at its place is
-    /// reported again.
-    func clear() {
+    /// A HUD maps at `rect`: what was damaged there before is forgotten, so that drawing at
+    /// its edge is reported again (elsewhere nothing is reported twice).
+    func clear(around rect: Rect) {
         guard damage != 0 else { return }
-        XDamageSubtract(display.handle, damage, 0, 0)
+        let r = rect.insetBy(dx: -4, dy: -4).integral
+        var xr = XRectangle(x: Int16(saturating: r.x), y: Int16(saturating: r.y),
+                            width: UInt16(saturating: r.width), height: UInt16(saturating: r.height))
+        let region = XFixesCreateRegion(display.handle, &xr, 1)
+        XDamageSubtract(display.handle, damage, region, 0)
+        XFixesDestroyRegion(display.handle, region)
     }
 
     func stop() {

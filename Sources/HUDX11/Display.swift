@@ -69,6 +69,18 @@ public final class X11Display {
     /// What a new HUD asks of the root, kept while the loop hears of its changes.
     var rootState = RootState()
     /// Drawing on the screen, watched while a HUD blends over a copy of it (see `DamageWatch`).
+    /// Solid-colour pictures, made once per connection (the blur's saturation uses three per
+    /// blur, and twenty HUDs arriving at once blur again at every move).
+    private var solids: [[UInt16]: Picture] = [:]
+    func solidPicture(grey v: Double, alpha: Double = 1) -> Picture {
+        let c16 = UInt16((v * 65535).rounded()), a16 = UInt16((alpha * 65535).rounded())
+        if let p = solids[[c16, a16]] { return p }
+        var c = XRenderColor(red: c16, green: c16, blue: c16, alpha: a16)
+        let p = XRenderCreateSolidFill(handle, &c)
+        solids[[c16, a16]] = p
+        return p
+    }
+
     /// Made when first needed (asking for the extension is a round trip).
     private var madeDamageWatch: DamageWatch??
     /// The watch while it watches, else nil (never made for it).
@@ -77,14 +89,15 @@ public final class X11Display {
         return w
     }
 
-    /// Watches drawing on the screen exactly while some output blends over a copy of it.
-    func updateDamageWatch() {
+    /// Watches drawing on the screen exactly while some output blends over a copy of it;
+    /// `mapped`: where a HUD just mapped.
+    func updateDamageWatch(mapped: Rect? = nil) {
         let needed = outputs.contains { $0.value?.watchesBeneath == true }
         if needed {
             if madeDamageWatch == nil { madeDamageWatch = .some(DamageWatch(display: self)) }
             guard case .some(.some(let w)) = madeDamageWatch else { return }
             w.start()
-            w.clear()
+            if let mapped { w.clear(around: mapped) }
         } else {
             damageWatch?.stop()
         }

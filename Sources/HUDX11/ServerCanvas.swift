@@ -314,9 +314,14 @@ final class ServerCanvas {
         }
         convolve(small, across, horizontal: true)
         convolve(across, down, horizontal: false)
+        // The two passes' pictures are the saturation's scratch (no new pixmaps per blur).
+        setFilter(small.1, "nearest")
+        setFilter(across.1, "nearest")
+        let minus = picture(sw, sh)
+        saturate(down.1, width: sw, height: sh, lum: small.1, plus: across.1, minus: minus.1)
         free(small)
         free(across)
-        saturate(down.1, width: sw, height: sh, picture: picture, free: free)
+        free(minus)
         // 3. Back to the window's size, smoothly.
         let result = picture(width, height)
         if k > 1 {
@@ -337,39 +342,31 @@ final class ServerCanvas {
     /// apart with saturating adds and inversions (a difference with white), and B gets one
     /// added and the other taken away. A dozen requests on the scaled-down copy: the blur's
     /// cost, not the frame's.
-    private func saturate(_ b: Picture, width w: Int, height h: Int, picture: (Int, Int) -> (Pixmap, Picture),
-                          free: ((Pixmap, Picture)) -> Void) {
+    private func saturate(_ b: Picture, width w: Int, height h: Int, lum: Picture, plus: Picture, minus: Picture) {
         let d = display.handle
-        func solid(_ v: Double, alpha: Double = 1) -> Picture {
-            let c16 = UInt16((v * 65535).rounded())
-            var c = XRenderColor(red: c16, green: c16, blue: c16, alpha: UInt16((alpha * 65535).rounded()))
-            return XRenderCreateSolidFill(d, &c)
-        }
-        let white = solid(1), grey = solid(0.5), amount = solid(0, alpha: Self.saturationBoost)
+        let white = display.solidPicture(grey: 1), grey = display.solidPicture(grey: 0.5)
+        let amount = display.solidPicture(grey: 0, alpha: Self.saturationBoost)
         func op(_ o: Int32, _ src: Picture, _ dst: Picture, mask: Picture = 0) {
             XRenderComposite(d, o, src, mask, dst, 0, 0, 0, 0, 0, 0, UInt32(w), UInt32(h))
         }
-        let lum = picture(w, h), plus = picture(w, h), minus = picture(w, h)
         // L: a neutral grey given B's luminosity.
-        op(PictOpSrc, grey, lum.1)
-        op(PictOpHSLLuminosity, b, lum.1)
+        op(PictOpSrc, grey, lum)
+        op(PictOpHSLLuminosity, b, lum)
         // plus = max(0, B - L) = 1 - min(1, L + (1 - B)).
-        op(PictOpSrc, white, plus.1)
-        op(PictOpDifference, b, plus.1)            // 1 - B
-        op(PictOpAdd, lum.1, plus.1)               // min(1, L + 1 - B)
-        op(PictOpDifference, white, plus.1)        // max(0, B - L)
+        op(PictOpSrc, white, plus)
+        op(PictOpDifference, b, plus)            // 1 - B
+        op(PictOpAdd, lum, plus)                 // min(1, L + 1 - B)
+        op(PictOpDifference, white, plus)        // max(0, B - L)
         // minus = max(0, L - B) = 1 - min(1, B + (1 - L)).
-        op(PictOpSrc, white, minus.1)
-        op(PictOpDifference, lum.1, minus.1)       // 1 - L
-        op(PictOpAdd, b, minus.1)                  // min(1, B + 1 - L)
-        op(PictOpDifference, white, minus.1)       // max(0, L - B)
+        op(PictOpSrc, white, minus)
+        op(PictOpDifference, lum, minus)         // 1 - L
+        op(PictOpAdd, b, minus)                  // min(1, B + 1 - L)
+        op(PictOpDifference, white, minus)       // max(0, L - B)
         // B + s·plus - s·minus (the subtraction: invert, add, invert).
-        op(PictOpAdd, plus.1, b, mask: amount)
+        op(PictOpAdd, plus, b, mask: amount)
         op(PictOpDifference, white, b)
-        op(PictOpAdd, minus.1, b, mask: amount)
+        op(PictOpAdd, minus, b, mask: amount)
         op(PictOpDifference, white, b)
-        for p in [lum, plus, minus] { free(p) }
-        for p in [white, grey, amount] { XRenderFreePicture(d, p) }
     }
 
     /// Shows the last frame again (an Expose): no new pixels, one request.
