@@ -92,15 +92,24 @@ public struct HUDConfiguration: Equatable, Sendable {
         return String(text.prefix(256))
     }
 
-    /// Pango markup's text: tags dropped, the five entities read.
+    /// Pango markup's text: tags dropped, the five entities read. By hand, character by
+    /// character: the standard library's `replacing` would link the regex engine into the thin
+    /// client (a megabyte of code).
     public static func plainText(ofMarkup s: String) -> String {
+        let entities: [String: Character] = ["lt": "<", "gt": ">", "quot": "\"", "apos": "'", "amp": "&"]
         var out = "", inTag = false
+        var entity: String?
         for ch in s {
-            if ch == "<" { inTag = true } else if ch == ">" && inTag { inTag = false } else if !inTag { out.append(ch) }
+            if inTag { if ch == ">" { inTag = false }; continue }
+            if var e = entity {
+                if ch == ";", let c = entities[e] { out.append(c); entity = nil; continue }
+                if ch.isLetter && e.count < 5 { e.append(ch); entity = e; continue }
+                out += "&" + e
+                entity = nil
+            }
+            if ch == "<" { inTag = true } else if ch == "&" { entity = "" } else { out.append(ch) }
         }
-        for (entity, ch) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
-            out = out.replacing(entity, with: ch)
-        }
+        if let e = entity { out += "&" + e }
         return out
     }
 
