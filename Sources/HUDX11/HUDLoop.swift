@@ -155,6 +155,7 @@ public final class HUDLoop {
                 updateLink()
             }
             fireTimers()
+            learnRefreshRates()
         }
         link?.stop()
         for h in huds { h.unmapForExit() }
@@ -186,6 +187,22 @@ public final class HUDLoop {
     func updateLink() {
         guard !deferringLink else { return }
         if huds.contains(where: \.wantsTicks) { startLink() } else { link?.stop() }
+    }
+
+    /// The monitors' refresh rates, asked for once a HUD's first frame is on its way (two
+    /// round trips, a cold server's first frame would wait on them); the display link then
+    /// ticks at the fastest HUD's rate.
+    private func learnRefreshRates() {
+        guard huds.contains(where: { !$0.refreshRateKnown && $0.framesDrawn > 0 }) else { return }
+        for h in huds where !h.refreshRateKnown {
+            h.refreshRate = display.refreshRate(at: Point(x: h.region.rect.midX, y: h.region.rect.midY))
+            h.refreshRateKnown = true
+        }
+        let hz = huds.map(\.refreshRate).max() ?? 60
+        guard let old = link, abs(1 / old.period - hz) > 0.5 else { return }
+        var l = DisplayLink(hz: hz)
+        if old.isRunning { l.start(now: clock.now) }
+        link = l
     }
 
     /// The wait honours every deadline (the next frame's while the link runs, timers, grace,

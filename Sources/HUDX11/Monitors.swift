@@ -83,6 +83,13 @@ extension X11Display {
         return Point(x: Double(rx), y: Double(ry))
     }
 
+    /// The refresh rate at a point when the CRTCs' rates are kept already (no round trip), nil
+    /// when they would have to be asked for.
+    func knownRefreshRate(at p: Point) -> Double? {
+        guard rootState.randrEventBase != nil, let known = rootState.crtcRates else { return nil }
+        return known.first { $0.rect.contains(p) }?.hz ?? 60
+    }
+
     /// The refresh rate of the CRTC that shows a point, from its mode line; 60 when unknown.
     public func refreshRate(at p: Point) -> Double {
         let rates: [(rect: Rect, hz: Double)]

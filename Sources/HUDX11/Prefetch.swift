@@ -16,7 +16,7 @@ extension X11Display {
     /// Asks now what a server's first HUD would otherwise ask, one round trip after another,
     /// once its text is measured: the atoms (one XInternAtoms), the first query of each extension
     /// (RENDER's formats, MIT-SHM and its first attachment, XFixes, XRandR; SHAPE is not used),
-    /// and what `RootState` keeps (the compositor, `Xft.dpi`, the refresh rates). A cold server calls it while its
+    /// and what `RootState` keeps (the compositor, `Xft.dpi`). A cold server calls it while its
     /// fonts load on other threads, so that none of it is left on the way to the first frame.
     /// Call it after the loop watches the root (`HUDLoop.init`), or nothing is kept.
     public func prefetchForHUDs() {
@@ -38,6 +38,7 @@ extension X11Display {
         // round trips on a cold server's way to its first frame.
         if compositorRunning { _ = compositorBlurs }
         _ = xftDPI
-        _ = refreshRate(at: Point(x: 0, y: 0))
+        // Not the refresh rates: two round trips (the screen's resources, a CRTC's), asked once
+        // the first frame is on its way (`HUDLoop`); the first frames are paced at 60 Hz.
     }
 }

@@ -14,7 +14,11 @@ public final class X11HUD: HUDBackend {
     public let loop: HUDLoop
     public let parentSpec: ParentSpec
     public private(set) var region: ParentRegion
-    public let refreshRate: Double
+    /// Its monitor's refresh rate; 60 until the rates are known (they are asked for after the
+    /// first frame, see `HUDLoop.learnRefreshRates`).
+    public internal(set) var refreshRate: Double
+    /// Whether `refreshRate` is the monitor's own yet.
+    var refreshRateKnown: Bool
     /// The orchestration; its callbacks and calls are the HUD's own.
     public private(set) var controller: HUDController!
     /// Called when the parent window goes away (default: the loop ends).
@@ -32,7 +36,9 @@ public final class X11HUD: HUDBackend {
         self.loop = loop
         parentSpec = parent
         region = try display.resolve(parent)
-        refreshRate = display.refreshRate(at: Point(x: region.rect.midX, y: region.rect.midY))
+        let known = display.knownRefreshRate(at: Point(x: region.rect.midX, y: region.rect.midY))
+        refreshRate = known ?? 60
+        refreshRateKnown = known != nil
         composited = display.compositorRunning
         controller = try HUDController(backend: self, configuration: configuration, region: region.rect,
                                        scale: scale ?? ((display.xftDPI ?? 96) / 96))
