@@ -19,9 +19,11 @@ final class DamageWatch {
     let eventBase: Int32
     private let display: X11Display
     private var damage: Damage = 0
-    /// Where this process's windows were until a moment ago, and until when that counts.
-    private var vacated: [(rect: Rect, until: Double)] = []
-    static let vacatedFor = 0.25
+    /// Where this process's windows were until a moment ago, and until when that counts: from
+    /// the first look at the events after the move, so that a loop kept from running by a
+    /// busy machine still recognises the repaint it caused.
+    private var vacated: [(rect: Rect, until: Double?)] = []
+    static let vacatedFor = 0.5
 
     init?(display: X11Display) {
         var event: Int32 = 0, error: Int32 = 0
@@ -42,6 +44,11 @@ final class DamageWatch {
         damage = XDamageCreate(display.handle, display.root, XDamageReportDeltaRectangles)
     }
 
+    /// The requests that repaired part of the region: the X server reports the whole rest of
+    /// the region again after each (its reports carry the request's serial), which says nothing
+    /// new. The region is destroyed by the next request, so later drawing carries a later serial.
+    private var repairs: [UInt] = []
+
     /// A HUD maps at `rect`: what was damaged there before is forgotten, so that drawing at
     /// its edge is reported again (elsewhere nothing is reported twice).
     func clear(around rect: Rect) {
@@ -50,6 +57,7 @@ final class DamageWatch {
         var xr = XRectangle(x: Int16(saturating: r.x), y: Int16(saturating: r.y),
                             width: UInt16(saturating: r.width), height: UInt16(saturating: r.height))
         let region = XFixesCreateRegion(display.handle, &xr, 1)
+        repairs = Array(repairs.suffix(7)) + [XNextRequest(display.handle)]
         XDamageSubtract(display.handle, damage, region, 0)
         XFixesDestroyRegion(display.handle, region)
     }
@@ -64,18 +72,19 @@ final class DamageWatch {
     /// A window of ours left `rect` (moved or unmapped).
     func vacate(_ rect: Rect, now: Double) {
         guard damage != 0 else { return }
-        vacated.removeAll { $0.until < now }
-        vacated.append((rect, now + Self.vacatedFor))
+        vacated.removeAll { $0.until.map { $0 < now } ?? false }
+        vacated.append((rect, nil))
     }
 
     /// The outputs whose copy of the screen an event of the watch makes out of date.
     func outdated(by ev: inout XEvent, outputs: [X11Output], now: Double) -> [X11Output] {
-        guard ev.type == eventBase + XDamageNotify, ev.xany.serial > createdAt else { return [] }
+        guard ev.type == eventBase + XDamageNotify, ev.xany.serial > createdAt, !repairs.contains(ev.xany.serial) else { return [] }
 
         let a = withUnsafePointer(to: &ev) { $0.withMemoryRebound(to: XDamageNotifyEvent.self, capacity: 1) { $0.pointee.area } }
         let r = Rect(x: Double(a.x), y: Double(a.y), width: Double(a.width), height: Double(a.height))
         if outputs.contains(where: { $0.isMapped && $0.rect.contains(r) }) { return [] }
-        vacated.removeAll { $0.until < now }
+        for i in vacated.indices where vacated[i].until == nil { vacated[i].until = now + Self.vacatedFor }
+        vacated.removeAll { $0.until! < now }
         if vacated.contains(where: { !$0.rect.intersection(r).isEmpty }) { return [] }
         let hit = outputs.filter { o in
             o.watchesBeneath && !o.rect.insetBy(dx: -1, dy: -1).intersection(r).isEmpty
