@@ -112,6 +112,7 @@ class Conn:
 
     def __init__(self, cid: int):
         self.id = cid
+        self.broken = ""   # why the stream could not be followed, once it could not
         self.cbuf = b""
         self.sbuf = b""
         self.csetup = False
@@ -392,17 +393,31 @@ class _Side(asyncio.Protocol):
         self.out = _Delayed(loop, up.transport, self.proxy.delay)
         up.out = _Delayed(loop, self.transport, self.proxy.delay,
                           on_sent=lambda items: conn.log.append((time.monotonic(), "s", items)))
+        early, self.early = self.early, []
+        for data in early:
+            self.data_received(data)
         self.transport.resume_reading()
 
     def data_received(self, data):
         if self.out is None:
+            # Before the X server's side is connected (Python 3.11.2's pause_reading in
+            # connection_made does not hold): kept, sent once it is.
+            self.early.append(data)
             return
-        if self.is_server:
-            items = self.conn.server_data(data)
-            self.out.push(data, items)
-        else:
-            self.conn.client_data(data, time.monotonic())
-            self.out.push(data)
+        # The bytes are forwarded whatever the parser makes of them: a stream it cannot follow
+        # costs the round-trip names, never the client's connection.
+        items = None
+        try:
+            if self.is_server:
+                items = self.conn.server_data(data)
+            else:
+                self.conn.client_data(data, time.monotonic())
+        except Exception as e:  # noqa: BLE001
+            if not self.conn.broken:
+                self.conn.broken = f"{type(e).__name__}: {e}"
+                print(f"remote.py: connection {self.conn.id}: the X11 stream could not be followed "
+                            f"({self.conn.broken}); its round trips are not counted", file=sys.stderr)
+        self.out.push(data, items)
 
     def connection_lost(self, exc):
         _Side.live.discard(self)
@@ -620,12 +635,15 @@ class Bench:
                 raise RuntimeError(f"`xhud server` exited {p.returncode}")
             if sock.exists():
                 try:
-                    if subprocess.run([xhud, "list"], env=s["remote"], capture_output=True, timeout=10).returncode == 0:
+                    r = subprocess.run([xhud, "list"], env=s["remote"], capture_output=True, timeout=10)
+                    if os.environ.get("REMOTE_DEBUG"): print("list:", r.returncode, r.stderr[-300:], file=sys.stderr)
+                    if r.returncode == 0:
                         return
                 except subprocess.TimeoutExpired:
                     pass   # a busy machine: ask again until the deadline
             time.sleep(0.05)
-        raise RuntimeError("`xhud server` did not answer")
+        listing = sorted(os.listdir(Path(s["runtime"]) / "xhud")) if (Path(s["runtime"]) / "xhud").exists() else "no directory"
+        raise RuntimeError(f"`xhud server` did not answer ({sock.name} expected; {listing})")
 
     def keep_font_matches(self, s, cmd) -> None:
         if s["font_matches"].exists():
