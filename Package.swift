@@ -90,10 +90,16 @@ let package = Package(
         .executableTarget(name: "xhud", dependencies: ["HUDSocket", "HUDClient", "CArgv"], path: "Sources/xhud-client", swiftSettings: ownSections,
                           linkerSettings: [.unsafeFlags(["-static-executable"]),
                                            .unsafeFlags(packedCode("xhud.order"), .when(configuration: .release))]),
-        // The command's work: options, stdin, wrapping, notifications, the display's HUD server.
-        // It uses the backend directly. No Foundation and no argument parser.
+        // The display's HUD server: requests parsed and applied, HUDs stacked, client sessions,
+        // named HUDs, images drawn off the loop, the notification and accessibility relays. The
+        // display-wide server and a client's private one (where none can run) are this one.
+        .target(name: "HUDService", dependencies: [
+            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles", "HUDNotifications", "HUDAccessibility",
+        ], swiftSettings: ownSections),
+        // The server's program: `xhud server`, a server started by a client, a private server and
+        // its client, help, `--print-config`, `--render-png`. No Foundation and no argument parser.
         .executableTarget(name: "xhud-host", dependencies: [
-            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv", "HUDNotifications", "HUDAccessibility",
+            "HUDService", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv", "CCairo",
         ], swiftSettings: ownSections, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
                                                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                                           "-Xlinker", "--no-export-dynamic"],

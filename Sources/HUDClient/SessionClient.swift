@@ -18,9 +18,13 @@ public final class SessionClient: HUDLink {
         case drawItYourself
     }
 
-    let paths: ServerPaths
+    /// The display's server; nil with a private server's connection.
+    let paths: ServerPaths?
     /// The program that serves, to start a server; nil: only an existing one is asked.
     let host: String?
+    /// A connection to a server of this client's own, used for the first request only: when that
+    /// server dies no other takes its place (the HUD goes; a wrapped command carries on).
+    private var privateConnection: Int32?
     let request: Wire.Request
     /// The wrapped command: the client's own business, never sent (the request carries only
     /// its first word, so that the server knows there is one).
@@ -33,6 +37,11 @@ public final class SessionClient: HUDLink {
 
     public init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = []) {
         self.paths = paths; self.host = host; self.request = request; self.command = command
+    }
+
+    /// A client of a server of its own at the other end of `connection` (a socket pair).
+    public init(connection: Int32, request: Wire.Request, command: [String] = []) {
+        paths = nil; host = nil; privateConnection = connection; self.request = request; self.command = command
     }
 
     /// The request for `arguments`: a wrapped command is left out but for its first word,
@@ -68,7 +77,14 @@ public final class SessionClient: HUDLink {
     private func ask(_ request: Wire.Request) -> Wire.Reply? {
         for _ in 0..<3 {
             let fd: Int32, started: Bool
-            do { (fd, started) = try ServerLauncher.connect(paths, starting: host) } catch { return nil }
+            if let c = privateConnection {
+                (fd, started) = (c, true)
+                privateConnection = nil
+            } else if let paths {
+                do { (fd, started) = try ServerLauncher.connect(paths, starting: host) } catch { return nil }
+            } else {
+                return nil
+            }
             guard UnixSocket.writeAll(fd, request.encoded()) else { close(fd); if started { return nil }; continue }
             do {
                 let reply = try Wire.Reply.decode(UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: 10))

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HUDCommandLine
+import HUDService
 
 /// `--help`, `--help-hidden`, `--version` and `--generate-completion-script SHELL`, written from
 /// the option table the parser runs on (`HelpText`, `Completions`): no other program, no

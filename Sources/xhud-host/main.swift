@@ -5,6 +5,7 @@ import HUDCommandLine
 import HUDRender
 import HUDSettings
 import HUDCore
+import HUDService
 import HUDSocket
 
 @_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
@@ -28,11 +29,14 @@ if CommandLine.arguments.dropFirst().elementsEqual(["server"]), getenv(ServerLau
     exit(HUDServer.runForeground(paths: paths))
 }
 
-let arguments = translatingZenityFlags(Array(CommandLine.arguments.dropFirst()))
+let given = Array(CommandLine.arguments.dropFirst())
+let arguments = translatingZenityFlags(given)
 // --help, --version and the completion scripts: before any configuration is read, from the option table.
 if arguments.prefix(while: { $0 != "--" }).contains(where: HelpTool.handles) {
     exit(HelpTool.run(arguments))
 }
+// A HUD: the server parses it (once), as it parses every client's.
+guard Runner.handles(arguments) else { exit(PrivateServer.run(arguments: given)) }
 do {
     var cwd = [CChar](repeating: 0, count: 4096)
     let invocation = try ConfiguredInvocation.make(arguments: arguments, cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/",

@@ -237,7 +237,9 @@ def test_a_stdin_hud_comes_back_as_it_was(nx):
     assert wait_until(lambda: not hud_rects(nx), 3)
 
 
-def test_without_a_private_directory_the_client_draws_its_own_hud(nx):
+def test_without_a_private_directory_a_private_server_draws_the_hud(nx):
+    """No server can run where others could use its socket: the client's own private server (the
+    same server, joined by a socket pair, ending with its HUD) draws it; no socket is made."""
     open_dir = Path(tempfile.mkdtemp(prefix="xhud-open-", dir="/tmp"))
     os.chmod(open_dir, 0o777)
     (open_dir / "xhud").mkdir()
@@ -246,13 +248,22 @@ def test_without_a_private_directory_the_client_draws_its_own_hud(nx):
         env = dict(nx.env, XDG_RUNTIME_DIR=str(open_dir))
         client = nx.spawn([str(XHUD_BIN), "--label", "Alone"], env=env, stderr=subprocess.PIPE)
         assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
-        assert any(lib.startswith("libX11") for lib in loaded_libraries(client.pid)), "it did not draw itself"
-        assert server_pids(nx) == [client.pid], "a server drew it"   # xhud became xhud-host
+        hosts = server_pids(nx)
+        servers = [p for p in hosts if p != client.pid]
+        assert client.pid in hosts and len(servers) == 1, f"not a client and its private server: {hosts}"
+        assert parent_of(servers[0]) == client.pid, "the server is not the client's own"
+        assert any(lib.startswith("libX11") for lib in loaded_libraries(servers[0])), "its server does not draw"
+        assert not list((open_dir / "xhud").iterdir()), "a socket or lock was made where others can write"
         client.send_signal(signal.SIGTERM)
         assert client.wait(5) == 0
+        assert wait_until(lambda: not hud_rects(nx) and not server_pids(nx), 5), "the private server outlived its HUD"
     finally:
         os.chmod(open_dir / "xhud", 0o700)
         subprocess.run(["rm", "-rf", str(open_dir)])
+
+
+def parent_of(pid: int) -> int:
+    return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
 
 
 def test_a_usage_error_runs_no_command(nx, tmp_path):

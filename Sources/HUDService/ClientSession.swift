@@ -8,9 +8,8 @@ import HUDX11
 import HUDRender
 
 /// The server's side of a HUD that lives as long as its client (`Session`): a plain HUD, one fed
-/// on stdin, a wrapped command's, a notification that waits. Everything the HUD does here is
-/// what it does in a process of its own (`Runner`, `WrappedHUD`); the client sends its lines and
-/// gets back `cancel`, warnings and the status it exits with.
+/// on stdin, a wrapped command's, a notification that waits. The client sends its lines and gets
+/// back `cancel`, warnings and the status it exits with.
 final class ClientSession {
     let fd: Int32
     let hud: X11HUD

@@ -19,7 +19,7 @@ struct ImageProblem: Error, CustomStringConvertible {
 /// drawing every other HUD; the HUD then shows a small PNG. A child that runs out of its budget
 /// is ended, and its request gets a clear error. Results are kept by file version and size: the
 /// OSD's next key press shows its icon without a child. Owned by the loop's thread.
-final class ImagePreparer {
+package final class ImagePreparer {
     /// Seconds a child may take (wall clock; its CPU is limited to the same, rounded up).
     static let seconds = 1.0
     /// Bytes of heap a child may use.
@@ -135,7 +135,7 @@ final class ImagePreparer {
     }
 
     /// The child's side: limits, then the drawing. Exits the process.
-    static func runChild(_ arguments: [String]) -> Never {
+    package static func runChild(_ arguments: [String]) -> Never {
         guard arguments.count == 3 || arguments.count == 6, let side = Int(arguments[2]) else { exit(2) }
         var cpu = rlimit(rlim_cur: rlim_t(seconds.rounded(.up)), rlim_max: rlim_t(seconds.rounded(.up)) + 1)
         setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)

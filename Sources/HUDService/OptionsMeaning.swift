@@ -6,7 +6,7 @@ import HUDX11
 /// notification's display time; and zenity's spelling turned into ours before parsing.
 extension HUDOptions {
     /// `base` with what these flags name changed (the defaults for a new HUD).
-    func hudConfiguration(base: HUDConfiguration = HUDConfiguration()) throws -> HUDConfiguration {
+    package func hudConfiguration(base: HUDConfiguration = HUDConfiguration()) throws -> HUDConfiguration {
         var c = base
         if let m = requestedMode { c.mode = m }
         if action?.isNotification == true, let m = message { c.label = m }
@@ -80,7 +80,7 @@ extension HUDOptions {
         if let m = monitor { return .monitor(m) }
         return nil
     }
-    var parentSpec: ParentSpec { explicitParent ?? .monitor("pointer") }
+    package var parentSpec: ParentSpec { explicitParent ?? .monitor("pointer") }
 
     /// The notification's display time: --hide-after, else SVProgressHUD's formula.
     func notificationDuration(for c: HUDConfiguration) -> Double {

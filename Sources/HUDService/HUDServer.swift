@@ -13,9 +13,11 @@ import HUDSettings
 /// the display (named, notifications, and each client's own: `ClientSession`), so that they
 /// stack as one group. It answers invocations on its socket and exits `--linger` seconds after
 /// its last HUD is hidden.
-final class HUDServer {
-    let paths: ServerPaths
+package final class HUDServer {
+    /// Nil for a private server (`runPrivate`): no socket, no journal, no other client.
+    let paths: ServerPaths?
     let loop: HUDLoop
+    /// The socket's descriptor; -1 for a private server.
     let listener: Int32
     /// Every HUD shown, under its name (a named HUD) or a key no `--id` can spell (ids have no
     /// spaces): their stacking order, activity counts, and what hidden named HUDs looked like
@@ -47,37 +49,12 @@ final class HUDServer {
     private(set) lazy var images = ImagePreparer(loop: loop)
     /// The requests behind what shows without a client, for a server that takes over after this
     /// one dies.
-    private(set) lazy var journal = NamedJournal(socketPath: paths.socket)
-
-    /// Binds the socket, then forks: the caller gets the first request's reply and exits at
-    /// once, the child serves.
-    static func start(paths: ServerPaths, lock: ServerLock, first: Wire.Request) -> Int32 {
-        unlink(paths.socket)   // a dead server's; we hold the lock, so no live one uses it
-        let listener: Int32
-        do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
-        return runDetached { ready in
-            let display: X11Display
-            do { display = try X11Display(keyboardExtension: false) } catch {
-                unlink(paths.socket)
-                ready(Status.noDisplay, "xhud: \(error)\n")
-                return Status.noDisplay
-            }
-            let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
-            server.takeOverFromDeadServer()
-            server.handle(first) { reply in
-                ready(reply.status, reply.output + reply.error)
-                if server.huds.isEmpty { server.scheduleExit() }
-                return true
-            }
-            _ = lock   // held until this process exits
-            return server.loop.run()
-        }
-    }
+    private(set) lazy var journal: NamedJournal? = paths.map { NamedJournal(socketPath: $0.socket) }
 
     /// `xhud server`: serves in the foreground (for autostart and systemd) until SIGTERM or
     /// SIGINT, whether or not HUDs show; exit 0 when another server already serves the display.
     /// `notifications`: serve `org.freedesktop.Notifications` too (`replace`: take it over).
-    static func runForeground(paths: ServerPaths, notifications: Bool = false, replace: Bool = false) -> Int32 {
+    package static func runForeground(paths: ServerPaths, notifications: Bool = false, replace: Bool = false) -> Int32 {
         if let fd = getenv(ServerLauncher.listenFDVariable).flatMap({ Int32(String(cString: $0)) }) {
             return runStarted(paths: paths, listener: fd)
         }
@@ -108,7 +85,7 @@ final class HUDServer {
         FontWarmup.loadPango()
         if notifications {
             // Once the server is up, on the bus's own thread.
-            server.notifications = NotificationRelay(server: server, replace: replace)
+            server.notifications = NotificationRelay(server: server, directory: paths.directory, replace: replace)
             server.notifications?.start()
         }
         _ = lock   // held until this process exits
@@ -136,17 +113,40 @@ final class HUDServer {
         return server.loop.run()
     }
 
+    /// The server of one client where no display-wide server can run (the runtime directory is
+    /// not the user's alone, say): the same server, on a connection of its own instead of a
+    /// socket, ending with its last HUD. Its client is the caller's process (`PrivateServer`).
+    /// `silentWithoutDisplay`: no display closes the connection unanswered (a wrapped command
+    /// then runs without a HUD, not a word said), else the client hears why.
+    package static func runPrivate(connection: Int32, silentWithoutDisplay: Bool) -> Int32 {
+        FontWarmup.loadShaping()
+        let display: X11Display
+        do { display = try X11Display(keyboardExtension: false) } catch {
+            if !silentWithoutDisplay {
+                _ = try? UnixSocket.readFrame(connection, tag: Wire.requestTag, timeout: 5)
+                _ = UnixSocket.writeAll(connection, Wire.Reply(status: Status.noDisplay, error: "xhud: \(error)\n").encoded())
+            }
+            return Status.noDisplay
+        }
+        let server = HUDServer(paths: nil, loop: HUDLoop(display: display), listener: -1)
+        server.linger = 0
+        server.accept(connection)
+        return server.loop.run()
+    }
+
     /// A server started by `xhud server` stays when its last HUD is hidden.
     private var lingersForever = false
 
-    private init(paths: ServerPaths, loop: HUDLoop, listener: Int32) {
+    private init(paths: ServerPaths?, loop: HUDLoop, listener: Int32) {
         self.paths = paths
         self.loop = loop
         self.listener = listener
-        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
         loop.installSignalHandlers()
         loop.onSignal = { [unowned self] _ in self.exit() }
-        loop.addReader(fd: listener) { [unowned self] in self.acceptAll() }
+        if listener >= 0 {
+            _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+            loop.addReader(fd: listener) { [unowned self] in self.acceptAll() }
+        }
         // While the fonts load (FontWarmup): the first HUD then finds its round trips done.
         loop.display.prefetchForHUDs()
         // What starting up allocated and freed (fontconfig's parse of its configuration, the
@@ -163,25 +163,30 @@ final class HUDServer {
 
     private func acceptAll() {
         while true {
-            let fd = accept(listener, nil, nil)
+            let fd = Glibc.accept(listener, nil, nil)
             guard fd >= 0 else { return }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             guard UnixSocket.peerUID(fd) == getuid() else {
                 _ = UnixSocket.writeAll(fd, usageError("refused: the server belongs to another user").encoded())
                 close(fd)
                 continue
             }
-            // A client that never finishes its message is dropped, not waited for; past
-            // `maxPending` unanswered connections the oldest goes first, so that a flood of idle
-            // connections never takes the descriptors every HUD needs.
-            if connections.count >= HUDServer.maxPending, let oldest = connections.min(by: { $0.value.timer < $1.value.timer }) {
-                drop(oldest.key)
-            }
-            let timer = loop.addTimer(after: 2) { [unowned self] in self.drop(fd) }
-            connections[fd] = ([], timer)
-            loop.addReader(fd: fd) { [unowned self] in self.receive(fd) }
+            accept(fd)
         }
+    }
+
+    /// Waits for `fd`'s request.
+    private func accept(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        // A client that never finishes its message is dropped, not waited for; past
+        // `maxPending` unanswered connections the oldest goes first, so that a flood of idle
+        // connections never takes the descriptors every HUD needs.
+        if connections.count >= HUDServer.maxPending, let oldest = connections.min(by: { $0.value.timer < $1.value.timer }) {
+            drop(oldest.key)
+        }
+        let timer = loop.addTimer(after: 2) { [unowned self] in self.drop(fd) }
+        connections[fd] = ([], timer)
+        loop.addReader(fd: fd) { [unowned self] in self.receive(fd) }
     }
 
     /// Connections waiting for their request to arrive (or their reply to leave), at most.
@@ -354,7 +359,7 @@ final class HUDServer {
 
     /// Takes a HUD off the server once it is gone (its look is kept when it is a named one).
     func remove(_ id: String) {
-        journal.hidden(id)
+        journal?.hidden(id)
         guard let e = huds.remove(id) else { return }
         notifications?.ended(id)
         accessibility?.ended(id)
@@ -370,7 +375,7 @@ final class HUDServer {
     /// notifications), each for the time it had left.
     func takeOverFromDeadServer() {
         let now = MonotonicClock.seconds()
-        for r in journal.takeOver() {
+        for r in journal?.takeOver() ?? [] {
             var args = r.request.arguments
             if args.first != "push" { args += ["--hide-after", String(max(0.1, r.deadline - now - 1))] }
             handle(Wire.Request(cwd: r.request.cwd, arguments: args)) { _ in true }
@@ -392,10 +397,12 @@ final class HUDServer {
     /// Stops answering first (the socket goes), then ends: a client that connected just before
     /// reads EOF and starts a new server.
     private func exit() {
-        journal.clear()
-        unlink(paths.socket)
-        close(listener)
-        loop.removeReader(fd: listener)
+        journal?.clear()
+        if let paths { unlink(paths.socket) }
+        if listener >= 0 {
+            close(listener)
+            loop.removeReader(fd: listener)
+        }
         loop.stop(exitCode: 0)
     }
 }

@@ -23,10 +23,10 @@ final class NotificationRelay {
     private var bus: NotificationBus!
     private var shown: [String: Shown] = [:]
 
-    init(server: HUDServer, replace: Bool) {
+    /// `directory`: where the pixels of image-data notifications are written for their HUDs.
+    init(server: HUDServer, directory: String, replace: Bool) {
         self.server = server
         let loop = server.loop
-        let directory = String(server.paths.socket.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
         bus = NotificationBus(replace: replace, version: XHUDVersion.string, imageDirectory: directory) { [weak self] event in
             loop.post { self?.receive(event) }
         }

@@ -4,7 +4,7 @@ import HUDSettings
 extension ConfiguredInvocation {
     /// `xhud --print-config`: every key with its effective value for this invocation, and where
     /// the value comes from, as a TOML file that can be read back.
-    func printedConfiguration() -> String {
+    package func printedConfiguration() -> String {
         let c = (try? options.hudConfiguration()) ?? HUDConfiguration()
         var out = "# The effective configuration of this invocation: each key, its value, where it comes from.\n"
         let files = resolutionFiles

@@ -112,7 +112,7 @@ extension HUDServer {
             entry.hud.hide(animated: true, afterDelay: after)
             hideAfter = after
         }
-        journal.shown(id, request, hideAfter: hideAfter)
+        journal?.shown(id, request, hideAfter: hideAfter)
         return Wire.Reply(status: 0)
     }
 }

@@ -11,15 +11,15 @@ import HUDRender
 /// settings that apply to it placed before it. A setting is checked by the same parser as the
 /// option it names; one that does not parse is dropped with a warning naming its file, line
 /// and key, and the rest apply.
-struct ConfiguredInvocation {
+package struct ConfiguredInvocation {
     /// The command line over the settings.
-    var options: HUDOptions
+    package var options: HUDOptions
     /// The command line alone: an update of a named HUD changes only what it names.
     var userOptions: HUDOptions
     var resolution: Settings.Resolution
     /// The setting keys the command line gave itself.
     var given: Set<String>
-    var warnings: [String] = []
+    package var warnings: [String] = []
 
     /// `settings` loads the files (`--config` or the XDG ones); `cwd` resolves relative images.
     /// The configuration file the invocation reads (`--config`, made absolute, else
@@ -39,7 +39,7 @@ struct ConfiguredInvocation {
 
     /// `defersIconLookups`: an icon name whose answer is not known yet is left as it is, for
     /// `ImagePreparer` to look up off the loop (the server); otherwise it is looked up here.
-    static func make(arguments: [String], cwd: String, defersIconLookups: Bool = false,
+    package static func make(arguments: [String], cwd: String, defersIconLookups: Bool = false,
                      settings: (String?) -> Settings) throws -> ConfiguredInvocation {
         var user = try HUDOptions.parse(arguments)
         // A relative file is the caller's, wherever the server runs.
