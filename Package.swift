@@ -32,6 +32,9 @@ let package = Package(
 
         // Platform-free: configuration, layout, animation, lifecycle, progress. No C, no Foundation.
         .target(name: "HUDCore"),
+        // The system's plumbing, written once: the standard streams (Swift 6 code may not touch
+        // Glibc's `stderr`), whole writes, the environment and the program's own path. Plain Glibc.
+        .target(name: "HUDSystem"),
         // Draws a HUD state into any Cairo surface; knows nothing of X11.
         // Pango through stubs that load it on first use (see its header): nothing links Pango, so
         // a server's first frame does not wait for 17 more libraries to be mapped before main.
@@ -46,18 +49,18 @@ let package = Package(
         .target(name: "HUDEngine", dependencies: ["HUDCore", "HUDRender", "CCairo"]),
         // The X11 backend: display, visuals, compositor, windows, input, monitors, display link,
         // frames composed on the X server.
-        .target(name: "HUDX11", dependencies: ["HUDCore", "HUDRender", "HUDEngine", "CX11"]),
+        .target(name: "HUDX11", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CX11"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
-        .target(name: "XHUD", dependencies: ["HUDCore", "HUDRender", "HUDX11", "HUDSettings"]),
+        .target(name: "XHUD", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDX11", "HUDSettings"]),
         // The executables' arguments, taken from glibc instead of the Swift runtime's reading of
         // /proc/self/maps before main (see argv.c). Only xhud and xhud-host link it.
         .target(name: "CArgv"),
         // The server's socket, its messages and its start: plain Swift and Glibc, so that a client
         // starts lean.
-        .target(name: "HUDSocket", swiftSettings: ownSections),
+        .target(name: "HUDSocket", dependencies: ["HUDSystem"], swiftSettings: ownSections),
         // The thin client: a HUD's session with the server (stdin forwarded, a wrapped command
         // run, the server restarted if it dies). No X11, Cairo, Pango or Foundation.
-        .target(name: "HUDClient", dependencies: ["HUDCore", "HUDSocket"], swiftSettings: ownSections),
+        .target(name: "HUDClient", dependencies: ["HUDSystem", "HUDCore", "HUDSocket"], swiftSettings: ownSections),
         // The command line, parsed: every option typed (`HUDOptions`), a table-driven parser that
         // costs microseconds (the server parses every HUD's command line). No Foundation.
         .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket"], swiftSettings: ownSections),
@@ -68,37 +71,37 @@ let package = Package(
         // locations, icon themes. Used by the command and its server.
         // No unsafe flags: the library resolves icon names with it, and a package that depends on
         // the library by version may not build a target that has them.
-        .target(name: "HUDSettings", dependencies: ["HUDFiles", "HUDTOML"]),
+        .target(name: "HUDSettings", dependencies: ["HUDSystem", "HUDFiles", "HUDTOML"]),
         // Small files of the user's own (read bounded, stamped, cached privately and written
         // whole): the kept font matches, the named HUDs' journal, images. Plain Glibc.
         .target(name: "HUDFiles"),
         // `org.freedesktop.Notifications` on the session bus: libdbus loaded with dlopen on a
         // thread of its own once the server is up (nothing of D-Bus on the way to a first frame,
         // nothing in the thin client), each call turned into the `xhud` invocation it means.
-        .target(name: "HUDNotifications", dependencies: ["HUDCore", "CCairo", "HUDBus"]),
+        .target(name: "HUDNotifications", dependencies: ["HUDSystem", "HUDCore", "CCairo", "HUDBus"]),
         // libdbus-1 loaded with dlopen (nothing links it), the reading and writing of a message's
         // values: what the server's buses share (notifications, accessibility). Plain Glibc.
-        .target(name: "HUDBus"),
+        .target(name: "HUDBus", dependencies: ["HUDSystem"]),
         // The HUDs as AT-SPI objects on the accessibility bus (Orca reads them as GTK's
         // notifications): found and served on a thread of its own after the server's first frame,
         // nothing at all when no accessibility bus runs.
-        .target(name: "HUDAccessibility", dependencies: ["HUDCore", "HUDBus"]),
+        .target(name: "HUDAccessibility", dependencies: ["HUDSystem", "HUDCore", "HUDBus"]),
         // `xhud`: the lean front door, a thin client of the display's server; it runs xhud-host
         // for help, `xhud server` and where no server can run.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
         // Its folder is not Sources/xhud: that differs from Sources/XHUD only by case.
-        .executableTarget(name: "xhud", dependencies: ["HUDSocket", "HUDClient", "CArgv"], path: "Sources/xhud-client", swiftSettings: ownSections,
+        .executableTarget(name: "xhud", dependencies: ["HUDSystem", "HUDSocket", "HUDClient", "CArgv"], path: "Sources/xhud-client", swiftSettings: ownSections,
                           linkerSettings: [.unsafeFlags(["-static-executable"]),
                                            .unsafeFlags(packedCode("xhud.order"), .when(configuration: .release))]),
         // The display's HUD server: requests parsed and applied, HUDs stacked, client sessions,
         // named HUDs, images drawn off the loop, the notification and accessibility relays. The
         // display-wide server and a client's private one (where none can run) are this one.
-        .target(name: "HUDService", dependencies: [
+        .target(name: "HUDService", dependencies: ["HUDSystem", 
             "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles", "HUDNotifications", "HUDAccessibility",
         ], swiftSettings: ownSections),
         // The server's program: `xhud server`, a server started by a client, a private server and
         // its client, help, `--print-config`, `--render-png`. No Foundation and no argument parser.
-        .executableTarget(name: "xhud-host", dependencies: [
+        .executableTarget(name: "xhud-host", dependencies: ["HUDSystem", 
             "HUDService", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv", "CCairo",
         ], swiftSettings: ownSections, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
                                                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -108,7 +111,7 @@ let package = Package(
         .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
         // Prints the cost of reading a configuration file: TOML parsed, and the cached lines read
         // (a benchmark, never a test).
-        .executableTarget(name: "xhud-settings-bench", dependencies: ["HUDSettings", "HUDTOML", "HUDFiles"]),
+        .executableTarget(name: "xhud-settings-bench", dependencies: ["HUDSystem", "HUDSettings", "HUDTOML", "HUDFiles"]),
 
         // Examples of the library, built with the package (import XHUD alone).
         .executableTarget(name: "example-readme", dependencies: ["XHUD"], path: "Examples/ReadmeExample"),
@@ -117,9 +120,9 @@ let package = Package(
         .executableTarget(name: "example-migration", dependencies: ["XHUD"], path: "Examples/Migration"),
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
-        .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket"]),
-        .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDNotifications", "HUDBus", "HUDCore"]),
-        .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDAccessibility", "HUDBus", "HUDCore"]),
+        .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket", "HUDSystem"]),
+        .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDSystem", "HUDNotifications", "HUDBus", "HUDCore"]),
+        .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDSystem", "HUDAccessibility", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
         .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),
         .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine"]),
@@ -129,5 +132,5 @@ let package = Package(
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText"], exclude: ["Golden"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HUDBus
+import HUDSystem
 
 /// The server as an AT-SPI application on the accessibility bus, as a GTK application is to
 /// Orca: a root object (role APPLICATION, name "xhud") embedded in the registry's desktop, one
@@ -72,19 +73,7 @@ public final class AccessibilityBus: @unchecked Sendable {
 
     /// Finds the bus, registers and serves, on a new thread.
     public func start() {
-        let box = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { p in
-            let bus = Unmanaged<AccessibilityBus>.fromOpaque(p!).takeRetainedValue()
-            bus.run()
-            return nil
-        }, box)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<AccessibilityBus>.fromOpaque(box).release()
-            finish(.off("no thread for the accessibility bus"))
-        }
+        if !DetachedThread.start({ self.run() }) { finish(.off("no thread for the accessibility bus")) }
     }
 
     /// Hands a change to the bus thread (from the server's loop, or any thread). False once the

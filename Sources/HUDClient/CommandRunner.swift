@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HUDCore
 import HUDSocket
+import HUDSystem
 
 /// The HUD a wrapped command reports to: a session with the display's server, or a HUD process
 /// of this command's own. It may go away at any time; the command never notices.
@@ -72,7 +73,7 @@ public struct CommandRunner {
         if err != 0 {
             if scan { close(outPipe[0]); close(errPipe[0]); close(meterPipe[0]); close(meterPipe[1]) }
             hud.commandEnded(127)
-            fputs("xhud: cannot run '\(command[0])': \(String(cString: strerror(err)))\n", stderr)
+            Console.error("xhud: cannot run '\(command[0])': \(String(cString: strerror(err)))\n")
             return 127
         }
         // The command's output goes through a process of its own, which lives until the output
@@ -157,7 +158,7 @@ public struct CommandRunner {
             var line = [CChar](repeating: 0, count: 512)
             if fgets(&line, 512, f) != nil {
                 // "pid (comm) state ppid ...": comm may hold spaces, so read after the last ')'.
-                let text = String(cString: line)
+                let text = String(nulTerminated: line)
                 if let close = text.lastIndex(of: ")") {
                     let fields = text[text.index(after: close)...].split(separator: " ")
                     if fields.count > 1, let ppid = pid_t(fields[1]) { parents[pid] = ppid }
@@ -205,7 +206,7 @@ enum OutputCopier {
             for (i, p) in passthrough.enumerated().reversed() where fds[i].revents != 0 {
                 let n = read(p.from, &buf, buf.count)
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 || !writeAll(p.to, buf, n) {
+                if n <= 0 || !buf.withUnsafeBytes({ Descriptor.writeAll(p.to, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
                     // End of output, or our reader went away: so does the command's, as if it
                     // wrote there itself.
                     close(p.from); passthrough.remove(at: i); continue
@@ -219,16 +220,6 @@ enum OutputCopier {
         _exit(0)
     }
 
-    private static func writeAll(_ fd: Int32, _ buf: [UInt8], _ count: Int) -> Bool {
-        var off = 0
-        while off < count {
-            let n = buf.withUnsafeBytes { write(fd, $0.baseAddress! + off, count - off) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            off += n
-        }
-        return true
-    }
 }
 
 /// Finds the last "NN%" (or "NN.N%") in output, across chunk boundaries: make's "[ 42%]",

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HUDCore
 import HUDSocket
+import HUDSystem
 
 /// The thin client of a HUD that the display's server draws: it sends the invocation, then
 /// stays for the HUD's life, forwarding stdin's lines or running the wrapped command, and exits
@@ -59,10 +60,10 @@ public final class SessionClient: HUDLink {
 
     public func run() -> Outcome {
         guard let reply = ask(request) else { return .drawItYourself }
-        if !reply.output.isEmpty { fputs(reply.output, stdout) }
-        if !reply.error.isEmpty { fputs(reply.error, stderr) }
+        if !reply.output.isEmpty { Console.output(reply.output) }
+        if !reply.error.isEmpty { Console.error(reply.error) }
         guard let plan = reply.plan else { return .exit(reply.status) }
-        fflush(stdout); fflush(stderr)
+        Console.flush()
         if plan.wraps, !command.isEmpty {
             signal(SIGPIPE, SIG_IGN)
             return .exit(CommandRunner(command: command, scansOutput: plan.scansOutput, killTimeout: plan.killTimeout, hud: self).run())
@@ -141,7 +142,7 @@ public final class SessionClient: HUDLink {
         var cancelled = false
         for l in buf.withUnsafeBytes({ events.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
             switch Session.Event(l.line) {
-            case .warn(let s)?: fputs(s + "\n", stderr)
+            case .warn(let s)?: Console.error(s + "\n")
             case .cancel?: cancelled = true
             case .done(let status, let k)?: return .done(status, killParent: k, cancelled: cancelled)
             case nil: break
@@ -166,7 +167,7 @@ public final class SessionClient: HUDLink {
             lineNumber += 1
             // What was wrong with a line's bytes is said here, where the bytes were; the server
             // names what was wrong with its meaning.
-            if let problem = l.byteProblem(limit: lines.limit) { fputs("xhud: stdin line \(lineNumber): \(problem)\n", stderr) }
+            if let problem = l.byteProblem(limit: lines.limit) { Console.error("xhud: stdin line \(lineNumber): \(problem)\n") }
             state.record(l.line)
             write(Array(l.line.utf8) + [10])
         }
@@ -195,7 +196,7 @@ public final class SessionClient: HUDLink {
                 case .gone:
                     if signalled != nil { return signalled! }
                     guard resume() else {
-                        fputs("xhud: the display's HUD server went away and no other could start\n", stderr)
+                        Console.error("xhud: the display's HUD server went away and no other could start\n")
                         return 3
                     }
                 }

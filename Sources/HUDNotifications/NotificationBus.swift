@@ -1,6 +1,7 @@
 import HUDBus
 #if canImport(Glibc)
 import Glibc
+import HUDSystem
 #endif
 
 /// `org.freedesktop.Notifications` on the session bus (the Desktop Notifications Specification
@@ -60,19 +61,7 @@ public final class NotificationBus: @unchecked Sendable {
 
     /// Connects and serves on a new thread.
     public func start() {
-        let box = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { p in
-            let bus = Unmanaged<NotificationBus>.fromOpaque(p!).takeRetainedValue()
-            bus.run()
-            return nil
-        }, box)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<NotificationBus>.fromOpaque(box).release()
-            deliver(.status("notifications are off: no thread for the bus"))
-        }
+        if !DetachedThread.start({ self.run() }) { deliver(.status("notifications are off: no thread for the bus")) }
     }
 
     /// The HUD of `id` is gone (on the server's loop): `ActionInvoked` first when an action

@@ -4,6 +4,7 @@ import Glibc
 import HUDAccessibility
 import HUDSocket
 import HUDX11
+import HUDSystem
 
 /// The server's side of the accessibility bus: every HUD on screen (named, notifications,
 /// clients') as an AT-SPI object a screen reader reads, as GTK's notifications are.
@@ -84,9 +85,9 @@ final class AccessibilityRelay {
     private func start() {
         if let v = getenv("NO_AT_BRIDGE"), String(cString: v) == "1" { return off() }
         let addresses = [getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }, server.loop.display.rootString("AT_SPI_BUS")]
-        let loop = server.loop
-        let bus = AccessibilityBus(version: XHUDVersion.string, addresses: addresses.compactMap { $0 }) { [weak self] status in
-            loop.post { self?.heard(status) }
+        let inbox = LoopInbox(server.loop, owner: self)
+        let bus = AccessibilityBus(version: XHUDVersion.string, addresses: addresses.compactMap { $0 }) { status in
+            inbox.post { $0.heard(status) }
         }
         self.bus = bus
         state = .on
@@ -97,11 +98,11 @@ final class AccessibilityRelay {
     private func heard(_ status: AccessibilityBus.Status) {
         switch status {
         case .serving(let address):
-            if getenv("XHUD_DEBUG_ACCESSIBILITY") != nil { fputs("xhud: accessible on \(address)\n", stderr) }
+            if getenv("XHUD_DEBUG_ACCESSIBILITY") != nil { Console.error("xhud: accessible on \(address)\n") }
         case .off(let why):
             // Quiet when no screen reader's bus runs (the usual case); said when one runs and failed.
             if getenv("XHUD_DEBUG_ACCESSIBILITY") != nil || why != "no accessibility bus" {
-                fputs("xhud: accessibility is off: \(why)\n", stderr)
+                Console.error("xhud: accessibility is off: \(why)\n")
             }
             off()
         }

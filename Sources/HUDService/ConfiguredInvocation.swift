@@ -5,6 +5,7 @@ import HUDCommandLine
 import HUDSettings
 import HUDSocket
 import HUDRender
+import HUDSystem
 
 /// An invocation with the configuration file's and the theme's defaults under it: the command
 /// line is parsed once alone (usage errors are the user's, reported as such), then with the
@@ -24,14 +25,14 @@ package struct ConfiguredInvocation {
     /// `settings` loads the files (`--config` or the XDG ones); `cwd` resolves relative images.
     /// The configuration file the invocation reads (`--config`, made absolute, else
     /// `$XHUD_CONFIG`); nil for the XDG ones.
-    private static func configFile(_ user: HUDOptions) -> String? { user.config ?? env("XHUD_CONFIG") }
+    private static func configFile(_ user: HUDOptions) -> String? { user.config ?? Environment.value("XHUD_CONFIG") }
 
     /// What `make` would pass to its `settings` for these arguments; nil when they do not parse
     /// (`make` then reports why).
     static func configFile(arguments: [String], cwd: String) -> String?? {
         // A key press names no file: no second parse on its way to the screen.
         let options = arguments.prefix { $0 != "--" }
-        if !options.contains(where: { $0 == "--config" || $0.hasPrefix("--config=") }) { return .some(env("XHUD_CONFIG")) }
+        if !options.contains(where: { $0 == "--config" || $0.hasPrefix("--config=") }) { return .some(Environment.value("XHUD_CONFIG")) }
         guard var user = try? HUDOptions.parse(arguments) else { return nil }
         if let c = user.config, !c.isEmpty, !c.hasPrefix("/") { user.config = cwd + "/" + c }
         return .some(configFile(user))
@@ -202,8 +203,4 @@ package struct ConfiguredInvocation {
         return keys
     }
 
-    private static func env(_ name: String) -> String? {
-        guard let v = getenv(name), v.pointee != 0 else { return nil }
-        return String(cString: v)
-    }
 }

@@ -8,6 +8,7 @@ import HUDX11
 import HUDEngine
 import HUDRender
 import HUDSettings
+import HUDSystem
 
 /// A display's HUD server: one process, one X connection and one display link for every HUD of
 /// the display (named, notifications, and each client's own: `ClientSession`), so that they
@@ -43,8 +44,8 @@ package final class HUDServer {
     /// looked up by descriptor: a session whose client has gone keeps its HUD a while, and the
     /// descriptor number it had is given to the next connection.)
     var opened: ClientSession?
-    /// Requests waiting for a configuration's files to be read, by cache.
-    private var settingsReading: [ObjectIdentifier: [() -> Void]] = [:]
+    /// Caches whose files are being read, with the requests waiting for them.
+    private var settingsReading: [ObjectIdentifier: (cache: SettingsCache, waiting: [() -> Void])] = [:]
     /// Draws the images of requests off the loop.
     private(set) lazy var images = ImagePreparer(loop: loop)
     /// The requests behind what shows without a client, for a server that takes over after this
@@ -59,9 +60,9 @@ package final class HUDServer {
             return runStarted(paths: paths, listener: fd)
         }
         guard let lock = ServerLock(path: paths.lock) else {
-            fputs("xhud: a server already serves \(paths.socket)\n", stderr)
+            Console.error("xhud: a server already serves \(paths.socket)\n")
             // A server started by a key press, or a plain `xhud server`, serves no bus.
-            if notifications { fputs("xhud: it does not serve notifications unless it was started with --notifications\n", stderr) }
+            if notifications { Console.error("xhud: it does not serve notifications unless it was started with --notifications\n") }
             return Status.done
         }
         unlink(paths.socket)
@@ -313,16 +314,19 @@ package final class HUDServer {
     /// every request that waited for the same files).
     private func whenRead(_ cache: SettingsCache, then: @escaping () -> Void) {
         let id = ObjectIdentifier(cache)
-        if settingsReading[id] != nil { settingsReading[id]!.append(then); return }
-        settingsReading[id] = [then]
-        let loop = self.loop
-        runOnThread {
-            let result = cache.read()
-            loop.post { [unowned self] in
-                cache.install(result)
-                for w in self.settingsReading.removeValue(forKey: id) ?? [] { w() }
+        if settingsReading[id] != nil { settingsReading[id]!.waiting.append(then); return }
+        settingsReading[id] = (cache, [then])
+        let path = cache.path
+        let inbox = LoopInbox(loop, owner: self)
+        let read: @Sendable () -> Void = {
+            let result = SettingsCache.read(path: path)
+            inbox.post { server in
+                guard let r = server.settingsReading.removeValue(forKey: id) else { return }
+                r.cache.install(result)
+                for w in r.waiting { w() }
             }
         }
+        if !DetachedThread.start(read) { read() }
     }
 
     private func apply(_ invocation: ConfiguredInvocation, _ request: Wire.Request, connection: Int32?, cache: SettingsCache?,
@@ -416,20 +420,4 @@ func noRoom() -> Wire.Reply {
 
 func usageError(_ message: String) -> Wire.Reply {
     Wire.Reply(status: Status.usage, error: "xhud: \(message.escapingControlCharacters)\n")
-}
-
-/// Runs `work` on a detached thread of its own (what may take long and must not be on the loop).
-func runOnThread(_ work: @escaping () -> Void) {
-    let box = Unmanaged.passRetained(ThreadWork(work)).toOpaque()
-    var thread = pthread_t()
-    let started = pthread_create(&thread, nil, { p in
-        Unmanaged<ThreadWork>.fromOpaque(p!).takeRetainedValue().run()
-        return nil
-    }, box)
-    if started == 0 { pthread_detach(thread) } else { Unmanaged<ThreadWork>.fromOpaque(box).takeRetainedValue().run() }
-}
-
-private final class ThreadWork {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
 }

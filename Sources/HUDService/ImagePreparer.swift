@@ -5,6 +5,7 @@ import HUDFiles
 import HUDRender
 import HUDSettings
 import HUDX11
+import HUDSystem
 
 /// Why an image cannot be shown, in a sentence naming it.
 struct ImageProblem: Error, CustomStringConvertible {
@@ -69,7 +70,7 @@ package final class ImagePreparer {
 
     private func start(_ path: String, key: String, side: Int, icon: (size: Int, theme: String?)?) {
         guard let dir = PrivateCache.directory("images", preferringRuntime: true),
-              let host = Locations.companion("xhud-host") else {
+              let host = Environment.companion("xhud-host") else {
             return finish(key, .failure(ImageProblem("cannot use image '\(path)': no private directory to draw it in")))
         }
         // A symbolic icon stays one (it takes the content colour).
@@ -147,16 +148,16 @@ package final class ImagePreparer {
             // file reported for the server to keep, exit 4 when no theme has it.
             let theme = arguments[5].isEmpty ? nil : arguments[5]
             guard let found = IconTheme.lookup(source, size: Int(arguments[4]) ?? 74, scale: 1, theme: theme) else { exit(4) }
-            fputs("icon \(found)\n", stdout)
+            Console.output("icon \(found)\n")
             source = found
             if found.contains("-symbolic") { out = String(out.dropLast(4)) + "-symbolic.png" }
-            fputs("png \(out)\n", stdout)
+            Console.output("png \(out)\n")
         }
-        fflush(stdout)
+        Console.flush()
         let tmp = out + ".\(getpid()).tmp"
         if let why = ImageRaster.write(source, side: side, to: tmp) {
             unlink(tmp)
-            fputs(why + "\n", stdout)
+            Console.output(why + "\n")
             exit(1)
         }
         exit(rename(tmp, out) == 0 ? 0 : 1)

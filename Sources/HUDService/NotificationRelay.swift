@@ -4,6 +4,7 @@ import Glibc
 import HUDNotifications
 import HUDSocket
 import HUDX11
+import HUDSystem
 
 /// The server's side of the notification bus (`xhud server --notifications`): each `Notify` is
 /// handled as the `xhud` invocation it stands for, and when its HUD ends the bus hears why
@@ -26,9 +27,10 @@ final class NotificationRelay {
     /// `directory`: where the pixels of image-data notifications are written for their HUDs.
     init(server: HUDServer, directory: String, replace: Bool) {
         self.server = server
-        let loop = server.loop
-        bus = NotificationBus(replace: replace, version: XHUDVersion.string, imageDirectory: directory) { [weak self] event in
-            loop.post { self?.receive(event) }
+        bus = nil
+        let inbox = LoopInbox(server.loop, owner: self)
+        bus = NotificationBus(replace: replace, version: XHUDVersion.string, imageDirectory: directory) { event in
+            inbox.post { $0.receive(event) }
         }
     }
 
@@ -37,13 +39,13 @@ final class NotificationRelay {
     private func receive(_ event: NotificationBus.Event) {
         switch event {
         case .status(let line):
-            fputs("xhud: \(line)\n", stderr)
+            Console.error("xhud: \(line)\n")
         case let .show(id, key, arguments, button, hasDefault):
             // An update starts over: what ended the HUD before it came back no longer does.
             shown[key] = Shown(id: id, button: button, hasDefault: hasDefault)
             server.handle(Wire.Request(cwd: "/", arguments: arguments)) { [weak self] reply in
                 if reply.status != 0 {
-                    fputs(reply.error.isEmpty ? "xhud: notification \(id) not shown\n" : reply.error, stderr)
+                    Console.error(reply.error.isEmpty ? "xhud: notification \(id) not shown\n" : reply.error)
                     // Refused (no room, an image it cannot show) with no HUD to show it: over.
                     if let self, self.server.huds[key] == nil, self.shown.removeValue(forKey: key) != nil {
                         self.bus.ended(id: id, reason: .undefined, action: nil)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HUDCore
+import HUDSystem
 
 /// Exit codes, as documented in --help.
 package enum Status {
@@ -15,7 +16,7 @@ package enum Status {
 
 /// Prints one line on stderr; text from input in it is escaped (no raw control characters).
 package func fail(_ message: String, _ code: Int32) -> Int32 {
-    fputs("xhud: \(message.escapingControlCharacters)\n", stderr)
+    Console.error("xhud: \(message.escapingControlCharacters)\n")
     return code
 }
 

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import HUDSystem
 import Glibc
 #endif
 import HUDFiles
@@ -34,7 +35,7 @@ public enum IconTheme {
     }
 
     nonisolated(unsafe) private static var cache: [String: String?] = [:]
-    private static let cacheLock = Mutex()
+    private static let cacheLock = Locked()
 
     /// Names longer than this are no icon names (the longest freedesktop names are about 40).
     static let maxNameLength = 128
@@ -88,7 +89,7 @@ public enum IconTheme {
     /// The user's icon theme: `XHUD_ICON_THEME`, else GTK's setting (`gtk-icon-theme-name` in
     /// `gtk-3.0/settings.ini` or `gtk-4.0/settings.ini`).
     public static var userTheme: String? {
-        if let t = Locations.env("XHUD_ICON_THEME") { return t }
+        if let t = Environment.value("XHUD_ICON_THEME") { return t }
         for dir in [Locations.configHome].compactMap({ $0 }) + Locations.configDirs {
             for gtk in ["gtk-3.0", "gtk-4.0"] {
                 guard case .text(let text) = FileText.read(dir + "/" + gtk + "/settings.ini", limit: 1 << 16) else { continue }
@@ -246,17 +247,5 @@ extension StringProtocol {
     var trimmingQuotes: String {
         let s = String(self)
         return s.count >= 2 && s.hasPrefix("\"") && s.hasSuffix("\"") ? String(s.dropFirst().dropLast()) : s
-    }
-}
-
-/// A pthread mutex (no Foundation, no Synchronization availability concerns).
-final class Mutex: @unchecked Sendable {
-    private var m = pthread_mutex_t()
-    init() { pthread_mutex_init(&m, nil) }
-    deinit { pthread_mutex_destroy(&m) }
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&m)
-        defer { pthread_mutex_unlock(&m) }
-        return body()
     }
 }

@@ -114,7 +114,8 @@ public final class SettingsCache {
     private var stamps: [[Int]] = []
     private var cached: Settings?
     private var given: Set<String> = []
-    private let path: String?
+    /// The `--config` file; nil for the XDG ones.
+    public let path: String?
     /// Bumped whenever the files changed since the last `current()`.
     public private(set) var generation = 0
 
@@ -122,17 +123,17 @@ public final class SettingsCache {
 
     public func current() -> Settings {
         if isCurrent, let c = cached { return c }
-        return install(read())
+        return install(Self.read(path: path))
     }
 
     /// Whether `current()` answers without reading a file: the files are as they were read
     /// (a stat each).
     public var isCurrent: Bool { cached != nil && Self.stamps(path) == stamps }
 
-    /// Reads the files as `current()` would, without touching this cache: on any thread (a
-    /// file not parsed before runs the TOML reader, which may take its time); `install` then
-    /// keeps the result, on the cache's own thread.
-    public func read() -> (settings: Settings, stamps: [[Int]]) {
+    /// Reads the files as `current()` of the cache of `path` would, without touching a cache: on
+    /// any thread (a file not parsed before runs the TOML reader, which may take its time);
+    /// `install` then keeps the result, on the cache's own thread.
+    public static func read(path: String?) -> (settings: Settings, stamps: [[Int]]) {
         let now = Self.stamps(path)   // before: a file changed while it is read is read again
         return (Settings.load(path: path), now)
     }

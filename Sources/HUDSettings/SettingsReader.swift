@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import HUDSystem
 import Glibc
 #endif
 import HUDFiles
@@ -24,7 +25,7 @@ public enum SettingsReader {
     /// `XHUD_TEST_SLOW_SETTINGS=SECONDS`: each file found takes that long to read (at most
     /// 10 s), as from a slow disk: the tests check that a server reads off its loop.
     static var testDelay: Double? {
-        guard let s = Locations.env("XHUD_TEST_SLOW_SETTINGS"), let d = Double(s), d > 0 else { return nil }
+        guard let s = Environment.value("XHUD_TEST_SLOW_SETTINGS"), let d = Double(s), d > 0 else { return nil }
         return min(d, 10)
     }
 }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import HUDSystem
 #endif
 
 /// Where a display's named-HUD server listens: `$XDG_RUNTIME_DIR/xhud/<display>.sock`, next to
@@ -25,22 +26,18 @@ public struct ServerPaths: Equatable, Sendable {
 
     /// `$XDG_RUNTIME_DIR/xhud`; else `$XDG_CACHE_HOME/xhud` or `~/.cache/xhud` (then `inHome`).
     public static func defaultDirectory() -> (path: String, inHome: Bool)? {
-        if let r = env("XDG_RUNTIME_DIR"), r.hasPrefix("/") { return (r + "/xhud", false) }
-        if let c = env("XDG_CACHE_HOME"), c.hasPrefix("/") { return (c + "/xhud", true) }
-        guard let home = env("HOME") ?? passwdHome(), home.hasPrefix("/") else { return nil }
+        if let r = Environment.value("XDG_RUNTIME_DIR"), r.hasPrefix("/") { return (r + "/xhud", false) }
+        if let c = Environment.value("XDG_CACHE_HOME"), c.hasPrefix("/") { return (c + "/xhud", true) }
+        guard let home = Environment.value("HOME") ?? passwdHome(), home.hasPrefix("/") else { return nil }
         return (home + "/.cache/xhud", true)
     }
 
     /// The paths for `$DISPLAY` (nil when it is unset: there is no display to serve).
     public static func current() -> ServerPaths? {
-        guard let d = env("DISPLAY"), let dir = defaultDirectory() else { return nil }
+        guard let d = Environment.value("DISPLAY"), let dir = defaultDirectory() else { return nil }
         return ServerPaths(directory: dir.path, display: d, host: dir.inHome ? hostName() : nil)
     }
 
-    private static func env(_ name: String) -> String? {
-        guard let v = getenv(name), v.pointee != 0 else { return nil }
-        return String(cString: v)
-    }
 
     private static func passwdHome() -> String? {
         guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return nil }
@@ -50,7 +47,7 @@ public struct ServerPaths: Equatable, Sendable {
     private static func hostName() -> String {
         var buf = [CChar](repeating: 0, count: 256)
         guard gethostname(&buf, 255) == 0 else { return "" }
-        return String(cString: buf)
+        return String(nulTerminated: buf)
     }
 
     /// ":0.0" and ":0" name one server ("0"); "host:10.0" becomes "host_10". The screen number is

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import HUDSystem
 #endif
 
 /// Unix stream sockets: only what a client and the server need.
@@ -85,14 +86,7 @@ public enum UnixSocket {
     }
 
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            off += n
-        }
-        return true
+        Descriptor.writeAll(fd, bytes) { send($0, $1, $2, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Reads one frame with `tag`, waiting at most `timeout` seconds in all; nil on EOF, timeout

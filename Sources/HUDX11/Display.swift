@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CX11
 import HUDCore
+import HUDSystem
 
 /// Errors the backend reports; the command turns them into one-line messages and exit codes.
 public enum X11Error: Error, CustomStringConvertible, Equatable {
@@ -38,17 +39,30 @@ nonisolated(unsafe) var badDrawableCount = 0
 /// XHUD_DEBUG_X=1 prints every X error the handler swallows.
 let debugXErrors = getenv("XHUD_DEBUG_X") != nil
 
-nonisolated(unsafe) private var ownDisplays = Set<UInt>()
-nonisolated(unsafe) private var handlerInstalled = false
-nonisolated(unsafe) private var previousHandler: XErrorHandler?
-private let errorLock = PThreadLock()
+/// Which connections' errors are xhud's, and the handler that had the others before.
+private struct ErrorRouting {
+    var own = Set<UInt>()
+    var installed = false
+    var previous: XErrorHandler?
+}
+private let errorRouting = Locked(ErrorRouting())
 
-/// A pthread mutex as a class (HUDX11 does not load Foundation).
-final class PThreadLock: @unchecked Sendable {
-    private var m = pthread_mutex_t()
-    init() { pthread_mutex_init(&m, nil) }
-    func lock() { pthread_mutex_lock(&m) }
-    func unlock() { pthread_mutex_unlock(&m) }
+/// Xlib's error handler for the process (installed by `X11Display.installErrorHandler`).
+private func handleXError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
+    let key = display.map { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) } ?? 0
+    let (ours, previous) = errorRouting.withLock { ($0.own.contains(key), $0.previous) }
+    if !ours, let previous { return previous(display, event) }
+    lastXError = event?.pointee.error_code ?? 1
+    lastXErrorSerial = event?.pointee.serial ?? UInt.max
+    if let e = event?.pointee, e.error_code == UInt8(BadDrawable) || e.error_code == UInt8(BadPixmap) {
+        lastBadDrawable = e.resourceid
+        badDrawableCount &+= 1
+    }
+    xErrorCount &+= 1
+    if debugXErrors, let e = event?.pointee {
+        Console.error("xhud: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n")
+    }
+    return 0
 }
 
 /// One connection to an X server, its default screen and the atoms xhud uses.
@@ -128,36 +142,16 @@ public final class X11Display {
     /// (instead of Xlib's default, which exits) and hands every other connection's errors to the
     /// handler that was there before: an application with its own Xlib connection keeps its own.
     private static func installErrorHandler(for d: OpaquePointer) {
-        errorLock.lock()
-        defer { errorLock.unlock() }
-        ownDisplays.insert(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))))
-        guard !handlerInstalled else { return }
-        handlerInstalled = true
-        previousHandler = XSetErrorHandler { display, event in
-            let key = display.map { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) } ?? 0
-            errorLock.lock()
-            let ours = ownDisplays.contains(key)
-            let previous = previousHandler
-            errorLock.unlock()
-            if !ours, let previous { return previous(display, event) }
-            lastXError = event?.pointee.error_code ?? 1
-            lastXErrorSerial = event?.pointee.serial ?? UInt.max
-            if let e = event?.pointee, e.error_code == UInt8(BadDrawable) || e.error_code == UInt8(BadPixmap) {
-                lastBadDrawable = e.resourceid
-                badDrawableCount &+= 1
-            }
-            xErrorCount &+= 1
-            if debugXErrors, let e = event?.pointee {
-                fputs("xhud: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n", stderr)
-            }
-            return 0
+        errorRouting.withLock { r in
+            r.own.insert(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))))
+            guard !r.installed else { return }
+            r.installed = true
+            r.previous = XSetErrorHandler(handleXError)
         }
     }
 
     private static func forgetErrors(of d: OpaquePointer) {
-        errorLock.lock()
-        ownDisplays.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))))
-        errorLock.unlock()
+        errorRouting.withLock { _ = $0.own.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d)))) }
     }
 
     public var fd: Int32 { XConnectionNumber(handle) }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CX11
 import HUDCore
+import HUDSystem
 
 /// The event loop of one X connection: it runs any number of HUDs (a named-HUD server stacks
 /// several), one display link for all of them, file descriptors to watch and timers. Everything
@@ -24,7 +25,6 @@ public final class HUDLoop {
 
     public init(display: X11Display) {
         self.display = display
-        pthread_mutex_init(&postedLock, nil)
         XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask | StructureNotifyMask | PropertyChangeMask))
         display.watchRoot()
     }
@@ -67,23 +67,20 @@ public final class HUDLoop {
 
     // MARK: Work from other threads
 
-    private var postedLock = pthread_mutex_t()
-    private var posted: [() -> Void] = []
+    private let posted = Locked<[() -> Void]>([])
 
     /// Runs `work` on the loop's thread soon (the only way in from another thread: the loop's
     /// state, X and Cairo are touched on that thread alone). Safe from any thread.
     public func post(_ work: @escaping () -> Void) {
-        pthread_mutex_lock(&postedLock)
-        posted.append(work)
-        pthread_mutex_unlock(&postedLock)
+        posted.withLock { $0.append(work) }
         wake.wake()
     }
 
     private func runPosted() {
-        pthread_mutex_lock(&postedLock)
-        let work = posted
-        posted.removeAll()
-        pthread_mutex_unlock(&postedLock)
+        let work = posted.withLock { p in
+            defer { p.removeAll() }
+            return p
+        }
         for w in work { w() }
     }
 
@@ -162,7 +159,7 @@ public final class HUDLoop {
         XSync(display.handle, 0)
         if getenv("XHUD_STATS") != nil {
             let rate = huds.first?.refreshRate ?? 60
-            fputs("xhud-stats: frames=\(huds.map(\.framesDrawn).reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n", stderr)
+            Console.error("xhud-stats: frames=\(huds.map(\.framesDrawn).reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n")
         }
         return exitCode
     }

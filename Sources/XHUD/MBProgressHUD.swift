@@ -1,5 +1,6 @@
 import Foundation
 import HUDCore
+import HUDSystem
 
 /// MBProgressHUD's modes.
 public enum MBProgressHUDMode: Int, Sendable, CaseIterable {
@@ -125,7 +126,7 @@ public final class MBProgressHUD: @unchecked Sendable {
     /// as MBProgressHUD's (style `.blur`).
     public convenience init(view: ParentSpec) {
         var made: HUD?
-        do { made = try HUD(over: view) } catch { fputs("MBProgressHUD: \(error)\n", stderr) }
+        do { made = try HUD(over: view) } catch { Console.error("MBProgressHUD: \(error)\n") }
         made?.blur = MBProgressHUD.bezelBlurRadius
         self.init(made)
         made?.attach(self)
@@ -239,7 +240,8 @@ public final class MBProgressHUD: @unchecked Sendable {
         set {
             lock.withLock { delegateStorage = newValue }
             if let delegate = newValue {
-                hud?.onHidden = { [weak delegate] h in delegate?.hudWasHidden(MBProgressHUD.of(h)) }
+                let held = WeakDelegate(delegate)
+                hud?.onHidden = { h in held.delegate?.hudWasHidden(MBProgressHUD.of(h)) }
             } else {
                 hud?.onHidden = nil
             }
@@ -247,6 +249,13 @@ public final class MBProgressHUD: @unchecked Sendable {
     }
     private let lock = NSLock()
     private weak var delegateStorage: MBProgressHUDDelegate?
+
+    /// The delegate, held weakly by the HUD's hidden callback. It is called where callbacks run
+    /// (the main queue, or `HUD.callbackQueue`), as MBProgressHUD calls it on the main thread.
+    private final class WeakDelegate: @unchecked Sendable {
+        weak var delegate: MBProgressHUDDelegate?
+        init(_ d: MBProgressHUDDelegate) { delegate = d }
+    }
 
     // MARK: Parts
 

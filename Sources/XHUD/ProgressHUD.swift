@@ -1,6 +1,7 @@
 import Foundation
 import HUDCore
 import HUDX11
+import HUDSystem
 
 /// An SVProgressHUD for X11: one shared HUD, static calls from any thread.
 ///
@@ -137,7 +138,7 @@ public enum ProgressHUD {
         State.shared.withHUD { hud, s in
             let box = s.config.imageSize
             let path = ImageNames.resolve(image, box: box)?.path
-            if path == nil { fputs("ProgressHUD: \(ImageNames.notFound(image))\n", stderr) }
+            if path == nil { Console.error("ProgressHUD: \(ImageNames.notFound(image))\n") }
             configure(hud, mode: path == nil ? .text : .custom, status: status, image: path, settings: s)
             hud.show(animated: true)
             s.activity = 0
@@ -197,7 +198,7 @@ public enum ProgressHUD {
         var path: String?
         if let image {
             path = ImageNames.resolve(image, box: box)?.path
-            if path == nil { fputs("ProgressHUD: \(ImageNames.notFound(image)); the drawn icon stays\n", stderr) }
+            if path == nil { Console.error("ProgressHUD: \(ImageNames.notFound(image)); the drawn icon stays\n") }
         }
         settings { $0.config[keyPath: field] = path }
     }
@@ -308,7 +309,7 @@ public enum ProgressHUD {
                     }
                     hud = h
                 } catch {
-                    fputs("ProgressHUD: \(error)\n", stderr)
+                    Console.error("ProgressHUD: \(error)\n")
                     return
                 }
             }

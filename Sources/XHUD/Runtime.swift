@@ -33,7 +33,8 @@ final class Runtime: @unchecked Sendable {
     private init(display: X11Display) {
         self.display = display
         loop = HUDLoop(display: display)
-        let loop = self.loop
+        // Handed to its thread, which owns it from now on (others only `post` to it).
+        nonisolated(unsafe) let loop = self.loop
         let t = Thread { _ = loop.run() }
         t.name = "xhud"
         thread = t

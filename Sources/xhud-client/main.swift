@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HUDSocket
 import HUDClient
+import HUDSystem
 
 // The `xhud` command starts lean: it links neither X11, Cairo, Pango nor the argument parser.
 // Every HUD is drawn by the display's server, started here when none runs; this process sends
@@ -19,18 +20,10 @@ let wantsHost = verb == .server || own.contains {
 }
 let named = verb?.isNamed == true || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
 
-/// xhud-host: next to this executable, or in ../lib/xhud (packaged).
+/// xhud-host: `$XHUD_HOST`, next to this executable, or in ../lib/xhud (packaged).
 func hostPath() -> String? {
-    var candidates: [String] = []
-    if let env = getenv("XHUD_HOST") { candidates.append(String(cString: env)) }
-    var buf = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-    if n > 0 {
-        let exe = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        candidates += [dir + "/xhud-host", dir + "/../lib/xhud/xhud-host"]
-    }
-    return candidates.first { access($0, X_OK) == 0 }
+    if let path = Environment.value("XHUD_HOST"), access(path, X_OK) == 0 { return path }
+    return Environment.companion("xhud-host")
 }
 
 /// Replaces this process with xhud-host.
@@ -40,7 +33,7 @@ func execHost() -> Never {
         argv.append(nil)
         execv(path, &argv)
     }
-    fputs("xhud: cannot run xhud-host (looked beside this program and in ../lib/xhud; XHUD_HOST names another)\n", stderr)
+    Console.error("xhud: cannot run xhud-host (looked beside this program and in ../lib/xhud; XHUD_HOST names another)\n")
     exit(2)
 }
 
@@ -55,11 +48,9 @@ do {
 } catch {
     execHost()   // the host draws the HUD itself, or explains what is wrong with the directory
 }
-
-var cwd = [CChar](repeating: 0, count: 4096)
 var st = stat()
 let (request, command) = SessionClient.request(
-    arguments: arguments, cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/", staysConnected: !named,
+    arguments: arguments, cwd: Environment.currentDirectory, staysConnected: !named,
     stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: getenv("XHUD_STATS") != nil)
 let client = SessionClient(paths: paths, host: quietWithoutServer ? nil : hostPath(), request: request, command: command)
 switch client.run() {
@@ -70,7 +61,7 @@ case .drawItYourself:
         // No server: nothing shows, so there is nothing to hide or list. A server that did not
         // answer may show something: that is not success.
         guard let why = client.answerMissing else { exit(0) }
-        fputs("xhud: the display's HUD server did not answer (\(why)); nothing was done\n", stderr)
+        Console.error("xhud: the display's HUD server did not answer (\(why)); nothing was done\n")
         exit(3)
     }
     execHost()

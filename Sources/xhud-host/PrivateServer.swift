@@ -6,6 +6,7 @@ import HUDCommandLine
 import HUDRender
 import HUDService
 import HUDSocket
+import HUDSystem
 
 /// A HUD where no display-wide server can run (a runtime directory others can write, a server
 /// that cannot start): this process forks a server of its own (`HUDServer.runPrivate`), joined
@@ -15,16 +16,15 @@ enum PrivateServer {
     static func run(arguments: [String]) -> Int32 {
         let own = arguments.prefix { $0 != "--" }
         let named = own.first.flatMap(Verb.init(rawValue:))?.isNamed == true || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
-        var cwd = [CChar](repeating: 0, count: 4096)
         var st = stat()
         let (request, command) = SessionClient.request(
-            arguments: arguments, cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/", staysConnected: !named,
+            arguments: arguments, cwd: Environment.currentDirectory, staysConnected: !named,
             stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: getenv("XHUD_STATS") != nil)
         var pair: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             return fail("socketpair: \(String(cString: strerror(errno)))", Status.usage)
         }
-        fflush(stdout); fflush(stderr)
+        Console.flush()
         FontWarmup.join()   // no thread of this process is half-way through loading fonts in the child
         let pid = fork()
         if pid < 0 { return fail("fork: \(String(cString: strerror(errno)))", Status.usage) }

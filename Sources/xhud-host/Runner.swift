@@ -7,6 +7,7 @@ import HUDRender
 import HUDService
 import HUDSocket
 import CCairo
+import HUDSystem
 
 /// What xhud-host does with an invocation it parsed itself: `xhud server`, or the renderer's
 /// picture of a HUD (`--render-png`). Every HUD is a server's (`PrivateServer` where no
@@ -23,7 +24,7 @@ struct Runner {
     }
 
     func run() -> Int32 {
-        for w in invocation.warnings { fputs("xhud: \(w.escapingControlCharacters)\n", stderr) }
+        for w in invocation.warnings { Console.error("xhud: \(w.escapingControlCharacters)\n") }
         if options.action == .server {
             guard let paths = ServerPaths.current() else {
                 return fail("cannot open display '': is an X server running and DISPLAY set?", Status.noDisplay)

@@ -7,6 +7,7 @@ import HUDSettings
 import HUDCore
 import HUDService
 import HUDSocket
+import HUDSystem
 
 @_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
 
@@ -38,11 +39,10 @@ if arguments.prefix(while: { $0 != "--" }).contains(where: HelpTool.handles) {
 // A HUD: the server parses it (once), as it parses every client's.
 guard Runner.handles(arguments) else { exit(PrivateServer.run(arguments: given)) }
 do {
-    var cwd = [CChar](repeating: 0, count: 4096)
-    let invocation = try ConfiguredInvocation.make(arguments: arguments, cwd: getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "/",
+    let invocation = try ConfiguredInvocation.make(arguments: arguments, cwd: Environment.currentDirectory,
                                                    settings: { Settings.load(path: $0) })
     if invocation.options.printConfig {
-        for w in invocation.warnings { fputs("xhud: \(w.escapingControlCharacters)\n", stderr) }
+        for w in invocation.warnings { Console.error("xhud: \(w.escapingControlCharacters)\n") }
         print(invocation.printedConfiguration(), terminator: "")
         exit(0)
     }

@@ -4,6 +4,7 @@ import Glibc
 import HUDFiles
 import HUDSettings
 import HUDTOML
+import HUDSystem
 
 // `xhud-settings-bench FILE...`: what reading each configuration file costs, median of many
 // runs: the file read, the TOML parsed, the settings made of it (parse and checks), and all
@@ -28,14 +29,17 @@ func measure(_ body: () -> Void) -> Double {
     return times[times.count / 2]
 }
 
+/// A line on stderr.
+func complain(_ line: String) { Console.error(line + "\n") }
+
 let paths = Array(CommandLine.arguments.dropFirst())
 guard !paths.isEmpty else {
-    fputs("usage: xhud-settings-bench FILE...\n", stderr)
+    complain("usage: xhud-settings-bench FILE...")
     exit(2)
 }
 for path in paths {
     guard case .text(let text) = FileText.read(path, limit: SettingsFile.maxBytes) else {
-        fputs("\(path): cannot be read\n", stderr)
+        complain("\(path): cannot be read")
         exit(1)
     }
     let file = SettingsFile(path: path, text: text)

@@ -1,6 +1,7 @@
 import XCTest
 import HUDCore
 import HUDBus
+import HUDSystem
 @testable import HUDAccessibility
 
 /// The pure parts: which role a HUD has, its states as `GetState`'s two words, its name and

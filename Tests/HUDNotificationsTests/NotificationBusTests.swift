@@ -1,5 +1,6 @@
 import XCTest
 import HUDBus
+import HUDSystem
 @testable import HUDNotifications
 
 /// The bus thread against a bus that is not there: it says why, once, and the calls the

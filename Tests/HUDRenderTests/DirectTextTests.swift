@@ -18,7 +18,7 @@ final class DirectTextTests: XCTestCase {
     ]
 
     /// Draws a request into a fresh surface with `draw`; the caller destroys it.
-    private func surface(_ draw: (OpaquePointer) -> Void) -> OpaquePointer {
+    private static func surface(_ draw: (OpaquePointer) -> Void) -> OpaquePointer {
         let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 320, 48)!
         let cr = cairo_create(s)!
         cairo_set_source_rgba(cr, 1, 1, 1, 0.9)
@@ -46,8 +46,8 @@ final class DirectTextTests: XCTestCase {
                     direct += 1
                     XCTAssertEqual(text.measure(r), text.pango.measure(r), "\(font) \(string): size")
                     let rect = Rect(x: [10, 10.5][i], y: [4, 4.25][i], width: 290, height: 40)
-                    let a = surface { text.draw(r, in: rect, cr: $0) }
-                    let b = surface { text.pango.draw(r, in: rect, cr: $0) }
+                    let a = Self.surface { text.draw(r, in: rect, cr: $0) }
+                    let b = Self.surface { text.pango.draw(r, in: rect, cr: $0) }
                     XCTAssertTrue(samePixels(a, b), "\(font) \(string): pixels differ from Pango's")
                     cairo_surface_destroy(a)
                     cairo_surface_destroy(b)
@@ -116,18 +116,27 @@ final class DirectTextTests: XCTestCase {
     /// Sanitizer by scripts/test.
     func testRenderersOnSeveralThreadsShareFonts() {
         let threads = 6
-        var widths = [Double](repeating: 0, count: threads)
-        let lock = NSLock()
+        let widths = Widths(count: threads)
         DispatchQueue.concurrentPerform(iterations: threads) { i in
             let text = HUDText()
             let r = TextRequest(text: "Shared \(i % 2)", font: "Sans Bold 17.5px", maxWidth: 200, singleLine: true)
             let w = text.measure(r).width
-            let s = surface { text.draw(r, in: Rect(x: 0, y: 0, width: 300, height: 40), cr: $0) }
+            let s = Self.surface { text.draw(r, in: Rect(x: 0, y: 0, width: 300, height: 40), cr: $0) }
             cairo_surface_destroy(s)
-            lock.lock(); widths[i] = w; lock.unlock()
+            widths.set(i, w)
             XCTAssertTrue(text.isDirect(r))
         }
-        for i in 2..<threads { XCTAssertEqual(widths[i], widths[i % 2], "thread \(i)") }
-        XCTAssertGreaterThan(widths[0], 40)
+        let w = widths.values
+        for i in 2..<threads { XCTAssertEqual(w[i], w[i % 2], "thread \(i)") }
+        XCTAssertGreaterThan(w[0], 40)
     }
+}
+
+/// The widths each thread measured (a pthread lock, which Thread Sanitizer sees).
+private final class Widths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var widths: [Double]
+    init(count: Int) { widths = [Double](repeating: 0, count: count) }
+    func set(_ i: Int, _ w: Double) { lock.lock(); widths[i] = w; lock.unlock() }
+    var values: [Double] { lock.lock(); defer { lock.unlock() }; return widths }
 }

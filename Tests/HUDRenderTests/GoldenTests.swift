@@ -4,7 +4,8 @@ import HUDRender
 import XCTest
 
 final class GoldenTests: XCTestCase {
-    static let renderer = HUDRenderer()
+    /// Used by the tests of this class, which XCTest runs one after another on one thread.
+    nonisolated(unsafe) static let renderer = HUDRenderer()
 
     /// A 64x64 PNG made here, so the custom-image case needs no binary fixture.
     static let fixtureImage: String = {

@@ -31,7 +31,7 @@ final class ServerLauncherTests: XCTestCase {
         defer { fclose(f) }
         var buf = [CChar](repeating: 0, count: 512)
         guard fgets(&buf, 512, f) != nil else { return nil }
-        let line = String(cString: buf)
+        let line = String(nulTerminated: buf)
         guard let close = line.lastIndex(of: ")") else { return nil }
         return line[line.index(close, offsetBy: 2)...].split(separator: " ").first.map(String.init)
     }

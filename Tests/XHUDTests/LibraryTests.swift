@@ -47,7 +47,7 @@ final class LibraryTests: XCTestCase {
     }
 
     /// What the HUD that draws it holds now (read on the library's thread).
-    func drawn(_ hud: HUD) throws -> HUDConfiguration? {
+    static func drawn(_ hud: HUD) throws -> HUDConfiguration? {
         try hud.runtime.sync { hud.hostForTests?.configuration }
     }
 
@@ -60,11 +60,11 @@ final class LibraryTests: XCTestCase {
         XCTAssertTrue(HUD.hud(over: .monitor("pointer")) === hud)
         let shown = expectation(description: "drawn")
         DispatchQueue.global().async {
-            while ((try? self.drawn(hud)) ?? nil)?.label != "Loading" { usleep(2000) }
+            while ((try? Self.drawn(hud)) ?? nil)?.label != "Loading" { usleep(2000) }
             shown.fulfill()
         }
         wait(for: [shown], timeout: 5)
-        XCTAssertEqual(try drawn(hud)?.progress, 0.25)
+        XCTAssertEqual(try Self.drawn(hud)?.progress, 0.25)
         let hidden = expectation(description: "completion")
         hud.completion = {
             XCTAssertTrue(Thread.isMainThread, "completion off the main queue")
@@ -79,17 +79,19 @@ final class LibraryTests: XCTestCase {
     func testTheMainQueueStaysFreeWhileHUDsAnimate() throws {
         let hud = try HUD.show(over: .monitor("pointer"), display: display)
         hud.label = "Spinning"
-        var fired: [Double] = []
+        /// Touched on the main queue only (its timers, then this test once they are done).
+        final class Fired: @unchecked Sendable { var times: [Double] = [] }
+        let fired = Fired()
         let done = expectation(description: "timers")
         let start = Date()
         for i in 1...10 {
             DispatchQueue.main.asyncAfter(deadline: .now() + Double(i) * 0.05) {
-                fired.append(Date().timeIntervalSince(start))
-                if fired.count == 10 { done.fulfill() }
+                fired.times.append(Date().timeIntervalSince(start))
+                if fired.times.count == 10 { done.fulfill() }
             }
         }
         wait(for: [done], timeout: 5)
-        XCTAssertLessThan(fired.last!, 1.5, "main-queue work was held up: \(fired)")
+        XCTAssertLessThan(fired.times.last!, 1.5, "main-queue work was held up: \(fired.times)")
         hud.hide(animated: false)
     }
 
@@ -128,7 +130,7 @@ final class LibraryTests: XCTestCase {
         let settled = expectation(description: "final state drawn")
         DispatchQueue.global().async {
             for _ in 0..<500 {
-                if let c = (try? self.drawn(hud)) ?? nil, c.label == "Final", c.mode == .bar, c.progress == 0.5, c.details == "done" {
+                if let c = (try? Self.drawn(hud)) ?? nil, c.label == "Final", c.mode == .bar, c.progress == 0.5, c.details == "done" {
                     settled.fulfill()
                     return
                 }

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// A value behind a pthread mutex: what a bus thread and the server's loop share. A pthread
-/// mutex rather than the standard library's `Mutex`, whose futex-based lock Thread Sanitizer
+/// A value behind a pthread mutex: the one lock of the package (a bus thread and the server's
+/// loop, the library's callers and its thread, renderers on several threads). A pthread mutex
+/// rather than the standard library's `Mutex`, whose futex-based lock Thread Sanitizer
 /// cannot see (its callers' accesses then read as races); the mutex lives on the heap, never
 /// in a Swift property that `&` could move.
 public final class Locked<Value>: @unchecked Sendable {
@@ -25,5 +26,14 @@ public final class Locked<Value>: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
+    }
+}
+
+extension Locked where Value == Void {
+    /// A plain lock, for state that lives elsewhere.
+    public convenience init() { self.init(()) }
+
+    public func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        try withLock { (_: inout Void) in try body() }
     }
 }
