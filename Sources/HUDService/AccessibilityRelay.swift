@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HUDAccessibility
+import HUDEngine
 import HUDSocket
 import HUDX11
 import HUDSystem
@@ -16,23 +17,23 @@ import HUDSystem
 ///
 /// Owned by the loop's thread: the keys, the objects' ids and what each said last. The bus
 /// thread gets values (`AccessibilityBus.Change`) and answers only with its status, posted here.
-final class AccessibilityRelay {
+final class AccessibilityRelay<Display: ServerDisplay> {
     private enum State { case waiting, on, off }
 
-    private unowned let server: HUDServer
+    private unowned let server: HUDServer<Display>
     private var state = State.waiting
     private var bus: AccessibilityBus?
     private var ids: [String: Int] = [:]
     private var said: [Int: AccessibleHUD] = [:]
     private var lastID = 0
 
-    init(server: HUDServer) {
+    init(server: HUDServer<Display>) {
         self.server = server
-        server.loop.addTimer(after: 0.1) { [weak self] in self?.startOnceDrawn(tries: 0) }
+        _ = server.loop.addTimer(after: 0.1) { [weak self] in self?.startOnceDrawn(tries: 0) }
     }
 
     /// A HUD the server made (before it shows): what it says and whether it shows is followed.
-    func track(_ key: String, _ hud: X11HUD) {
+    func track(_ key: String, _ hud: Display.HUD) {
         hud.onChange = { [weak self] in self?.changed(key) }
     }
 
@@ -76,7 +77,7 @@ final class AccessibilityRelay {
     private func startOnceDrawn(tries: Int) {
         let drawing = server.huds.keys.contains { server.huds[$0].map { $0.hud.isVisible && $0.hud.framesDrawn == 0 } ?? false }
         if drawing && tries < 18 {
-            server.loop.addTimer(after: 0.05) { [weak self] in self?.startOnceDrawn(tries: tries + 1) }
+            _ = server.loop.addTimer(after: 0.05) { [weak self] in self?.startOnceDrawn(tries: tries + 1) }
             return
         }
         start()
@@ -84,7 +85,7 @@ final class AccessibilityRelay {
 
     private func start() {
         if let v = getenv("NO_AT_BRIDGE"), String(cString: v) == "1" { return off() }
-        let addresses = [getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }, server.loop.display.rootString("AT_SPI_BUS")]
+        let addresses = [getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }, server.display.rootString("AT_SPI_BUS")]
         let inbox = LoopInbox(server.loop, owner: self)
         let bus = AccessibilityBus(version: XHUDVersion.string, addresses: addresses.compactMap { $0 }) { status in
             inbox.post { $0.heard(status) }

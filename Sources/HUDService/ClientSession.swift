@@ -5,17 +5,20 @@ import HUDCommandLine
 import HUDCore
 import HUDSocket
 import HUDX11
+import HUDEngine
 import HUDRender
 
 /// The server's side of a HUD that lives as long as its client (`Session`): a plain HUD, one fed
 /// on stdin, a wrapped command's, a notification that waits. The client sends its lines and gets
 /// back `cancel`, warnings and the status it exits with.
-final class ClientSession {
+final class ClientSession<Display: ServerDisplay> {
+    typealias HUD = Display.HUD
     let fd: Int32
-    let hud: X11HUD
+    let hud: HUD
+    private let loop: any HUDEventLoop
     private let options: HUDOptions
     private let plan: Session.Plan
-    private var input: InputApplier!
+    private var input: InputApplier<HUD>!
     private var lines = LineBuffer(limit: 64 * 1024 + 64)
     /// The wrapped command ended: the client may leave, its HUD shows the result on its own.
     private var released = false
@@ -30,10 +33,11 @@ final class ClientSession {
     /// The client asked for frame counts (`XHUD_STATS`): the display link's ticks at the start.
     private let ticksAtStart: Int?
 
-    init(fd: Int32, hud: X11HUD, options: HUDOptions, plan: Session.Plan, request: Wire.Request, remove: @escaping () -> Void) {
-        self.fd = fd; self.hud = hud; self.options = options; self.plan = plan; self.remove = remove
+    init(fd: Int32, hud: HUD, loop: any HUDEventLoop, options: HUDOptions, plan: Session.Plan, request: Wire.Request,
+         remove: @escaping () -> Void) {
+        self.fd = fd; self.hud = hud; self.loop = loop; self.options = options; self.plan = plan; self.remove = remove
         resumed = request.resumes
-        ticksAtStart = request.wantsStats ? hud.loop.ticks : nil
+        ticksAtStart = request.wantsStats ? loop.ticks : nil
         input = InputApplier(hud: hud, options: options,
                              finish: { [weak self] code, delay in guard let self else { return }; self.finish(code, after: delay) },
                              warn: { [weak self] in guard let self else { return }; self.tell(.warn("xhud: " + $0)) })
@@ -69,7 +73,7 @@ final class ClientSession {
                 finish(Status.timedOut, after: t)   // zenity --timeout: closes the dialog and exits 5
             }
         }
-        hud.loop.addReader(fd: fd) { [weak self] in guard let self else { return }; self.receive() }
+        loop.addReader(fd: fd) { [weak self] in guard let self else { return }; self.receive() }
     }
 
     // MARK: The client's lines
@@ -144,7 +148,7 @@ final class ClientSession {
         guard !over else { return }
         over = true
         if let t = ticksAtStart {
-            tell(.warn("xhud-stats: frames=\(hud.framesDrawn) ticks=\(hud.loop.ticks - t) refresh=\(hud.refreshRate)"))
+            tell(.warn("xhud-stats: frames=\(hud.framesDrawn) ticks=\(loop.ticks - t) refresh=\(hud.refreshRate)"))
         }
         tell(.done(status, killParent: killParent))
         closeConnection()
@@ -171,7 +175,7 @@ final class ClientSession {
     private func closeConnection() {
         guard connected else { return }
         connected = false
-        hud.loop.removeReader(fd: fd)
+        loop.removeReader(fd: fd)
         close(fd)
     }
 }
@@ -203,16 +207,16 @@ extension HUDServer {
         // A HUD that was showing when its server died comes back at once.
         if request.resumes { config.graceTime = 0 }
         if huds.isFull { return noRoom() }
-        let hud: X11HUD
+        let hud: HUD
         do {
-            hud = try X11HUD(loop: loop, configuration: config, parent: options.parentSpec, scale: options.scale)
+            hud = try display.makeHUD(configuration: config, parent: options.parentSpec, scale: options.scale)
         } catch {
             return usageError("\(error)")
         }
         hud.easesProgress = options.smooth ?? false
         sessionCount += 1
         let id = " client \(sessionCount)"
-        let session = ClientSession(fd: fd, hud: hud, options: options, plan: plan, request: request) { [unowned self] in
+        let session = ClientSession<Display>(fd: fd, hud: hud, loop: loop, options: options, plan: plan, request: request) { [unowned self] in
             self.sessions[id] = nil
             self.remove(id)
         }

@@ -71,15 +71,15 @@ extension HUDServer {
         if let path = config.imagePath, options.image != nil, let problem = ImageFile.problem(at: path) {
             return usageError("\(problem)")
         }
-        let entry: HUDRegistry<X11HUD, ParentSpec>.Entry
+        let entry: HUDRegistry<HUD, ParentSpec>.Entry
         if let e = existing {
             entry = e
             e.hud.update { $0 = config }
             huds.restack()
         } else {
             if huds.isFull { return noRoom() }
-            let hud: X11HUD
-            do { hud = try X11HUD(loop: loop, configuration: config, parent: parent, scale: options.scale) } catch {
+            let hud: HUD
+            do { hud = try display.makeHUD(configuration: config, parent: parent, scale: options.scale) } catch {
                 return usageError("\(error)")
             }
             hud.easesProgress = options.smooth ?? false   // else a key press shows its value in the next frame

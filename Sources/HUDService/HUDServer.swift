@@ -13,20 +13,23 @@ import HUDSystem
 /// A display's HUD server: one process, one X connection and one display link for every HUD of
 /// the display (named, notifications, and each client's own: `ClientSession`), so that they
 /// stack as one group. It answers invocations on its socket and exits `--linger` seconds after
-/// its last HUD is hidden.
-package final class HUDServer {
+/// its last HUD is hidden. Its rules know nothing of X11 (`ServerDisplay`): the X11 server is
+/// `X11Server` (HUDServer+X11.swift), the tests' runs on a recording backend.
+package final class HUDServer<Display: ServerDisplay> {
+    package typealias HUD = Display.HUD
     /// Nil for a private server (`runPrivate`): no socket, no journal, no other client.
     let paths: ServerPaths?
-    let loop: HUDLoop
+    package let display: Display
+    var loop: any HUDEventLoop { display.loop }
     /// The socket's descriptor; -1 for a private server.
     let listener: Int32
     /// Every HUD shown, under its name (a named HUD) or a key no `--id` can spell (ids have no
     /// spaces): their stacking order, activity counts, and what hidden named HUDs looked like
     /// for as long as the server lingers (the next `xhud --id vol --progress 0.9` brings back the
     /// volume bar with its label).
-    let huds = HUDRegistry<X11HUD, ParentSpec>()
+    package let huds = HUDRegistry<HUD, ParentSpec>()
     var lingerTimer: Int?
-    var linger: Double = 10
+    package var linger: Double = 10
     private var connections: [Int32: (bytes: [UInt8], timer: Int)] = [:]
     /// The configuration files, read again when they change (`--config` files each on their own).
     private var settings: [String: SettingsCache] = [:]
@@ -35,15 +38,15 @@ package final class HUDServer {
     var notificationCount = 0
     var sessionCount = 0
     /// `org.freedesktop.Notifications`, when `xhud server --notifications` serves it.
-    var notifications: NotificationRelay?
+    var notifications: NotificationRelay<Display>?
     /// Every HUD as an AT-SPI object, once an accessibility bus is found after the first frame.
-    var accessibility: AccessibilityRelay?
+    var accessibility: AccessibilityRelay<Display>?
     /// The HUDs that live as long as their client's connection, by key.
-    var sessions: [String: ClientSession] = [:]
+    var sessions: [String: ClientSession<Display>] = [:]
     /// The session the request being answered opened: started once its reply is sent. (Not
     /// looked up by descriptor: a session whose client has gone keeps its HUD a while, and the
     /// descriptor number it had is given to the next connection.)
-    var opened: ClientSession?
+    var opened: ClientSession<Display>?
     /// Caches whose files are being read, with the requests waiting for them.
     private var settingsReading: [ObjectIdentifier: (cache: SettingsCache, waiting: [() -> Void])] = [:]
     /// Draws the images of requests off the loop.
@@ -52,112 +55,22 @@ package final class HUDServer {
     /// one dies.
     private(set) lazy var journal: NamedJournal? = paths.map { NamedJournal(socketPath: $0.socket) }
 
-    /// `xhud server`: serves in the foreground (for autostart and systemd) until SIGTERM or
-    /// SIGINT, whether or not HUDs show; exit 0 when another server already serves the display.
-    /// `notifications`: serve `org.freedesktop.Notifications` too (`replace`: take it over).
-    package static func runForeground(paths: ServerPaths, notifications: Bool = false, replace: Bool = false) -> Int32 {
-        if let fd = getenv(ServerLauncher.listenFDVariable).flatMap({ Int32(String(cString: $0)) }) {
-            return runStarted(paths: paths, listener: fd)
-        }
-        guard let lock = ServerLock(path: paths.lock) else {
-            Console.error("xhud: a server already serves \(paths.socket)\n")
-            // A server started by a key press, or a plain `xhud server`, serves no bus.
-            if notifications { Console.error("xhud: it does not serve notifications unless it was started with --notifications\n") }
-            return Status.done
-        }
-        unlink(paths.socket)
-        let listener: Int32
-        do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
-        let display: X11Display
-        do { display = try X11Display(keyboardExtension: false) } catch {
-            unlink(paths.socket)
-            return fail("\(error)", Status.noDisplay)
-        }
-        let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
-        server.lingersForever = true
-        server.takeOverFromDeadServer()
-        // Up before anyone asks: the first HUD's loading (Pango, the default fonts, the drawing
-        // code) is done now, not while the first client waits.
-        // The default label font only: each further font set stays resident (about 0.1 MiB).
-        var sample = HUDConfiguration()
-        sample.mode = .annular
-        sample.label = "Ag 0%"
-        HUDRenderer().warmUp(sample, region: Size(width: 400, height: 300))
-        FontWarmup.loadPango()
-        if notifications {
-            // Once the server is up, on the bus's own thread.
-            server.notifications = NotificationRelay(server: server, directory: paths.directory, replace: replace)
-            server.notifications?.start()
-        }
-        _ = lock   // held until this process exits
-        return server.loop.run()
-    }
-
-    /// A server started by a client (`ServerLauncher`): the client bound the socket and took the
-    /// lock, passed here as descriptors 3 and 4. It serves until `--linger` after its last HUD.
-    /// Without a display it exits at once: its clients read the end of the connection and draw
-    /// their HUDs themselves.
-    private static func runStarted(paths: ServerPaths, listener: Int32) -> Int32 {
-        FontWarmup.loadShaping()
-        unsetenv(ServerLauncher.listenFDVariable)
-        _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
-        let display: X11Display
-        do { display = try X11Display(keyboardExtension: false) } catch {
-            unlink(paths.socket)   // ours (the lock is held): no stale socket is left behind
-            return Status.noDisplay
-        }
-        let server = HUDServer(paths: paths, loop: HUDLoop(display: display), listener: listener)
-        server.scheduleExit()
-        // After the request that started it (its client waits; a journal is rare).
-        server.loop.addTimer(after: 0) { server.takeOverFromDeadServer() }
-        return server.loop.run()
-    }
-
-    /// The server of one client where no display-wide server can run (the runtime directory is
-    /// not the user's alone, say): the same server, on a connection of its own instead of a
-    /// socket, ending with its last HUD. Its client is the caller's process (`PrivateServer`).
-    /// `silentWithoutDisplay`: no display closes the connection unanswered (a wrapped command
-    /// then runs without a HUD, not a word said), else the client hears why.
-    package static func runPrivate(connection: Int32, silentWithoutDisplay: Bool) -> Int32 {
-        FontWarmup.loadShaping()
-        let display: X11Display
-        do { display = try X11Display(keyboardExtension: false) } catch {
-            if !silentWithoutDisplay {
-                _ = try? UnixSocket.readFrame(connection, tag: Wire.requestTag, timeout: 5)
-                _ = UnixSocket.writeAll(connection, Wire.Reply(status: Status.noDisplay, error: "xhud: \(error)\n").encoded())
-            }
-            return Status.noDisplay
-        }
-        let server = HUDServer(paths: nil, loop: HUDLoop(display: display), listener: -1)
-        server.linger = 0
-        server.accept(connection)
-        return server.loop.run()
-    }
-
     /// A server started by `xhud server` stays when its last HUD is hidden.
-    private var lingersForever = false
+    var lingersForever = false
 
-    private init(paths: ServerPaths?, loop: HUDLoop, listener: Int32) {
+    /// A server of `display` answering on `listener` (-1: none; `accept` hands it connections).
+    package init(paths: ServerPaths?, display: Display, listener: Int32) {
         self.paths = paths
-        self.loop = loop
+        self.display = display
         self.listener = listener
-        loop.installSignalHandlers()
-        loop.onSignal = { [unowned self] _ in self.exit() }
+        let loop = display.loop
         if listener >= 0 {
             _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
             loop.addReader(fd: listener) { [unowned self] in self.acceptAll() }
         }
-        // While the fonts load (FontWarmup): the first HUD then finds its round trips done.
-        loop.display.prefetchForHUDs()
         // What starting up allocated and freed (fontconfig's parse of its configuration, the
         // first layouts) goes back to the system once the first HUDs are up, off their path.
-        loop.addTimer(after: 1) { [unowned loop] in loop.releaseFreedMemory() }
-        // The kept font matches are checked, and new ones kept, once the first HUDs are up: soon
-        // when the configuration is loaded already (they did not hold: a match and a file to
-        // write), later when it is to be loaded (3-4 ms of a core, not beside the first frames).
-        loop.addTimer(after: FontWarmup.keptMatchesHeld ? 0.4 : 0.05) { FontWarmup.settle() }
-        accessibility = AccessibilityRelay(server: self)
+        _ = loop.addTimer(after: 1) { [unowned loop] in loop.releaseFreedMemory() }
     }
 
     // MARK: Connections
@@ -176,7 +89,7 @@ package final class HUDServer {
     }
 
     /// Waits for `fd`'s request.
-    private func accept(_ fd: Int32) {
+    package func accept(_ fd: Int32) {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         // A client that never finishes its message is dropped, not waited for; past
@@ -191,7 +104,7 @@ package final class HUDServer {
     }
 
     /// Connections waiting for their request to arrive (or their reply to leave), at most.
-    static let maxPending = 64
+    static var maxPending: Int { 64 }
 
     private func receive(_ fd: Int32) {
         guard var c = connections[fd] else { return }
@@ -291,7 +204,7 @@ package final class HUDServer {
         }
         let files = invocation.imageFiles
         if files.isEmpty { return apply(invocation, request, connection: connection, cache: cache, reply: reply) }
-        let scale = invocation.options.scale ?? ((loop.display.xftDPI ?? 96) / 96)
+        let scale = invocation.options.scale ?? ((display.dpi ?? 96) / 96)
         let side = Int(((invocation.options.imageSize ?? 37) * Limits.scale.clamp(scale)).rounded(.up))
         let o = invocation.options
         images.prepare(files, side: side, icons: (ConfiguredInvocation.iconSize(o), o.iconTheme)) { [unowned self] results in
@@ -400,7 +313,7 @@ package final class HUDServer {
 
     /// Stops answering first (the socket goes), then ends: a client that connected just before
     /// reads EOF and starts a new server.
-    private func exit() {
+    func exit() {
         journal?.clear()
         if let paths { unlink(paths.socket) }
         if listener >= 0 {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HUDFiles
+import HUDEngine
 import HUDRender
 import HUDSettings
 import HUDX11
@@ -26,12 +27,12 @@ package final class ImagePreparer {
     /// Bytes of heap a child may use.
     static let memory = 128 << 20
 
-    private let loop: HUDLoop
+    private let loop: any HUDEventLoop
     private var prepared: [String: String] = [:]
     private var preparedOrder: [String] = []
     private var running: [String: [(Result<String, ImageProblem>) -> Void]] = [:]
 
-    init(loop: HUDLoop) { self.loop = loop }
+    init(loop: any HUDEventLoop) { self.loop = loop }
 
     /// Calls `done` with each path's PNG (or why it cannot be shown), at once for what needs no
     /// child or was made before. `side` is the box in device pixels. A path without a leading

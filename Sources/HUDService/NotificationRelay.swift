@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HUDNotifications
+import HUDEngine
 import HUDSocket
 import HUDX11
 import HUDSystem
@@ -10,7 +11,7 @@ import HUDSystem
 /// handled as the `xhud` invocation it stands for, and when its HUD ends the bus hears why
 /// (expired, dismissed by a click or its button, closed). Owned by the loop's thread; the bus
 /// thread reaches it only through `loop.post`.
-final class NotificationRelay {
+final class NotificationRelay<Display: ServerDisplay> {
     /// A notification the bus shows: its id, and what ends it when it ends.
     struct Shown {
         var id: UInt32
@@ -20,12 +21,12 @@ final class NotificationRelay {
         var action: String?
     }
 
-    private unowned let server: HUDServer
+    private unowned let server: HUDServer<Display>
     private var bus: NotificationBus!
     private var shown: [String: Shown] = [:]
 
     /// `directory`: where the pixels of image-data notifications are written for their HUDs.
-    init(server: HUDServer, directory: String, replace: Bool) {
+    init(server: HUDServer<Display>, directory: String, replace: Bool) {
         self.server = server
         bus = nil
         let inbox = LoopInbox(server.loop, owner: self)
@@ -63,7 +64,7 @@ final class NotificationRelay {
 
     /// A HUD the server made: when it is a notification of the bus, its button invokes the
     /// notification's action and a click on it the `default` one.
-    func attach(_ key: String, _ hud: X11HUD) {
+    func attach(_ key: String, _ hud: Display.HUD) {
         guard shown[key] != nil else { return }
         hud.onButton = { [weak self, unowned hud] in
             if let self, var e = self.shown[key] {

@@ -3,13 +3,14 @@ import Glibc
 #endif
 import CX11
 import HUDCore
+import HUDEngine
 import HUDSystem
 
 /// The event loop of one X connection: it runs any number of HUDs (a named-HUD server stacks
 /// several), one display link for all of them, file descriptors to watch and timers. Everything
 /// runs on the thread that calls `run`, which sleeps in ppoll until the next frame's deadline,
 /// a timer, an event or a wake (work posted from another thread, a signal).
-public final class HUDLoop {
+public final class HUDLoop: HUDEventLoop {
     public let display: X11Display
     let clock = MonotonicClock()
     let wake = WakePipe()

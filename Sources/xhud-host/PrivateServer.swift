@@ -34,7 +34,7 @@ enum PrivateServer {
             // and off the caller's pipes (a named HUD outlives its client).
             setsid()
             detachStandardStreams()
-            exit(HUDServer.runPrivate(connection: pair[1], silentWithoutDisplay: !command.isEmpty))
+            exit(X11Server.runPrivate(connection: pair[1], silentWithoutDisplay: !command.isEmpty))
         }
         close(pair[1])
         let client = SessionClient(connection: pair[0], request: request, command: command)

@@ -30,7 +30,7 @@ struct Runner {
                 return fail("cannot open display '': is an X server running and DISPLAY set?", Status.noDisplay)
             }
             do { try paths.preparePrivateDirectory() } catch { return fail("\(error)", Status.usage) }
-            return HUDServer.runForeground(paths: paths, notifications: options.notifications == true, replace: options.replace)
+            return X11Server.runForeground(paths: paths, notifications: options.notifications == true, replace: options.replace)
         }
         let config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return fail("\(error)", Status.usage) }

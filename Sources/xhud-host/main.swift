@@ -27,7 +27,7 @@ FontWarmup.start()
 // A server started by a client (`ServerLauncher`): its first request is already waiting.
 if CommandLine.arguments.dropFirst().elementsEqual(["server"]), getenv(ServerLauncher.listenFDVariable) != nil,
    let paths = ServerPaths.current() {
-    exit(HUDServer.runForeground(paths: paths))
+    exit(X11Server.runForeground(paths: paths))
 }
 
 let given = Array(CommandLine.arguments.dropFirst())

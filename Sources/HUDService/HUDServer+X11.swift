@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDCore
+import HUDEngine
+import HUDRender
+import HUDSocket
+import HUDSystem
+import HUDX11
+
+/// The server on an X11 display.
+package typealias X11Server = HUDServer<X11ServerDisplay>
+
+/// Its three starts: `xhud server`, a server started by a client, a client's private server.
+extension HUDServer where Display == X11ServerDisplay {
+    /// A server on `display`'s own loop, ending on SIGTERM or SIGINT.
+    static func make(paths: ServerPaths?, display: X11Display, listener: Int32) -> X11Server {
+        let loop = HUDLoop(display: display)
+        let server = X11Server(paths: paths, display: X11ServerDisplay(loop), listener: listener)
+        loop.installSignalHandlers()
+        loop.onSignal = { [unowned server] _ in server.exit() }
+        // While the fonts load (FontWarmup): the first HUD then finds its round trips done.
+        display.prefetchForHUDs()
+        // The kept font matches are checked, and new ones kept, once the first HUDs are up: soon
+        // when the configuration is loaded already (they did not hold: a match and a file to
+        // write), later when it is to be loaded (3-4 ms of a core, not beside the first frames).
+        _ = loop.addTimer(after: FontWarmup.keptMatchesHeld ? 0.4 : 0.05) { FontWarmup.settle() }
+        server.accessibility = AccessibilityRelay(server: server)
+        return server
+    }
+
+    /// `xhud server`: serves in the foreground (for autostart and systemd) until SIGTERM or
+    /// SIGINT, whether or not HUDs show; exit 0 when another server already serves the display.
+    /// `notifications`: serve `org.freedesktop.Notifications` too (`replace`: take it over).
+    package static func runForeground(paths: ServerPaths, notifications: Bool = false, replace: Bool = false) -> Int32 {
+        if let fd = getenv(ServerLauncher.listenFDVariable).flatMap({ Int32(String(cString: $0)) }) {
+            return runStarted(paths: paths, listener: fd)
+        }
+        guard let lock = ServerLock(path: paths.lock) else {
+            Console.error("xhud: a server already serves \(paths.socket)\n")
+            // A server started by a key press, or a plain `xhud server`, serves no bus.
+            if notifications { Console.error("xhud: it does not serve notifications unless it was started with --notifications\n") }
+            return Status.done
+        }
+        unlink(paths.socket)
+        let listener: Int32
+        do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
+        let display: X11Display
+        do { display = try X11Display(keyboardExtension: false) } catch {
+            unlink(paths.socket)
+            return fail("\(error)", Status.noDisplay)
+        }
+        let server = X11Server.make(paths: paths, display: display, listener: listener)
+        server.lingersForever = true
+        server.takeOverFromDeadServer()
+        // Up before anyone asks: the first HUD's loading (Pango, the default fonts, the drawing
+        // code) is done now, not while the first client waits.
+        // The default label font only: each further font set stays resident (about 0.1 MiB).
+        var sample = HUDConfiguration()
+        sample.mode = .annular
+        sample.label = "Ag 0%"
+        HUDRenderer().warmUp(sample, region: Size(width: 400, height: 300))
+        FontWarmup.loadPango()
+        if notifications {
+            // Once the server is up, on the bus's own thread.
+            server.notifications = NotificationRelay(server: server, directory: paths.directory, replace: replace)
+            server.notifications?.start()
+        }
+        _ = lock   // held until this process exits
+        return server.display.hudLoop.run()
+    }
+
+    /// A server started by a client (`ServerLauncher`): the client bound the socket and took the
+    /// lock, passed here as descriptors 3 and 4. It serves until `--linger` after its last HUD.
+    /// Without a display it exits at once: its clients read the end of the connection and draw
+    /// their HUDs themselves.
+    private static func runStarted(paths: ServerPaths, listener: Int32) -> Int32 {
+        FontWarmup.loadShaping()
+        unsetenv(ServerLauncher.listenFDVariable)
+        _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
+        let display: X11Display
+        do { display = try X11Display(keyboardExtension: false) } catch {
+            unlink(paths.socket)   // ours (the lock is held): no stale socket is left behind
+            return Status.noDisplay
+        }
+        let server = X11Server.make(paths: paths, display: display, listener: listener)
+        server.scheduleExit()
+        // After the request that started it (its client waits; a journal is rare).
+        _ = server.loop.addTimer(after: 0) { server.takeOverFromDeadServer() }
+        return server.display.hudLoop.run()
+    }
+
+    /// The server of one client where no display-wide server can run (the runtime directory is
+    /// not the user's alone, say): the same server, on a connection of its own instead of a
+    /// socket, ending with its last HUD. Its client is the caller's process (`PrivateServer`).
+    /// `silentWithoutDisplay`: no display closes the connection unanswered (a wrapped command
+    /// then runs without a HUD, not a word said), else the client hears why.
+    package static func runPrivate(connection: Int32, silentWithoutDisplay: Bool) -> Int32 {
+        FontWarmup.loadShaping()
+        let display: X11Display
+        do { display = try X11Display(keyboardExtension: false) } catch {
+            if !silentWithoutDisplay {
+                _ = try? UnixSocket.readFrame(connection, tag: Wire.requestTag, timeout: 5)
+                _ = UnixSocket.writeAll(connection, Wire.Reply(status: Status.noDisplay, error: "xhud: \(error)\n").encoded())
+            }
+            return Status.noDisplay
+        }
+        let server = X11Server.make(paths: nil, display: display, listener: -1)
+        server.linger = 0
+        server.accept(connection)
+        return server.display.hudLoop.run()
+    }
+}
