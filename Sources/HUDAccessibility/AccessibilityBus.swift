@@ -17,21 +17,21 @@ import HUDSystem
 /// calls nothing of the server's; `report` (once, when it is serving or is off) is the one way
 /// back, and the server posts it to its loop. Nothing blocks the loop: the waits for the bus
 /// (finding its address, `Embed`) are the thread's.
-public final class AccessibilityBus: @unchecked Sendable {
+package final class AccessibilityBus: @unchecked Sendable {
     /// A HUD's object: made or changed (`set`), or gone.
-    public enum Change: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         case set(Int, AccessibleHUD)
         case remove(Int)
     }
 
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// Registered: the accessibility bus's address.
         case serving(String)
         /// Why nothing is served (no accessibility bus: the usual case without a screen reader).
         case off(String)
     }
 
-    public static let rootPath = "/org/a11y/atspi/accessible/root"
+    package static let rootPath = "/org/a11y/atspi/accessible/root"
     static let nodePrefix = "/org/a11y/atspi/accessible/hud/"
     static let cachePath = "/org/a11y/atspi/cache"
     static let nullPath = "/org/a11y/atspi/null"
@@ -57,7 +57,7 @@ public final class AccessibilityBus: @unchecked Sendable {
     /// `addresses`: the accessibility bus's, as the server found them without asking a bus
     /// (`AT_SPI_BUS_ADDRESS`, the root window's `AT_SPI_BUS`), tried in order; then, when
     /// `useSessionBus`, `org.a11y.Bus.GetAddress` on the session bus if a bus launcher runs.
-    public init(version: String, addresses: [String], useSessionBus: Bool = true, report: @escaping @Sendable (Status) -> Void) {
+    package init(version: String, addresses: [String], useSessionBus: Bool = true, report: @escaping @Sendable (Status) -> Void) {
         self.version = version
         self.addresses = addresses.filter { !$0.isEmpty }
         self.useSessionBus = useSessionBus
@@ -72,14 +72,14 @@ public final class AccessibilityBus: @unchecked Sendable {
     }
 
     /// Finds the bus, registers and serves, on a new thread.
-    public func start() {
+    package func start() {
         if !DetachedThread.start({ self.run() }) { finish(.off("no thread for the accessibility bus")) }
     }
 
     /// Hands a change to the bus thread (from the server's loop, or any thread). False once the
     /// thread has stopped: the caller stops posting.
     @discardableResult
-    public func post(_ change: Change) -> Bool {
+    package func post(_ change: Change) -> Bool {
         let alive = outbox.withLock { o -> Bool in
             if o.alive { o.changes.append(change) }
             return o.alive

@@ -1,13 +1,13 @@
 import HUDCore
 
 /// AT-SPI roles xhud uses (`AtspiRole`, at-spi2-core's atspi-constants.h).
-public enum AccessibleRole: UInt32, Sendable {
+package enum AccessibleRole: UInt32, Sendable {
     case alert = 2
     case application = 75
     case notification = 101
 
     /// The role's name as `GetRoleName` gives it (at-spi2-core's role names, untranslated).
-    public var name: String {
+    package var name: String {
         switch self {
         case .alert: return "alert"
         case .application: return "application"
@@ -17,7 +17,7 @@ public enum AccessibleRole: UInt32, Sendable {
 }
 
 /// AT-SPI states (`AtspiStateType`): bit numbers in the two 32-bit words of `GetState`.
-public enum AccessibleState: Int, CaseIterable, Sendable {
+package enum AccessibleState: Int, CaseIterable, Sendable {
     case active = 1
     case enabled = 8
     case sensitive = 24
@@ -26,28 +26,28 @@ public enum AccessibleState: Int, CaseIterable, Sendable {
 }
 
 /// A set of states as `GetState` sends it: `au`, two words, state n is bit n % 32 of word n / 32.
-public struct AccessibleStateSet: Equatable, Sendable {
-    public private(set) var words: [UInt32] = [0, 0]
-    public init(_ states: [AccessibleState] = []) { for s in states { insert(s) } }
-    public mutating func insert(_ s: AccessibleState) { words[s.rawValue / 32] |= 1 << UInt32(s.rawValue % 32) }
-    public func contains(_ s: AccessibleState) -> Bool { words[s.rawValue / 32] & (1 << UInt32(s.rawValue % 32)) != 0 }
+package struct AccessibleStateSet: Equatable, Sendable {
+    package private(set) var words: [UInt32] = [0, 0]
+    package init(_ states: [AccessibleState] = []) { for s in states { insert(s) } }
+    package mutating func insert(_ s: AccessibleState) { words[s.rawValue / 32] |= 1 << UInt32(s.rawValue % 32) }
+    package func contains(_ s: AccessibleState) -> Bool { words[s.rawValue / 32] & (1 << UInt32(s.rawValue % 32)) != 0 }
 }
 
 /// What a screen reader is told of one HUD: its name (the label, as its window's `_NET_WM_NAME`),
 /// description (the details), role and states. Made on the server's loop from the HUD's
 /// configuration; a value, handed to the bus thread.
-public struct AccessibleHUD: Equatable, Sendable {
-    public var name: String
-    public var description: String
-    public var role: AccessibleRole
-    public var showing: Bool
+package struct AccessibleHUD: Equatable, Sendable {
+    package var name: String
+    package var description: String
+    package var role: AccessibleRole
+    package var showing: Bool
 
-    public init(name: String, description: String, role: AccessibleRole, showing: Bool) {
+    package init(name: String, description: String, role: AccessibleRole, showing: Bool) {
         self.name = name; self.description = description; self.role = role; self.showing = showing
     }
 
     /// The HUD as its configuration shows it.
-    public init(_ c: HUDConfiguration, showing: Bool) {
+    package init(_ c: HUDConfiguration, showing: Bool) {
         name = c.spokenText
         // The details in words, unless they are what the name says already (no label).
         var d = c.markup ? HUDConfiguration.plainText(ofMarkup: c.details) : c.details
@@ -61,15 +61,15 @@ public struct AccessibleHUD: Equatable, Sendable {
 
     /// An error or a warning asks for attention (ALERT: Orca speaks it at once, interrupting);
     /// everything else informs (NOTIFICATION: spoken politely).
-    public static func role(for mode: HUDMode) -> AccessibleRole {
+    package static func role(for mode: HUDMode) -> AccessibleRole {
         mode == .error || mode == .warning ? .alert : .notification
     }
 
     /// SHOWING and VISIBLE while on screen; ENABLED always (nothing in it is disabled).
-    public var states: AccessibleStateSet {
+    package var states: AccessibleStateSet {
         AccessibleStateSet(showing ? [.enabled, .visible, .showing] : [.enabled])
     }
 
     /// `Announcement`'s politeness: ATSPI_LIVE_ASSERTIVE (2) for an alert, else POLITE (1).
-    public var politeness: Int32 { role == .alert ? 2 : 1 }
+    package var politeness: Int32 { role == .alert ? 2 : 1 }
 }

@@ -5,46 +5,46 @@ import Glibc
 /// A `DBusMessageIter` (caller-allocated: 72 bytes on 64-bit systems, 16 pointers at most on any;
 /// 128 bytes are allocated) and the reads and writes of the message it walks. Used on the bus
 /// thread alone.
-public final class BusIter {
+package final class BusIter {
     /// D-Bus type codes.
-    public enum Code {
-        public static let byte = Int32(UInt8(ascii: "y")), bool = Int32(UInt8(ascii: "b")), int16 = Int32(UInt8(ascii: "n"))
-        public static let uint16 = Int32(UInt8(ascii: "q")), int32 = Int32(UInt8(ascii: "i")), uint32 = Int32(UInt8(ascii: "u"))
-        public static let int64 = Int32(UInt8(ascii: "x")), uint64 = Int32(UInt8(ascii: "t")), double = Int32(UInt8(ascii: "d"))
-        public static let string = Int32(UInt8(ascii: "s")), objectPath = Int32(UInt8(ascii: "o")), array = Int32(UInt8(ascii: "a"))
-        public static let variant = Int32(UInt8(ascii: "v")), structure = Int32(UInt8(ascii: "r")), dictEntry = Int32(UInt8(ascii: "e"))
+    package enum Code {
+        package static let byte = Int32(UInt8(ascii: "y")), bool = Int32(UInt8(ascii: "b")), int16 = Int32(UInt8(ascii: "n"))
+        package static let uint16 = Int32(UInt8(ascii: "q")), int32 = Int32(UInt8(ascii: "i")), uint32 = Int32(UInt8(ascii: "u"))
+        package static let int64 = Int32(UInt8(ascii: "x")), uint64 = Int32(UInt8(ascii: "t")), double = Int32(UInt8(ascii: "d"))
+        package static let string = Int32(UInt8(ascii: "s")), objectPath = Int32(UInt8(ascii: "o")), array = Int32(UInt8(ascii: "a"))
+        package static let variant = Int32(UInt8(ascii: "v")), structure = Int32(UInt8(ascii: "r")), dictEntry = Int32(UInt8(ascii: "e"))
     }
 
-    public let lib: LibDBus
-    public let raw = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 16)
+    package let lib: LibDBus
+    package let raw = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 16)
 
-    public init(_ lib: LibDBus) {
+    package init(_ lib: LibDBus) {
         self.lib = lib
         raw.initializeMemory(as: UInt8.self, repeating: 0, count: 128)
     }
     deinit { raw.deallocate() }
 
-    public static func reading(_ lib: LibDBus, _ message: LibDBus.Ptr) -> BusIter? {
+    package static func reading(_ lib: LibDBus, _ message: LibDBus.Ptr) -> BusIter? {
         let it = BusIter(lib)
         return lib.iterInit(message, it.raw) != 0 ? it : nil
     }
 
-    public static func appending(_ lib: LibDBus, _ message: LibDBus.Ptr) -> BusIter {
+    package static func appending(_ lib: LibDBus, _ message: LibDBus.Ptr) -> BusIter {
         let it = BusIter(lib)
         lib.iterInitAppend(message, it.raw)
         return it
     }
 
-    public var type: Int32 { lib.iterArgType(raw) }
-    @discardableResult public func next() -> Bool { lib.iterNext(raw) != 0 }
+    package var type: Int32 { lib.iterArgType(raw) }
+    @discardableResult package func next() -> Bool { lib.iterNext(raw) != 0 }
 
-    public func recurse() -> BusIter {
+    package func recurse() -> BusIter {
         let sub = BusIter(lib)
         lib.iterRecurse(raw, sub.raw)
         return sub
     }
 
-    public var string: String? {
+    package var string: String? {
         guard type == Code.string || type == Code.objectPath else { return nil }
         var p: UnsafePointer<CChar>?
         lib.iterGetBasic(raw, &p)
@@ -52,7 +52,7 @@ public final class BusIter {
     }
 
     /// Any integer or boolean, widened.
-    public var integer: Int64? {
+    package var integer: Int64? {
         var v: UInt64 = 0
         let t = type
         guard [Code.byte, Code.bool, Code.int16, Code.uint16, Code.int32, Code.uint32, Code.int64, Code.uint64].contains(t) else {
@@ -76,7 +76,7 @@ public final class BusIter {
     }
 
     /// The bytes of an array of bytes this iterator points at.
-    public var bytes: [UInt8]? {
+    package var bytes: [UInt8]? {
         guard type == Code.array else { return nil }
         let sub = recurse()
         guard sub.type == Code.byte || sub.type == 0 else { return nil }
@@ -89,12 +89,12 @@ public final class BusIter {
 
     // MARK: Writing
 
-    public func append(_ v: UInt32) {
+    package func append(_ v: UInt32) {
         var v = v
         _ = lib.iterAppendBasic(raw, Code.uint32, &v)
     }
 
-    public func append(_ s: String) {
+    package func append(_ s: String) {
         // A string on the bus is UTF-8 without NUL (ours always are; NULs are dropped).
         let clean = s.contains("\0") ? s.replacingAll("\0", "") : s
         clean.withCString { c in
@@ -103,7 +103,7 @@ public final class BusIter {
         }
     }
 
-    public func append(strings: [String]) {
+    package func append(strings: [String]) {
         let sub = BusIter(lib)
         _ = lib.iterOpen(raw, Code.array, "s", sub.raw)
         for s in strings { sub.append(s) }
@@ -114,7 +114,7 @@ public final class BusIter {
 extension BusIter {
     /// Appends `v` (containers opened and closed around their contents). Make sure it
     /// `isWellFormed` (the writers' tests do): libdbus aborts on a mismatch.
-    public func append(_ v: BusValue) {
+    package func append(_ v: BusValue) {
         switch v {
         case .string(let s): append(s)
         case .objectPath(let p):
@@ -143,7 +143,7 @@ extension BusIter {
 }
 
 /// A value to write into a message, with its D-Bus signature.
-public indirect enum BusValue: Equatable, Sendable {
+package indirect enum BusValue: Equatable, Sendable {
     case string(String), objectPath(String), uint32(UInt32), int32(Int32), bool(Bool)
     case structure([BusValue])
     /// An array of values whose signature is `element` (given: an array may be empty).
@@ -152,7 +152,7 @@ public indirect enum BusValue: Equatable, Sendable {
     case entry(BusValue, BusValue)
     case variant(BusValue)
 
-    public var signature: String {
+    package var signature: String {
         switch self {
         case .string: return "s"
         case .objectPath: return "o"
@@ -167,19 +167,19 @@ public indirect enum BusValue: Equatable, Sendable {
     }
 
     /// An AT-SPI object reference: (bus name, object path).
-    public static func reference(_ name: String, _ path: String) -> BusValue { .structure([.string(name), .objectPath(path)]) }
+    package static func reference(_ name: String, _ path: String) -> BusValue { .structure([.string(name), .objectPath(path)]) }
     /// `a{sv}` (each value in its variant), or `a{ss}` of strings.
-    public static func dictionary(_ pairs: [(String, BusValue)]) -> BusValue {
+    package static func dictionary(_ pairs: [(String, BusValue)]) -> BusValue {
         .array(element: "{sv}", pairs.map { .entry(.string($0.0), .variant($0.1)) })
     }
 
-    public static func dictionary(strings pairs: [(String, String)]) -> BusValue {
+    package static func dictionary(strings pairs: [(String, String)]) -> BusValue {
         .array(element: "{ss}", pairs.map { .entry(.string($0.0), .string($0.1)) })
     }
 
     /// Whether every array's items have its element signature (libdbus aborts the process on a
     /// value that does not match the container it is written into).
-    public var isWellFormed: Bool {
+    package var isWellFormed: Bool {
         switch self {
         case .structure(let f): return !f.isEmpty && f.allSatisfy(\.isWellFormed)
         case .array(let e, let items): return items.allSatisfy { $0.signature == e && $0.isWellFormed }

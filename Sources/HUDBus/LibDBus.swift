@@ -8,55 +8,55 @@ import Glibc
 /// relocated before every server's first frame. Loading twice (both buses) is one mapping.
 /// The types the library keeps opaque are raw pointers here; `DBusError` and `DBusMessageIter`
 /// are caller-allocated structs whose sizes the library's ABI fixes (see `BusIter`).
-public struct LibDBus: @unchecked Sendable {
-    public typealias Ptr = UnsafeMutableRawPointer
-    public typealias CStr = UnsafePointer<CChar>
+package struct LibDBus: @unchecked Sendable {
+    package typealias Ptr = UnsafeMutableRawPointer
+    package typealias CStr = UnsafePointer<CChar>
 
-    public let errorInit: @convention(c) (Ptr) -> Void
-    public let errorFree: @convention(c) (Ptr) -> Void
-    public let busGetPrivate: @convention(c) (Int32, Ptr) -> Ptr?
-    public let busRequestName: @convention(c) (Ptr, CStr, UInt32, Ptr) -> Int32
-    public let setExitOnDisconnect: @convention(c) (Ptr, UInt32) -> Void
-    public let getUnixFD: @convention(c) (Ptr, UnsafeMutablePointer<Int32>) -> UInt32
-    public let readWrite: @convention(c) (Ptr, Int32) -> UInt32
-    public let popMessage: @convention(c) (Ptr) -> Ptr?
-    public let send: @convention(c) (Ptr, Ptr, UnsafeMutablePointer<UInt32>?) -> UInt32
-    public let flush: @convention(c) (Ptr) -> Void
-    public let isConnected: @convention(c) (Ptr) -> UInt32
-    public let close: @convention(c) (Ptr) -> Void
-    public let connectionUnref: @convention(c) (Ptr) -> Void
-    public let messageType: @convention(c) (Ptr) -> Int32
-    public let interface: @convention(c) (Ptr) -> CStr?
-    public let member: @convention(c) (Ptr) -> CStr?
-    public let path: @convention(c) (Ptr) -> CStr?
-    public let signature: @convention(c) (Ptr) -> CStr?
-    public let sender: @convention(c) (Ptr) -> CStr?
-    public let noReply: @convention(c) (Ptr) -> UInt32
-    public let newReturn: @convention(c) (Ptr) -> Ptr?
-    public let newError: @convention(c) (Ptr, CStr, CStr?) -> Ptr?
-    public let newSignal: @convention(c) (CStr, CStr, CStr) -> Ptr?
-    public let messageUnref: @convention(c) (Ptr) -> Void
-    public let iterInit: @convention(c) (Ptr, Ptr) -> UInt32
-    public let iterInitAppend: @convention(c) (Ptr, Ptr) -> Void
-    public let iterArgType: @convention(c) (Ptr) -> Int32
-    public let iterNext: @convention(c) (Ptr) -> UInt32
-    public let iterGetBasic: @convention(c) (Ptr, Ptr) -> Void
-    public let iterRecurse: @convention(c) (Ptr, Ptr) -> Void
-    public let iterFixedArray: @convention(c) (Ptr, Ptr, UnsafeMutablePointer<Int32>) -> Void
-    public let iterAppendBasic: @convention(c) (Ptr, Int32, UnsafeRawPointer) -> UInt32
-    public let iterOpen: @convention(c) (Ptr, Int32, CStr?, Ptr) -> UInt32
-    public let iterClose: @convention(c) (Ptr, Ptr) -> UInt32
-    public let openPrivate: @convention(c) (CStr, Ptr) -> Ptr?
-    public let busRegister: @convention(c) (Ptr, Ptr) -> UInt32
-    public let uniqueName: @convention(c) (Ptr) -> CStr?
-    public let newMethodCall: @convention(c) (CStr?, CStr, CStr?, CStr) -> Ptr?
-    public let sendWithReplyAndBlock: @convention(c) (Ptr, Ptr, Int32, Ptr) -> Ptr?
-    public let errorName: @convention(c) (Ptr) -> CStr?
+    package let errorInit: @convention(c) (Ptr) -> Void
+    package let errorFree: @convention(c) (Ptr) -> Void
+    package let busGetPrivate: @convention(c) (Int32, Ptr) -> Ptr?
+    package let busRequestName: @convention(c) (Ptr, CStr, UInt32, Ptr) -> Int32
+    package let setExitOnDisconnect: @convention(c) (Ptr, UInt32) -> Void
+    package let getUnixFD: @convention(c) (Ptr, UnsafeMutablePointer<Int32>) -> UInt32
+    package let readWrite: @convention(c) (Ptr, Int32) -> UInt32
+    package let popMessage: @convention(c) (Ptr) -> Ptr?
+    package let send: @convention(c) (Ptr, Ptr, UnsafeMutablePointer<UInt32>?) -> UInt32
+    package let flush: @convention(c) (Ptr) -> Void
+    package let isConnected: @convention(c) (Ptr) -> UInt32
+    package let close: @convention(c) (Ptr) -> Void
+    package let connectionUnref: @convention(c) (Ptr) -> Void
+    package let messageType: @convention(c) (Ptr) -> Int32
+    package let interface: @convention(c) (Ptr) -> CStr?
+    package let member: @convention(c) (Ptr) -> CStr?
+    package let path: @convention(c) (Ptr) -> CStr?
+    package let signature: @convention(c) (Ptr) -> CStr?
+    package let sender: @convention(c) (Ptr) -> CStr?
+    package let noReply: @convention(c) (Ptr) -> UInt32
+    package let newReturn: @convention(c) (Ptr) -> Ptr?
+    package let newError: @convention(c) (Ptr, CStr, CStr?) -> Ptr?
+    package let newSignal: @convention(c) (CStr, CStr, CStr) -> Ptr?
+    package let messageUnref: @convention(c) (Ptr) -> Void
+    package let iterInit: @convention(c) (Ptr, Ptr) -> UInt32
+    package let iterInitAppend: @convention(c) (Ptr, Ptr) -> Void
+    package let iterArgType: @convention(c) (Ptr) -> Int32
+    package let iterNext: @convention(c) (Ptr) -> UInt32
+    package let iterGetBasic: @convention(c) (Ptr, Ptr) -> Void
+    package let iterRecurse: @convention(c) (Ptr, Ptr) -> Void
+    package let iterFixedArray: @convention(c) (Ptr, Ptr, UnsafeMutablePointer<Int32>) -> Void
+    package let iterAppendBasic: @convention(c) (Ptr, Int32, UnsafeRawPointer) -> UInt32
+    package let iterOpen: @convention(c) (Ptr, Int32, CStr?, Ptr) -> UInt32
+    package let iterClose: @convention(c) (Ptr, Ptr) -> UInt32
+    package let openPrivate: @convention(c) (CStr, Ptr) -> Ptr?
+    package let busRegister: @convention(c) (Ptr, Ptr) -> UInt32
+    package let uniqueName: @convention(c) (Ptr) -> CStr?
+    package let newMethodCall: @convention(c) (CStr?, CStr, CStr?, CStr) -> Ptr?
+    package let sendWithReplyAndBlock: @convention(c) (Ptr, Ptr, Int32, Ptr) -> Ptr?
+    package let errorName: @convention(c) (Ptr) -> CStr?
 
-    public static let soname = "libdbus-1.so.3"
+    package static let soname = "libdbus-1.so.3"
 
     /// The library, or why it cannot be used (not installed, too old).
-    public static func load() -> Result<LibDBus, BusFailure> {
+    package static func load() -> Result<LibDBus, BusFailure> {
         guard let h = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
             return .failure(BusFailure("cannot load \(soname) (\(dlerror().map { String(cString: $0) } ?? "?")); install libdbus-1-3"))
         }
@@ -93,19 +93,19 @@ public struct LibDBus: @unchecked Sendable {
 }
 
 /// Why the bus could not be served, in one line for the server's stderr.
-public struct BusFailure: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct BusFailure: Error, CustomStringConvertible, Sendable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// A caller-allocated `DBusError` (two pointers and flags: 64 bytes are plenty) and its message.
-public final class BusError {
+package final class BusError {
     let lib: LibDBus
-    public let raw = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
-    public init(_ lib: LibDBus) { self.lib = lib; lib.errorInit(raw) }
+    package let raw = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+    package init(_ lib: LibDBus) { self.lib = lib; lib.errorInit(raw) }
     deinit { lib.errorFree(raw); raw.deallocate() }
     /// The error's message (and clears it), or `otherwise` when none was set.
-    public func take(otherwise: String) -> String {
+    package func take(otherwise: String) -> String {
         let m = raw.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) }
         lib.errorFree(raw)
         lib.errorInit(raw)

@@ -7,7 +7,7 @@ import HUDSystem
 
 /// The HUD a wrapped command reports to: a session with the display's server, or a HUD process
 /// of this command's own. It may go away at any time; the command never notices.
-public protocol HUDLink: AnyObject {
+package protocol HUDLink: AnyObject {
     /// Polled for what the HUD says; -1 once there is no HUD.
     var fd: Int32 { get }
     /// Reads what the HUD said: true when the user cancelled. A HUD that went away is the
@@ -29,18 +29,18 @@ public protocol HUDLink: AnyObject {
 /// SIGKILL of xhud cannot be caught: the command runs on (as with a shell killed under it), its
 /// output keeps flowing (with `--progress-from-output` a separate copier process holds the
 /// pipes, not xhud), and its exit status goes to no one.
-public struct CommandRunner {
+package struct CommandRunner {
     let command: [String]
     let scansOutput: Bool
     let killTimeout: Double
     let hud: HUDLink
 
-    public init(command: [String], scansOutput: Bool, killTimeout: Double, hud: HUDLink) {
+    package init(command: [String], scansOutput: Bool, killTimeout: Double, hud: HUDLink) {
         self.command = command; self.scansOutput = scansOutput; self.killTimeout = killTimeout; self.hud = hud
     }
 
     /// Runs the command to its end; returns its status (1 when the user cancelled it).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         let events = SignalPipe(for: [SIGCHLD, SIGINT, SIGTERM, SIGHUP])
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], meterPipe: [Int32] = [-1, -1]
         let scan = scansOutput
@@ -224,13 +224,13 @@ enum OutputCopier {
 
 /// Finds the last "NN%" (or "NN.N%") in output, across chunk boundaries: make's "[ 42%]",
 /// curl's and rsync's meters (which redraw with \r).
-public struct PercentScanner {
-    public init() {}
+package struct PercentScanner {
+    package init() {}
     private var tail: [UInt8] = []
     private var last: Int? = nil
 
     /// The new percentage when it changed.
-    public mutating func scan(_ chunk: ArraySlice<UInt8>) -> Int? {
+    package mutating func scan(_ chunk: ArraySlice<UInt8>) -> Int? {
         let bytes = tail + chunk
         var found: Double? = nil
         var i = 0
@@ -260,9 +260,9 @@ public struct PercentScanner {
 
 /// Signals as bytes on a pipe, for a poll loop (SIGCHLD included), each with whether a process
 /// sent it (`kill`) or the kernel did (a terminal's Ctrl-C, a child's exit).
-public final class SignalPipe {
-    public let readFD: Int32
-    public init(for signals: [Int32]) {
+package final class SignalPipe {
+    package let readFD: Int32
+    package init(for signals: [Int32]) {
         var fds: [Int32] = [0, 0]
         _ = makePipe(&fds, nonBlocking: true)
         readFD = fds[0]
@@ -281,7 +281,7 @@ public final class SignalPipe {
         }
     }
 
-    public func drain() -> [(signal: Int32, fromProcess: Bool)] {
+    package func drain() -> [(signal: Int32, fromProcess: Bool)] {
         var out: [(Int32, Bool)] = []
         var b = [UInt8](repeating: 0, count: 64)
         while true {
@@ -296,7 +296,7 @@ public final class SignalPipe {
 nonisolated(unsafe) private var signalWriteFD: Int32 = -1
 
 /// pipe2(O_CLOEXEC) (not exported to Swift without _GNU_SOURCE): no child execs holding it.
-public func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
+package func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
     guard pipe(&fds) == 0 else { return false }
     for fd in fds {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

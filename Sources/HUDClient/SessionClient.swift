@@ -12,8 +12,8 @@ import HUDSystem
 ///
 /// The server may die (SIGKILL, a crash): the client starts another and shows its HUD again
 /// with the state its lines built (`ReplayState`); a wrapped command never notices.
-public final class SessionClient: HUDLink {
-    public enum Outcome: Equatable {
+package final class SessionClient: HUDLink {
+    package enum Outcome: Equatable {
         case exit(Int32)
         /// No server can run here (or none answers): draw the HUD in this process instead.
         case drawItYourself
@@ -30,24 +30,24 @@ public final class SessionClient: HUDLink {
     /// The wrapped command: the client's own business, never sent (the request carries only
     /// its first word, so that the server knows there is one).
     let command: [String]
-    public private(set) var fd: Int32 = -1
+    package private(set) var fd: Int32 = -1
     private var events = LineBuffer(limit: 64 * 1024)
     private var state = ReplayState()
     private var inputEnded = false
     private var quitting = false
 
-    public init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = []) {
+    package init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = []) {
         self.paths = paths; self.host = host; self.request = request; self.command = command
     }
 
     /// A client of a server of its own at the other end of `connection` (a socket pair).
-    public init(connection: Int32, request: Wire.Request, command: [String] = []) {
+    package init(connection: Int32, request: Wire.Request, command: [String] = []) {
         paths = nil; host = nil; privateConnection = connection; self.request = request; self.command = command
     }
 
     /// The request for `arguments`: a wrapped command is left out but for its first word,
     /// whatever its length (600 file names, megabytes of arguments); `command` is what it was.
-    public static func request(arguments: [String], cwd: String, staysConnected: Bool, stdinIsPipe: Bool,
+    package static func request(arguments: [String], cwd: String, staysConnected: Bool, stdinIsPipe: Bool,
                                wantsStats: Bool) -> (request: Wire.Request, command: [String]) {
         var sent = arguments, command: [String] = []
         if let dashes = arguments.firstIndex(of: "--") {
@@ -58,7 +58,7 @@ public final class SessionClient: HUDLink {
                              wantsStats: wantsStats), command)
     }
 
-    public func run() -> Outcome {
+    package func run() -> Outcome {
         guard let reply = ask(request) else { return .drawItYourself }
         if !reply.output.isEmpty { Console.output(reply.output) }
         if !reply.error.isEmpty { Console.error(reply.error) }
@@ -106,7 +106,7 @@ public final class SessionClient: HUDLink {
     /// Why a server that took the connection gave no answer (busy past the reply's time, a reply
     /// that broke the rules); nil when none ran or it answered. `hide`, `list` and `pop` must
     /// say so rather than report success.
-    public private(set) var answerMissing: String?
+    package private(set) var answerMissing: String?
 
     /// The server died under the HUD: a new one shows it again as the lines left it.
     private func resume() -> Bool {
@@ -218,7 +218,7 @@ public final class SessionClient: HUDLink {
 
     // MARK: HUDLink, for a wrapped command
 
-    public func readCancelled() -> Bool {
+    package func readCancelled() -> Bool {
         guard fd >= 0 else { return false }
         switch listen() {
         case .nothing: return false
@@ -234,12 +234,12 @@ public final class SessionClient: HUDLink {
         }
     }
 
-    public func send(_ line: String) {
+    package func send(_ line: String) {
         state.record(line)
         write(Array(line.utf8) + [10])
     }
 
-    public func commandEnded(_ status: Int32) {
+    package func commandEnded(_ status: Int32) {
         write((status > 128 ? Session.Control.signal(status - 128) : .exit(status)).line)
         if fd >= 0 { close(fd); fd = -1 }
     }

@@ -4,10 +4,10 @@ import HUDSocket
 /// `OptionTable`: every option that `--help` lists, its `--no-` form, the words a value may be
 /// (modes and their aliases, spinners, styles, animations), files for images and the
 /// configuration, the verb first, and a command after `--`.
-public enum Completions {
-    public static let shells = ["bash", "zsh", "fish"]
+package enum Completions {
+    package static let shells = ["bash", "zsh", "fish"]
 
-    public static func script(for shell: String) -> String? {
+    package static func script(for shell: String) -> String? {
         switch shell {
         case "bash": return bash()
         case "zsh": return zsh()

@@ -4,120 +4,120 @@ import HUDSocket
 /// What a command line says, typed: every option of `xhud`, with nil where it was not given
 /// (an update of a named HUD changes exactly what it names). Filled by `HUDOptions.parse`;
 /// what the options mean (a HUD configuration, a parent region) is the command's business.
-public struct HUDOptions: Sendable, Equatable {
-    public var verb: String?
-    public var message: String?
+package struct HUDOptions: Sendable, Equatable {
+    package var verb: String?
+    package var message: String?
 
-    public var mode: HUDMode?
-    public var label: String?
-    public var details: String?
-    public var progress: Double?
-    public var button: String?
-    public var image: String?
-    public var imageSize: Double?
-    public var tintImage: Bool?
-    public var successImage: String?
-    public var errorImage: String?
-    public var infoImage: String?
-    public var warningImage: String?
-    public var ringThickness: Double?
-    public var ringRadius: Double?
-    public var spinner: SpinnerStyle?
-    public var showValue: Bool?
-    public var alternate: Bool?
-    public var alternateColor: String?
-    public var markup: Bool?
-    public var smooth: Bool?
+    package var mode: HUDMode?
+    package var label: String?
+    package var details: String?
+    package var progress: Double?
+    package var button: String?
+    package var image: String?
+    package var imageSize: Double?
+    package var tintImage: Bool?
+    package var successImage: String?
+    package var errorImage: String?
+    package var infoImage: String?
+    package var warningImage: String?
+    package var ringThickness: Double?
+    package var ringRadius: Double?
+    package var spinner: SpinnerStyle?
+    package var showValue: Bool?
+    package var alternate: Bool?
+    package var alternateColor: String?
+    package var markup: Bool?
+    package var smooth: Bool?
 
-    public var style: HUDStyle?
-    public var bezelColor: String?
-    public var contentColor: String?
-    public var mask: String?
-    public var shadow: Bool?
-    public var blur: Double?
-    public var margin: Double?
-    public var spacing: Double?
-    public var cornerRadius: Double?
-    public var minSize: String?
-    public var square: Bool?
-    public var offset: String?
-    public var font: String?
-    public var detailsFont: String?
-    public var maxTextWidth: Double?
+    package var style: HUDStyle?
+    package var bezelColor: String?
+    package var contentColor: String?
+    package var mask: String?
+    package var shadow: Bool?
+    package var blur: Double?
+    package var margin: Double?
+    package var spacing: Double?
+    package var cornerRadius: Double?
+    package var minSize: String?
+    package var square: Bool?
+    package var offset: String?
+    package var font: String?
+    package var detailsFont: String?
+    package var maxTextWidth: Double?
 
-    public var theme: String?
-    public var config: String?
-    public var printConfig = false
-    public var iconTheme: String?
+    package var theme: String?
+    package var config: String?
+    package var printConfig = false
+    package var iconTheme: String?
 
-    public var animation: HUDAnimation?
-    public var fadeIn: Double?
-    public var fadeOut: Double?
-    public var grace: Double?
-    public var minShow: Double?
-    public var hideAfter: Double?
-    public var wait = false
-    public var minDuration: Double = 5
-    public var maxDuration: Double?
-    public var clickThrough: Bool?
+    package var animation: HUDAnimation?
+    package var fadeIn: Double?
+    package var fadeOut: Double?
+    package var grace: Double?
+    package var minShow: Double?
+    package var hideAfter: Double?
+    package var wait = false
+    package var minDuration: Double = 5
+    package var maxDuration: Double?
+    package var clickThrough: Bool?
 
-    public var window: String?
-    public var monitor: String?
-    public var geometry: String?
-    public var scale: Double?
+    package var window: String?
+    package var monitor: String?
+    package var geometry: String?
+    package var scale: Double?
 
-    public var resultTime: Double = 1
-    public var killTimeout: Double = 5
-    public var progressFromOutput: Bool?
+    package var resultTime: Double = 1
+    package var killTimeout: Double = 5
+    package var progressFromOutput: Bool?
 
-    public var id: String?
-    public var delay: Double?
-    public var linger: Double?
+    package var id: String?
+    package var delay: Double?
+    package var linger: Double?
     /// `xhud server`: serve `org.freedesktop.Notifications` on the session bus (`replace`: take
     /// it from the daemon that has it).
-    public var notifications: Bool?
-    public var replace = false
+    package var notifications: Bool?
+    package var replace = false
 
     /// Tests: the frame the renderer draws for these options written to a PNG instead of shown.
-    public var renderPng: String?
+    package var renderPng: String?
 
     // zenity's --progress dialog and its options, so that its scripts run with the name changed.
-    public var zenityProgress = false
-    public var text: String?
-    public var percentage: Double?
-    public var pulsate = false
-    public var autoClose = false
-    public var autoKill = false
-    public var noCancel = false
-    public var title: String?
-    public var width: Int?
-    public var height: Int?
-    public var timeRemaining = false
-    public var cancelLabel: String?
-    public var okLabel: String?
-    public var windowIcon: String?
-    public var attach: String?
-    public var timeout: Double?
-    public var extraButton: [String] = []
-    public var iconName: String?
-    public var display: String?
-    public var `class`: String?
-    public var name: String?
-    public var modal = false
-    public var ellipsize = false
-    public var noWrap = false
-    public var gtkModule: String?
+    package var zenityProgress = false
+    package var text: String?
+    package var percentage: Double?
+    package var pulsate = false
+    package var autoClose = false
+    package var autoKill = false
+    package var noCancel = false
+    package var title: String?
+    package var width: Int?
+    package var height: Int?
+    package var timeRemaining = false
+    package var cancelLabel: String?
+    package var okLabel: String?
+    package var windowIcon: String?
+    package var attach: String?
+    package var timeout: Double?
+    package var extraButton: [String] = []
+    package var iconName: String?
+    package var display: String?
+    package var `class`: String?
+    package var name: String?
+    package var modal = false
+    package var ellipsize = false
+    package var noWrap = false
+    package var gtkModule: String?
 
     /// The command to run while the HUD shows (everything after `--`).
-    public var command: [String] = []
+    package var command: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// The verb, typed (validated: nil only without one).
-    public var action: Verb? { verb.flatMap(Verb.init(rawValue:)) }
+    package var action: Verb? { verb.flatMap(Verb.init(rawValue:)) }
 
     /// A notification verb's icon.
-    public static func mode(of verb: Verb) -> HUDMode? {
+    package static func mode(of verb: Verb) -> HUDMode? {
         switch verb {
         case .success: return .success
         case .error: return .error
@@ -128,7 +128,7 @@ public struct HUDOptions: Sendable, Equatable {
     }
 
     /// The mode the invocation asks for: a notification verb, zenity's --pulsate, --mode.
-    public var requestedMode: HUDMode? {
+    package var requestedMode: HUDMode? {
         if let a = action, let m = Self.mode(of: a) { return m }
         if pulsate { return .indeterminate }
         if let mode { return mode }
@@ -137,7 +137,7 @@ public struct HUDOptions: Sendable, Equatable {
     }
 
     /// Whether this invocation shows a notification that dismisses itself.
-    public var isNotification: Bool {
+    package var isNotification: Bool {
         if action?.isNotification == true { return true }
         return (requestedMode?.isNotification ?? false) && command.isEmpty
     }
@@ -145,7 +145,7 @@ public struct HUDOptions: Sendable, Equatable {
     /// Checks what no single option can: every number against the ranges in `Limits` (past this
     /// point no conversion can trap and no deadline is out of reach), options that exclude each
     /// other, what a verb takes.
-    public func validate() throws(UsageError) {
+    package func validate() throws(UsageError) {
         let seconds: [(String, Double?)] = [("--grace", grace), ("--min-show", minShow), ("--hide-after", hideAfter),
             ("--min-duration", minDuration), ("--max-duration", maxDuration), ("--result-time", resultTime),
             ("--kill-timeout", killTimeout), ("--delay", delay), ("--linger", linger), ("--timeout", timeout),
@@ -186,7 +186,7 @@ public struct HUDOptions: Sendable, Equatable {
         }
     }
 
-    public static func validateName(_ id: String) throws(UsageError) {
+    package static func validateName(_ id: String) throws(UsageError) {
         guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
             throw UsageError("--id must be 1-64 letters, digits, '-', '_' or '.'")
         }
@@ -194,11 +194,11 @@ public struct HUDOptions: Sendable, Equatable {
 }
 
 /// A command line that cannot be run as given (exit status 2), in one line.
-public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
-    public let description: String
+package struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
+    package let description: String
     /// At most 1 000 characters: a message that quotes what was given stays readable whatever
     /// its size (a megabyte of option).
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description.count > 1000 ? String(description.prefix(1000)) + "…" : description
     }
 }

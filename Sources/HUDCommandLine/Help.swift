@@ -8,12 +8,12 @@ import HUDSocket
 /// parser runs on, so help cannot list an option the parser does not take): the overview, the
 /// subjects a user looks for, the usage, the arguments and the options by group, each option's
 /// help wrapped beside it at the terminal's width (`$COLUMNS`, else the terminal's, else 80).
-public enum HelpText {
-    public static let version = "0.1.0"
+package enum HelpText {
+    package static let version = "0.1.0"
 
-    public static let overview = "Show a progress HUD (MBProgressHUD / SVProgressHUD style) over an X11 desktop."
+    package static let overview = "Show a progress HUD (MBProgressHUD / SVProgressHUD style) over an X11 desktop."
 
-    public static let usage = [
+    package static let usage = [
         "xhud [options]                        until SIGTERM, --hide-after, end of stdin",
         "xhud [options] -- COMMAND [ARGS...]   a HUD while COMMAND runs",
         "xhud success|error|info|warning TEXT  a notification that hides itself",
@@ -23,20 +23,20 @@ public enum HelpText {
     ]
 
     /// The positional arguments: name and help.
-    public static let arguments: [(name: String, help: String)] = [
+    package static let arguments: [(name: String, help: String)] = [
         ("verb", "success | error | info | warning (then TEXT), hide | list | push | pop, or server."),
         ("text", "The notification's text (quote it when it has spaces)."),
         ("command", "A command to run while the HUD shows (after --)."),
     ]
 
     /// Options that are the help's own, listed last.
-    public static let general: [(synopsis: String, help: String)] = [
+    package static let general: [(synopsis: String, help: String)] = [
         ("--version", "Show the version."),
         ("-h, --help", "Show help information (--help-hidden: with the options xhud takes and ignores)."),
     ]
 
     /// The subjects, already wrapped (to 72 columns).
-    public static let discussion = """
+    package static let discussion = """
         PROGRESS ON STDIN (when stdin is a pipe or a FIFO; one command a line)
           42  42%          a percentage (zenity), clamped to 0-100
           # TEXT           the label (zenity)
@@ -105,7 +105,7 @@ public enum HelpText {
         """
 
     /// The whole help, for a terminal `width` columns wide.
-    public static func message(includeHidden: Bool = false, width: Int = terminalWidth()) -> String {
+    package static func message(includeHidden: Bool = false, width: Int = terminalWidth()) -> String {
         // A line as wide as the terminal would wrap in some of them: one column is left free.
         let width = max(width, 40) - 1
         var out = "OVERVIEW: " + wrap(overview, width: width, indent: 0, firstIndent: 10).dropFirst(10) + "\n\n"
@@ -166,7 +166,7 @@ public enum HelpText {
     }
 
     /// `$COLUMNS`, else the terminal's width on stdout, else 80.
-    public static func terminalWidth() -> Int {
+    package static func terminalWidth() -> Int {
         if let c = getenv("COLUMNS"), let n = Int(String(cString: c)), n > 0 { return n }
         var ws = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }

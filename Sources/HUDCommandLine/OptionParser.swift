@@ -12,7 +12,7 @@ import HUDCore
 /// that are not options are the verb, then the notification's text; everything after `--` is the
 /// command to wrap.
 extension HUDOptions {
-    public static func parse(_ arguments: [String]) throws(UsageError) -> HUDOptions {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> HUDOptions {
         var o = HUDOptions()
         var positionals = 0
         var i = 0
@@ -66,16 +66,16 @@ extension HUDOptions {
 
 /// One long option: what it sets in `HUDOptions`, and how `--help` and the completions
 /// describe it.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// What a shell offers for the option's value.
-    public enum Completion: Sendable, Equatable {
+    package enum Completion: Sendable, Equatable {
         case none
         /// One of these words.
         case choices([String])
         /// A file, ending with one of these extensions.
         case files([String])
     }
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// `--name VALUE`: the setter checks and stores the value.
         case value(@Sendable (inout HUDOptions, String) throws(UsageError) -> Void)
         /// `--name`: sets true.
@@ -83,24 +83,24 @@ public struct OptionSpec: Sendable {
         /// `--name` / `--no-name`.
         case toggle(@Sendable (inout HUDOptions, Bool) -> Void)
     }
-    public let name: String
-    public let kind: Kind
+    package let name: String
+    package let kind: Kind
     /// The option's help; empty for the hidden ones (zenity's options xhud takes and ignores,
     /// the tests' own), listed by `--help-hidden` alone.
-    public var help = ""
-    public var completion = Completion.none
+    package var help = ""
+    package var completion = Completion.none
 
-    public init(name: String, kind: Kind, help: String = "", completion: Completion = .none) {
+    package init(name: String, kind: Kind, help: String = "", completion: Completion = .none) {
         self.name = name
         self.kind = kind
         self.help = help
         self.completion = completion
     }
 
-    public var isHidden: Bool { help.isEmpty }
+    package var isHidden: Bool { help.isEmpty }
 
     /// `--name <name>`, `--name/--no-name`, `--name`.
-    public var synopsis: String {
+    package var synopsis: String {
         switch kind {
         case .value: return "--\(name) <\(name)>"
         case .flag: return "--\(name)"
@@ -109,13 +109,13 @@ public struct OptionSpec: Sendable {
     }
 
     /// How the option is written in help and completions: `--name`, `--name/--no-name`.
-    public var spellings: [String] {
+    package var spellings: [String] {
         if case .toggle = kind { return ["--\(name)", "--no-\(name)"] }
         return ["--\(name)"]
     }
 }
 
-public enum OptionTable {
+package enum OptionTable {
     private static func text(_ name: String, _ help: String = "", completion: OptionSpec.Completion = .none,
                              _ set: @escaping @Sendable (inout HUDOptions, String) -> Void) -> OptionSpec {
         OptionSpec(name: name, kind: .value { o, v throws(UsageError) in set(&o, v) }, help: help, completion: completion)
@@ -165,10 +165,10 @@ public enum OptionTable {
     static let images = OptionSpec.Completion.files(["png", "svg", "svgz"])
 
     /// Every option, in the order of `--help`.
-    public static let all: [OptionSpec] = groups.flatMap(\.options)
+    package static let all: [OptionSpec] = groups.flatMap(\.options)
 
     /// The options by subject, as `--help` and the man page list them.
-    public static let groups: [(title: String, options: [OptionSpec])] = [
+    package static let groups: [(title: String, options: [OptionSpec])] = [
         ("Content", [
             OptionSpec(name: "mode", kind: .value { o, v throws(UsageError) in
                 guard let m = HUDMode(named: v) else {

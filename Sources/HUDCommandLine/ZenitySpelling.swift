@@ -2,7 +2,7 @@
 /// or by another flag is zenity's, so `zenity --progress --text=...` scripts work with the name
 /// changed. An option followed by a negative number takes it as its value (`--offset -40,0`,
 /// `--progress -1` gets a range error, not "missing value").
-public func translatingZenityFlags(_ args: [String]) -> [String] {
+package func translatingZenityFlags(_ args: [String]) -> [String] {
     var out: [String] = []
     var i = 0
     func isNegativeNumber(_ s: String) -> Bool {

@@ -3,13 +3,13 @@ import Glibc
 #endif
 
 /// Timing curves, 0...1 -> 0...1.
-public enum AnimationCurve: Sendable {
+package enum AnimationCurve: Sendable {
     case linear
     case easeOut
     /// UIKit's spring with damping 1 (critically damped, no overshoot), as MBProgressHUD animates.
     case criticallyDamped
 
-    public func value(_ t: Double) -> Double {
+    package func value(_ t: Double) -> Double {
         let t = clamp(t, 0, 1)
         switch self {
         case .linear: return t
@@ -24,26 +24,26 @@ public enum AnimationCurve: Sendable {
 }
 
 /// The alpha and zoom of the bezel (and the alpha of the mask, which fades with it).
-public struct Presentation: Equatable, Sendable {
-    public var alpha: Double
-    public var scale: Double
-    public init(alpha: Double, scale: Double) { self.alpha = alpha; self.scale = scale }
-    public static let shown = Presentation(alpha: 1, scale: 1)
-    public static let hidden = Presentation(alpha: 0, scale: 1)
+package struct Presentation: Equatable, Sendable {
+    package var alpha: Double
+    package var scale: Double
+    package init(alpha: Double, scale: Double) { self.alpha = alpha; self.scale = scale }
+    package static let shown = Presentation(alpha: 1, scale: 1)
+    package static let hidden = Presentation(alpha: 0, scale: 1)
 }
 
 extension HUDAnimation {
-    public var duration: Double {
+    package var duration: Double {
         switch self {
         case .none: return 0
         case .pop: return 0.15
         default: return 0.3
         }
     }
-    public var curve: AnimationCurve { self == .pop ? .easeOut : .criticallyDamped }
+    package var curve: AnimationCurve { self == .pop ? .easeOut : .criticallyDamped }
 
     /// Where a show starts from and where a hide ends.
-    public func offscreen(showing: Bool) -> Presentation {
+    package func offscreen(showing: Bool) -> Presentation {
         switch self {
         case .fade, .none: return .hidden
         case .zoom: return Presentation(alpha: 0, scale: showing ? 0.5 : 0.5)
@@ -55,13 +55,13 @@ extension HUDAnimation {
 }
 
 /// An animation between two presentations that began at `start`.
-public struct Transition: Equatable, Sendable {
-    public var from: Presentation, to: Presentation
-    public var start: Double, duration: Double
-    public var curve: AnimationCurve
+package struct Transition: Equatable, Sendable {
+    package var from: Presentation, to: Presentation
+    package var start: Double, duration: Double
+    package var curve: AnimationCurve
 
-    public var end: Double { start + duration }
-    public func value(at t: Double) -> Presentation {
+    package var end: Double { start + duration }
+    package func value(at t: Double) -> Presentation {
         guard duration > 0 else { return to }
         let k = curve.value((t - start) / duration)
         return Presentation(alpha: from.alpha + (to.alpha - from.alpha) * k,
@@ -72,22 +72,22 @@ public struct Transition: Equatable, Sendable {
 extension AnimationCurve: Equatable {}
 
 /// Animates a value towards its latest target (smooth progress, bezel resize) instead of snapping.
-public struct Tween: Sendable {
-    public private(set) var from: Double
-    public private(set) var target: Double
-    public private(set) var start: Double = -.infinity
-    public var duration: Double
+package struct Tween: Sendable {
+    package private(set) var from: Double
+    package private(set) var target: Double
+    package private(set) var start: Double = -.infinity
+    package var duration: Double
 
-    public init(_ value: Double, duration: Double) { from = value; target = value; self.duration = duration }
+    package init(_ value: Double, duration: Double) { from = value; target = value; self.duration = duration }
 
-    public func value(at t: Double) -> Double {
+    package func value(at t: Double) -> Double {
         guard duration > 0, t < start + duration else { return target }
         return from + (target - from) * AnimationCurve.easeOut.value((t - start) / duration)
     }
-    public func isMoving(at t: Double) -> Bool { duration > 0 && t < start + duration && from != target }
+    package func isMoving(at t: Double) -> Bool { duration > 0 && t < start + duration && from != target }
 
     /// Retargets from wherever the value is now.
-    public mutating func set(_ v: Double, at t: Double, animated: Bool = true) {
+    package mutating func set(_ v: Double, at t: Double, animated: Bool = true) {
         guard v != target else { return }
         from = animated ? value(at: t) : v
         target = v
@@ -96,21 +96,21 @@ public struct Tween: Sendable {
 }
 
 /// A rectangle moving from one frame to another (the bezel resizing when its content changes).
-public struct RectTween: Equatable, Sendable {
-    public var from: Rect, to: Rect
-    public var start: Double, duration: Double
-    public init(from: Rect, to: Rect, start: Double, duration: Double = 0.25) {
+package struct RectTween: Equatable, Sendable {
+    package var from: Rect, to: Rect
+    package var start: Double, duration: Double
+    package init(from: Rect, to: Rect, start: Double, duration: Double = 0.25) {
         self.from = from; self.to = to; self.start = start; self.duration = duration
     }
-    public func isMoving(at t: Double) -> Bool { t < start + duration }
+    package func isMoving(at t: Double) -> Bool { t < start + duration }
     /// How far along the curve it is at `t`, 0 to 1.
-    public func fraction(at t: Double) -> Double {
+    package func fraction(at t: Double) -> Double {
         guard duration > 0, t < start + duration else { return 1 }
         return AnimationCurve.criticallyDamped.value(max(0, t - start) / duration)
     }
     /// Whether it grows in either direction.
-    public var grows: Bool { to.width > from.width || to.height > from.height }
-    public func value(at t: Double) -> Rect {
+    package var grows: Bool { to.width > from.width || to.height > from.height }
+    package func value(at t: Double) -> Rect {
         guard duration > 0, t < start + duration else { return to }
         let k = fraction(at: t)
         func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * k }

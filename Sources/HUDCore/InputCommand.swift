@@ -1,7 +1,7 @@
 /// One line of the `xhud` stdin protocol: zenity/yad's lines (a bare percentage, `# label`,
 /// `pulsate:true|false`) plus `key=value` commands (`label=`, `details=`, `progress=`, `mode=`,
 /// `button=`, `alternate=`, `hide[=s]`, `show`, `done`, `cancel`, `success|error|info|warning[=text]`).
-public enum InputCommand: Equatable, Sendable {
+package enum InputCommand: Equatable, Sendable {
     case empty
     case set(Change)
     case show
@@ -11,7 +11,7 @@ public enum InputCommand: Equatable, Sendable {
     case invalid(line: String, reason: String)
 
     /// A change to the HUD's configuration, applied with `apply(to:)`.
-    public enum Change: Equatable, Sendable {
+    package enum Change: Equatable, Sendable {
         case label(String)
         case details(String)
         /// A fraction 0...1.
@@ -22,7 +22,7 @@ public enum InputCommand: Equatable, Sendable {
         case alternate(Bool)
         case pulsate(Bool)
 
-        public func apply(to c: inout HUDConfiguration) {
+        package func apply(to c: inout HUDConfiguration) {
             switch self {
             case .label(let s): c.label = s
             case .details(let s): c.details = s
@@ -40,19 +40,19 @@ public enum InputCommand: Equatable, Sendable {
         }
     }
 
-    public enum Ending: Equatable, Sendable {
+    package enum Ending: Equatable, Sendable {
         case done
         case cancel
         /// Show this icon mode (and label, when given), then hide after `displayDuration`.
         case result(HUDMode, String?)
 
-        public var exitStatus: Int32 { self == .cancel ? 1 : 0 }
+        package var exitStatus: Int32 { self == .cancel ? 1 : 0 }
     }
 
     /// Lines longer than this are shortened in `.invalid`, so that an error message stays one line.
-    public static let maxReportedLength = 200
+    package static let maxReportedLength = 200
 
-    public static func parse(_ raw: String) -> InputCommand {
+    package static func parse(_ raw: String) -> InputCommand {
         let unterminated = raw.droppingLineEnd()
         let line = unterminated.trimmingSpaces()
         func invalid(_ reason: String) -> InputCommand { .invalid(line: clip(line, maxReportedLength), reason: reason) }

@@ -1,52 +1,52 @@
 /// How a text block is to be laid out; the renderer measures and draws with the same request.
-public struct TextRequest: Equatable, Sendable {
-    public var text: String
-    public var font: String
-    public var markup: Bool
+package struct TextRequest: Equatable, Sendable {
+    package var text: String
+    package var font: String
+    package var markup: Bool
     /// Width at which text wraps (multi-line) or is ellipsized (single line).
-    public var maxWidth: Double
+    package var maxWidth: Double
     /// Height beyond which a multi-line text is cut with an ellipsis; nil for no bound.
-    public var maxHeight: Double?
-    public var singleLine: Bool
-    public init(text: String, font: String, markup: Bool = false, maxWidth: Double, maxHeight: Double? = nil, singleLine: Bool) {
+    package var maxHeight: Double?
+    package var singleLine: Bool
+    package init(text: String, font: String, markup: Bool = false, maxWidth: Double, maxHeight: Double? = nil, singleLine: Bool) {
         self.text = text; self.font = font; self.markup = markup
         self.maxWidth = maxWidth; self.maxHeight = maxHeight; self.singleLine = singleLine
     }
 }
 
 /// Measures text in logical pixels. Implemented with Pango by the renderer; with fixed metrics in tests.
-public protocol TextMeasurer {
+package protocol TextMeasurer {
     func measure(_ request: TextRequest) -> Size
 }
 
 /// Where everything goes, in the parent region's coordinates (logical pixels).
-public struct HUDLayout: Equatable, Sendable {
-    public var region: Size
-    public var bezel: Rect
-    public var indicator: Rect?
+package struct HUDLayout: Equatable, Sendable {
+    package var region: Size
+    package var bezel: Rect
+    package var indicator: Rect?
     /// An image above a bar (an OSD's icon over its level), when the bar has one.
-    public var image: Rect?
-    public var label: Rect?
-    public var details: Rect?
-    public var button: Rect?
+    package var image: Rect?
+    package var label: Rect?
+    package var details: Rect?
+    package var button: Rect?
     /// The value text beside a bar ("45%"), when shown.
-    public var value: Rect?
-    public var labelRequest: TextRequest?
-    public var detailsRequest: TextRequest?
-    public var buttonRequest: TextRequest?
-    public var valueRequest: TextRequest?
+    package var value: Rect?
+    package var labelRequest: TextRequest?
+    package var detailsRequest: TextRequest?
+    package var buttonRequest: TextRequest?
+    package var valueRequest: TextRequest?
 }
 
 extension HUDLayout {
     /// Nothing laid out yet (a HUD before it knows its region): no text measured for it.
-    public static let empty = HUDLayout(region: .zero, bezel: Rect(x: 0, y: 0, width: 0, height: 0))
+    package static let empty = HUDLayout(region: .zero, bezel: Rect(x: 0, y: 0, width: 0, height: 0))
 
     /// The layout with the bezel and every item starting on a whole device pixel: a 77 px bezel
     /// centred in an even region, or a 37 px ring centred in an even bezel, would otherwise sit
     /// on half pixels and draw its edges and 2 px strokes soft. Moves nothing by more than half a
     /// device pixel.
     /// The same layout moved as a whole (a stack making room).
-    public func translated(dx: Double, dy: Double) -> HUDLayout {
+    package func translated(dx: Double, dy: Double) -> HUDLayout {
         var l = self
         l.bezel = bezel.offsetBy(dx: dx, dy: dy)
         l.indicator = indicator?.offsetBy(dx: dx, dy: dy)
@@ -58,7 +58,7 @@ extension HUDLayout {
         return l
     }
 
-    public func snapped(toScale scale: Double) -> HUDLayout {
+    package func snapped(toScale scale: Double) -> HUDLayout {
         func snap(_ r: Rect?) -> Rect? {
             guard let r, scale > 0, r.x.isFinite, r.y.isFinite else { return r }
             return Rect(x: (r.x * scale).rounded() / scale, y: (r.y * scale).rounded() / scale, width: r.width, height: r.height)
@@ -75,20 +75,20 @@ extension HUDLayout {
     }
 }
 
-public enum LayoutMetrics {
-    public static let roundIndicator = 37.0          // spinner, pie, ring, icons
-    public static let barSize = Size(width: 120, height: 20)
-    public static let valueGap = 8.0                 // between a bar and its value
-    public static let alternateIcon = 16.0           // the alternate state's mark beside a bar
-    public static let buttonPadding = Size(width: 20, height: 12)
-    public static let valueFont = "Sans Bold 11px"
-    public static let ringValueFont = "Sans Bold 10px"
+package enum LayoutMetrics {
+    package static let roundIndicator = 37.0          // spinner, pie, ring, icons
+    package static let barSize = Size(width: 120, height: 20)
+    package static let valueGap = 8.0                 // between a bar and its value
+    package static let alternateIcon = 16.0           // the alternate state's mark beside a bar
+    package static let buttonPadding = Size(width: 20, height: 12)
+    package static let valueFont = "Sans Bold 11px"
+    package static let ringValueFont = "Sans Bold 10px"
 }
 
 extension HUDLayout {
     /// Lays out a HUD in a region, following MBProgressHUD: a vertical stack (indicator, label,
     /// details, button) `spacing` apart, `margin` inside the bezel, the bezel `margin` inside the region.
-    public static func compute(_ c: HUDConfiguration, region: Size, measurer: TextMeasurer) -> HUDLayout {
+    package static func compute(_ c: HUDConfiguration, region: Size, measurer: TextMeasurer) -> HUDLayout {
         let m = c.margin
         let maxBezel = Size(width: max(0, region.width - 2 * m), height: max(0, region.height - 2 * m))
         let maxContentWidth = max(0, maxBezel.width - 2 * m)
@@ -208,7 +208,7 @@ extension HUDLayout {
     }
 
     /// The indicator's size for a mode, nil for text only (and for a custom mode without an image).
-    public static func indicatorSize(_ c: HUDConfiguration) -> Size? {
+    package static func indicatorSize(_ c: HUDConfiguration) -> Size? {
         switch c.mode {
         case .text: return nil
         case .bar: return LayoutMetrics.barSize
@@ -224,13 +224,13 @@ extension HUDLayout {
         return Size(width: LayoutMetrics.roundIndicator, height: LayoutMetrics.roundIndicator)
     }
 
-    public static func valueText(_ progress: Double) -> String {
+    package static func valueText(_ progress: Double) -> String {
         "\(Int((clamp(progress, 0, 1) * 100).rounded()))%"
     }
 }
 
 @inline(__always)
-public func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double {
+package func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double {
     hi < lo || v.isNaN ? lo : min(max(v, lo), hi)
 }
 
@@ -238,5 +238,5 @@ private func clampWidth(_ s: Size, _ w: Double) -> Size { Size(width: min(s.widt
 
 extension HUDConfiguration {
     /// A bar keeps a slot at its right for the value ("45%") or the alternate state's icon.
-    public var barHasValueSlot: Bool { mode == .bar && (showValue || alternate) }
+    package var barHasValueSlot: Bool { mode == .bar && (showValue || alternate) }
 }

@@ -4,29 +4,29 @@
 /// As in MBProgressHUD every public call ends in one show path (`showNow`) or one hide path
 /// (`hideNow`), and both meet in `animate`. Timers are deadlines: the owner calls `update()`
 /// when `nextDeadline` passes (or at any time), so virtual time needs no threads.
-public final class HUDLifecycle {
-    public enum Phase: Equatable, Sendable { case hidden, showing, shown, hiding }
+package final class HUDLifecycle {
+    package enum Phase: Equatable, Sendable { case hidden, showing, shown, hiding }
 
-    public let clock: HUDClock
-    public var graceTime: Double = 0
-    public var minShowTime: Double = 0
-    public var animation: HUDAnimation = .fade
+    package let clock: HUDClock
+    package var graceTime: Double = 0
+    package var minShowTime: Double = 0
+    package var animation: HUDAnimation = .fade
     /// The show and hide animations' lengths when set (SVProgressHUD's fade-in and fade-out
     /// durations); else the animation's own.
-    public var showDuration: Double?
-    public var hideDuration: Double?
+    package var showDuration: Double?
+    package var hideDuration: Double?
 
     /// Called when the HUD becomes visible (the window must be mapped) and when it has been hidden
     /// (after the hide's completions), as MBProgressHUD's `hudWasHidden:`.
-    public var onAppear: (() -> Void)?
-    public var onWasHidden: (() -> Void)?
+    package var onAppear: (() -> Void)?
+    package var onWasHidden: (() -> Void)?
     /// Called when a hide starts, and when a show interrupts one: whether the HUD is leaving
     /// changed (a stack makes room as it fades, not after).
-    public var onLeavingChanged: (() -> Void)?
+    package var onLeavingChanged: (() -> Void)?
 
-    public private(set) var phase: Phase = .hidden
+    package private(set) var phase: Phase = .hidden
     /// MBProgressHUD's `finished`: set by hide, cleared by show; a grace timer fires only while clear.
-    public private(set) var finished = true
+    package private(set) var finished = true
     private var transition: Transition?
     private var resting = Presentation.hidden
     private var showStarted: Double?
@@ -35,11 +35,11 @@ public final class HUDLifecycle {
     private var minShowHide: (deadline: Double, animated: Bool)?
     private var completions: [() -> Void] = []
 
-    public init(clock: HUDClock) { self.clock = clock }
+    package init(clock: HUDClock) { self.clock = clock }
 
     // MARK: Public calls
 
-    public func show(animated: Bool = true) {
+    package func show(animated: Bool = true) {
         update()
         let now = clock.now
         minShowHide = nil
@@ -54,7 +54,7 @@ public final class HUDLifecycle {
         }
     }
 
-    public func hide(animated: Bool = true, completion: (() -> Void)? = nil) {
+    package func hide(animated: Bool = true, completion: (() -> Void)? = nil) {
         update()
         if let completion { completions.append(completion) }
         hide(animated: animated, at: clock.now)
@@ -62,14 +62,14 @@ public final class HUDLifecycle {
 
     /// Hides now, without waiting out the min show time or a pending delayed hide: what a signal,
     /// Escape or a closed client asks for. Still the one hide path, animated as asked.
-    public func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
+    package func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
         update()
         if let completion { completions.append(completion) }
         hide(animated: animated, at: clock.now, waitingForMinShow: false)
     }
 
     /// Hides after a delay; a show before then cancels it.
-    public func hide(animated: Bool = true, afterDelay delay: Double, completion: (() -> Void)? = nil) {
+    package func hide(animated: Bool = true, afterDelay delay: Double, completion: (() -> Void)? = nil) {
         update()
         if let completion { completions.append(completion) }
         delayedHide = (clock.now + max(0, delay), animated)
@@ -78,7 +78,7 @@ public final class HUDLifecycle {
 
     /// Ends any running animation at once (as removing a layer's animations): a hide still ends
     /// hidden and still runs its completions.
-    public func finishAnimations() {
+    package func finishAnimations() {
         update()
         guard let t = transition else { return }
         transition = nil
@@ -89,12 +89,12 @@ public final class HUDLifecycle {
     // MARK: Time
 
     /// The earliest time at which `update()` has something to do; nil when nothing is pending.
-    public var nextDeadline: Double? {
+    package var nextDeadline: Double? {
         [graceDeadline, delayedHide?.deadline, minShowHide?.deadline, transition?.end].compactMap { $0 }.min()
     }
 
     /// Processes every deadline up to now, each at its own time.
-    public func update() {
+    package func update() {
         let now = clock.now
         while let t = nextDeadline, t <= now {
             if let g = graceDeadline, g == t {
@@ -115,14 +115,14 @@ public final class HUDLifecycle {
     }
 
     /// Alpha and scale now; alpha 0 and phase hidden when nothing is to be drawn.
-    public var presentation: Presentation { presentation(at: clock.now) }
+    package var presentation: Presentation { presentation(at: clock.now) }
 
-    public func presentation(at t: Double) -> Presentation {
+    package func presentation(at t: Double) -> Presentation {
         transition?.value(at: t) ?? resting
     }
 
-    public var isVisible: Bool { phase != .hidden }
-    public var isAnimating: Bool { transition != nil }
+    package var isVisible: Bool { phase != .hidden }
+    package var isAnimating: Bool { transition != nil }
 
     // MARK: The two paths
 

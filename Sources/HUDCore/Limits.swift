@@ -2,44 +2,44 @@
 /// and the library check a number once, where it enters: the command refuses a value outside its
 /// range (exit 2, naming the range); the library clamps. Past that point the code may convert
 /// without checking, and the conversions below still never trap.
-public enum Limits {
+package enum Limits {
     /// Seconds: grace, min show, hide after, durations, result time, kill timeout, delay, linger.
     /// A day is longer than any HUD needs to wait, and keeps every deadline a finite number.
-    public static let seconds: ClosedRange<Double> = 0...86_400
+    package static let seconds: ClosedRange<Double> = 0...86_400
     /// Logical pixels: margin and corner radius.
-    public static let margin: ClosedRange<Double> = 0...500
-    public static let cornerRadius: ClosedRange<Double> = 0...500
+    package static let margin: ClosedRange<Double> = 0...500
+    package static let cornerRadius: ClosedRange<Double> = 0...500
     /// Logical pixels of the box a custom image is fitted into.
-    public static let imageSize: ClosedRange<Double> = 1...512
+    package static let imageSize: ClosedRange<Double> = 1...512
     /// Each side of `--min-size`, logical pixels.
-    public static let minSide: ClosedRange<Double> = 0...4_096
+    package static let minSide: ClosedRange<Double> = 0...4_096
     /// An offset beyond an edge pins the bezel to it (MBProgressHUD uses 1e6 for that), so
     /// larger values are clamped to this, not refused.
-    public static let offset: ClosedRange<Double> = -1_000_000...1_000_000
-    public static let scale: ClosedRange<Double> = 0.5...8
+    package static let offset: ClosedRange<Double> = -1_000_000...1_000_000
+    package static let scale: ClosedRange<Double> = 0.5...8
     /// Blur radius, logical pixels (0: none).
-    public static let blur: ClosedRange<Double> = 0...64
+    package static let blur: ClosedRange<Double> = 0...64
     /// The rings' line width and radius, logical pixels.
-    public static let ringThickness: ClosedRange<Double> = 0.5...64
-    public static let ringRadius: ClosedRange<Double> = 1...256
+    package static let ringThickness: ClosedRange<Double> = 0.5...64
+    package static let ringRadius: ClosedRange<Double> = 1...256
     /// The widest label and details, logical pixels.
-    public static let textWidth: ClosedRange<Double> = 40...4_096
-    public static let progress: ClosedRange<Double> = 0...1
-    public static let percentage: ClosedRange<Double> = 0...100
+    package static let textWidth: ClosedRange<Double> = 40...4_096
+    package static let progress: ClosedRange<Double> = 0...1
+    package static let percentage: ClosedRange<Double> = 0...100
     /// X11 coordinates are 16-bit: a parent region lies within them.
-    public static let coordinate: ClosedRange<Int> = -32_768...32_767
-    public static let extent: ClosedRange<Int> = 1...32_767
+    package static let coordinate: ClosedRange<Int> = -32_768...32_767
+    package static let extent: ClosedRange<Int> = 1...32_767
     /// Bytes of a label and a button's title, and of the details: far more than a HUD shows,
     /// and bounded so that no text takes long to shape.
-    public static let labelBytes = 4_096
-    public static let detailsBytes = 16_384
+    package static let labelBytes = 4_096
+    package static let detailsBytes = 16_384
     /// Combining marks on one character (Zalgo text, or one letter and 30 000 accents): shaping
     /// and drawing stack them all; more than this are dropped.
-    public static let marksPerCharacter = 16
+    package static let marksPerCharacter = 16
 
     /// `s` within `maxBytes` (cut at a character) with at most `marksPerCharacter` marks on each
     /// character; `s` itself when it is within both, which is checked without copying.
-    public static func text(_ s: String, maxBytes: Int) -> String {
+    package static func text(_ s: String, maxBytes: Int) -> String {
         var marks = 0
         var fits = s.utf8.count <= maxBytes
         if fits {
@@ -66,10 +66,10 @@ public enum Limits {
     }
 
     /// Font sizes above this (px) are drawn at this size: text never outgrows a screen.
-    public static let fontPixels: Double = 400
+    package static let fontPixels: Double = 400
 
     /// "between 0 and 86400" for messages.
-    public static func describe(_ r: ClosedRange<Double>) -> String { "between \(format(r.lowerBound)) and \(format(r.upperBound))" }
+    package static func describe(_ r: ClosedRange<Double>) -> String { "between \(format(r.lowerBound)) and \(format(r.upperBound))" }
 
     static func format(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
@@ -78,7 +78,7 @@ public enum Limits {
 
 extension ClosedRange where Bound == Double {
     /// `v` within the range; NaN becomes the lower bound.
-    public func clamp(_ v: Double) -> Double {
+    package func clamp(_ v: Double) -> Double {
         guard !v.isNaN else { return lowerBound }
         return Swift.min(upperBound, Swift.max(lowerBound, v))
     }
@@ -87,7 +87,7 @@ extension ClosedRange where Bound == Double {
 extension BinaryInteger where Self: FixedWidthInteger {
     /// The nearest representable value (NaN is 0): a conversion that cannot trap, for values
     /// that reach C calls (pixel sizes, coordinates, timeouts).
-    @inlinable public init(saturating v: Double) {
+    @inlinable package init(saturating v: Double) {
         if v.isNaN { self = 0; return }
         if v <= Double(Self.min) { self = Self.min; return }
         if v >= Double(Self.max) { self = Self.max; return }
@@ -97,7 +97,7 @@ extension BinaryInteger where Self: FixedWidthInteger {
 
 extension Int32 {
     /// A poll(2) timeout for `seconds` from now, rounded up, never negative; never traps.
-    public init(saturatingMilliseconds seconds: Double) {
+    package init(saturatingMilliseconds seconds: Double) {
         self.init(saturating: Swift.max(0, (seconds * 1000).rounded(.up)))
     }
 }
@@ -105,7 +105,7 @@ extension Int32 {
 extension HUDConfiguration {
     /// Every number within its range: what the library applies to whatever a caller set, and
     /// what a backend may rely on.
-    public var clamped: HUDConfiguration {
+    package var clamped: HUDConfiguration {
         var c = self
         c.progress = Limits.progress.clamp(c.progress)
         c.margin = Limits.margin.clamp(c.margin)

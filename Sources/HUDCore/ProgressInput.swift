@@ -1,32 +1,32 @@
 /// Splits input into lines of at most `limit` bytes, decoded as UTF-8.
-public struct LineBuffer: Sendable {
+package struct LineBuffer: Sendable {
     /// One line: its text, and what was wrong with its bytes (reported once, never silent).
-    public struct Line: Sendable, Equatable {
-        public var line: String
+    package struct Line: Sendable, Equatable {
+        package var line: String
         /// Longer than `limit`: the rest was dropped.
-        public var truncated: Bool
+        package var truncated: Bool
         /// False when invalid UTF-8 was replaced.
-        public var valid: Bool
+        package var valid: Bool
         /// It held NUL bytes, which were removed (C strings would cut the text there).
-        public var hadNUL: Bool = false
+        package var hadNUL: Bool = false
 
         /// What was wrong with its bytes, in a few words for a warning (nil: nothing), from a
         /// buffer of `limit` bytes a line.
-        public func byteProblem(limit: Int) -> String? {
+        package func byteProblem(limit: Int) -> String? {
             truncated ? "longer than \(limit) bytes; the rest was dropped"
                 : hadNUL ? "contains NUL bytes; they were removed"
                 : !valid ? "not valid UTF-8; the bad bytes were replaced" : nil
         }
     }
 
-    public let limit: Int
+    package let limit: Int
     private var bytes: [UInt8] = []
     private var overflowing = false
     private var sawNUL = false
-    public init(limit: Int = 64 * 1024) { self.limit = limit }
+    package init(limit: Int = 64 * 1024) { self.limit = limit }
 
     /// Returns the complete lines in `chunk`.
-    public mutating func append(_ chunk: UnsafeRawBufferPointer) -> [Line] {
+    package mutating func append(_ chunk: UnsafeRawBufferPointer) -> [Line] {
         var out: [Line] = []
         for b in chunk {
             if b == 10 {
@@ -43,7 +43,7 @@ public struct LineBuffer: Sendable {
     }
 
     /// What is left at end of input.
-    public mutating func finish() -> Line? {
+    package mutating func finish() -> Line? {
         bytes.isEmpty && !sawNUL ? nil : take()
     }
 
@@ -69,7 +69,7 @@ public struct LineBuffer: Sendable {
 extension String {
     /// The text with control characters written out (`\e`, `\n`, `\x07`, `\u{9B}`): what goes to
     /// a terminal in a message never carries raw escape sequences from input.
-    public var escapingControlCharacters: String {
+    package var escapingControlCharacters: String {
         guard unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x7F && $0.value <= 0x9F) }) else { return self }
         var out = ""
         for u in unicodeScalars {

@@ -6,36 +6,36 @@ import HUDRender
 /// hide, animations), layout and relayout, progress, the stacking shift, and when and what to
 /// draw. A `HUDBackend` gives it a window (`HUDOutput`) and tells it what the user did. Runs on
 /// its backend's thread; nothing here is thread-safe by itself.
-public final class HUDController {
-    public unowned let backend: HUDBackend
-    public let lifecycle: HUDLifecycle
-    public private(set) var configuration: HUDConfiguration
+package final class HUDController {
+    package unowned let backend: HUDBackend
+    package let lifecycle: HUDLifecycle
+    package private(set) var configuration: HUDConfiguration
     /// The parent region, device pixels on the screen.
-    public private(set) var region: Rect
-    public let scale: Double
+    package private(set) var region: Rect
+    package let scale: Double
 
-    public var onButton: (() -> Void)?
-    public var onHidden: (() -> Void)?
+    package var onButton: (() -> Void)?
+    package var onHidden: (() -> Void)?
     /// What it says or whether it is on screen changed: after `update` changed the
     /// configuration, once it appeared (its first frame mapped), once it was hidden (before
     /// `onHidden`). For observers (the server's accessibility objects), which only read.
-    public var onChange: (() -> Void)?
+    package var onChange: (() -> Void)?
     /// Its hide started, or a show interrupted one (see `StackableHUD.isLeaving`).
-    public var onLeaving: (() -> Void)?
+    package var onLeaving: (() -> Void)?
     /// Escape pressed while the HUD blocks input (the key is grabbed only while it does).
-    public var onEscape: (() -> Void)?
+    package var onEscape: (() -> Void)?
     /// A click on the bezel outside the button; when set, the HUD is not click-through.
-    public var onClick: (() -> Void)? { didSet { output?.setClickThrough(clickThrough) } }
+    package var onClick: (() -> Void)? { didSet { output?.setClickThrough(clickThrough) } }
     /// Polled on every display-link tick while shown (MBProgressHUD's NSProgress binding).
-    public var progressSource: ProgressSource?
-    public var showsProgressDescription = false
+    package var progressSource: ProgressSource?
+    package var showsProgressDescription = false
     /// New progress values ease in over 0.2 s (`--smooth`); off (the default, as MBProgressHUD
     /// and SVProgressHUD set it), the next frame shows them exactly.
-    public var easesProgress = false
+    package var easesProgress = false
 
     private let renderer = HUDRenderer()
     private var clock: HUDClock { backend.clock }
-    public private(set) var output: HUDOutput?
+    package private(set) var output: HUDOutput?
     private var layout: HUDLayout
     private var progress: Tween
     private var bezelTween: RectTween?
@@ -46,7 +46,7 @@ public final class HUDController {
     /// a move of the whole HUD (`needsFrameOnly`), which twenty HUDs arriving at once make
     /// hundreds of times.
     private var contentStale = true
-    public private(set) var framesDrawn = 0
+    package private(set) var framesDrawn = 0
     private var lastFrame = -Double.infinity
     /// Alpha and zoom of the frame on screen: only a frame that keeps them may compose the
     /// spinner's square alone.
@@ -56,10 +56,10 @@ public final class HUDController {
     private var lastTitle: String?
 
     /// The bezel's size now (logical pixels), to stack HUDs.
-    public var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
-    public var isVisible: Bool { lifecycle.isVisible }
+    package var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
+    package var isVisible: Bool { lifecycle.isVisible }
     /// Shift of the bezel (logical pixels) that stacks several HUDs in one region.
-    public var stackOffset: Point = .zero {
+    package var stackOffset: Point = .zero {
         // Applied at the next frame (or show): HUDs arriving faster than frames move each HUD
         // already up once a frame, not once an arrival. A HUD on screen slides there (0.25 s,
         // the bezel's own curve) from where it is, never jumps.
@@ -83,9 +83,9 @@ public final class HUDController {
     private var shownStackOffset: Point = .zero
     private var slide: RectTween?
     /// The region's size in logical pixels, where a stack must fit.
-    public var stackArea: Size { Size(width: region.width / scale, height: region.height / scale) }
+    package var stackArea: Size { Size(width: region.width / scale, height: region.height / scale) }
 
-    public init(backend: HUDBackend, configuration: HUDConfiguration, region: Rect, scale: Double) throws {
+    package init(backend: HUDBackend, configuration: HUDConfiguration, region: Rect, scale: Double) throws {
         self.backend = backend
         let configuration = configuration.clamped
         self.configuration = configuration
@@ -109,15 +109,15 @@ public final class HUDController {
     }
 
     /// Destroys the window (a server drops a HUD once hidden).
-    public func dispose() {
+    package func dispose() {
         output?.grabEscape(false)
         output = nil
     }
 
     // MARK: Calls
 
-    public func show(animated: Bool = true) { lifecycle.show(animated: animated); afterStateChange() }
-    public func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (() -> Void)? = nil) {
+    package func show(animated: Bool = true) { lifecycle.show(animated: animated); afterStateChange() }
+    package func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (() -> Void)? = nil) {
         // What was set last is seen before the HUD goes: a bar fed 100 just before its input
         // ends shows full (its easing done, then two frames at full alpha), not 98 % fading.
         let now = clock.now
@@ -133,13 +133,13 @@ public final class HUDController {
     }
 
     /// Hides now, without waiting out min show time or a delayed hide (signals, Escape).
-    public func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
+    package func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
         lifecycle.dismiss(animated: animated, completion: completion)
         afterStateChange()
     }
 
     /// Changes what the HUD shows while it is up (label, mode, progress, ...).
-    public func update(_ change: (inout HUDConfiguration) -> Void) {
+    package func update(_ change: (inout HUDConfiguration) -> Void) {
         var c = configuration
         change(&c)
         c = c.clamped
@@ -165,12 +165,12 @@ public final class HUDController {
     // MARK: What the user and the display did
 
     /// A pointer button went down at `p` (output pixels).
-    public func pointerPressed(at p: Point) {
+    package func pointerPressed(at p: Point) {
         if inButton(p) { buttonPressed = true; dirty = true; drawFrame() }
     }
 
     /// A pointer button came up at `p` (output pixels); `primary` for button 1.
-    public func pointerReleased(at p: Point, primary: Bool) {
+    package func pointerReleased(at p: Point, primary: Bool) {
         if buttonPressed {
             buttonPressed = false
             dirty = true
@@ -181,10 +181,10 @@ public final class HUDController {
         }
     }
 
-    public func escapePressed() { onEscape?() }
+    package func escapePressed() { onEscape?() }
 
     /// The parent region moved or changed size (a followed window).
-    public func regionMoved(to r: Rect) {
+    package func regionMoved(to r: Rect) {
         guard r != region else { return }
         region = r
         relayout(regionMoved: true)
@@ -194,7 +194,7 @@ public final class HUDController {
 
     /// What lies under the bezel changed unseen (no compositor: its copy of the screen is out
     /// of date): the fill rises to opaque, on the show's curve, rather than show what is gone.
-    public func beneathChanged() {
+    package func beneathChanged() {
         guard beneathChangedAt == nil else { return }
         beneathChangedAt = clock.now
         dirty = true
@@ -204,18 +204,18 @@ public final class HUDController {
     private static let risesFor = 0.3
 
     /// A compositor started or stopped, or the wallpaper changed: the content is drawn again.
-    public func displayChanged() {
+    package func displayChanged() {
         dirty = true
         if lifecycle.isVisible { drawFrame() }
     }
 
     /// Takes the window down at once (the process is ending).
-    public func unmapForExit() { output?.grabEscape(false); output?.unmap() }
+    package func unmapForExit() { output?.grabEscape(false); output?.unmap() }
 
     // MARK: Frames
 
     /// Whether anything on screen moves by itself now.
-    public var moving: Bool {
+    package var moving: Bool {
         guard lifecycle.isVisible else { return false }
         let now = clock.now
         return lifecycle.isAnimating || configuration.mode.isAnimated || progress.isMoving(at: now) || progressSource != nil
@@ -224,18 +224,18 @@ public final class HUDController {
     }
 
     /// Whether the display link must tick for this HUD.
-    public var wantsTicks: Bool { lifecycle.isVisible && (moving || dirty) }
+    package var wantsTicks: Bool { lifecycle.isVisible && (moving || dirty) }
 
     /// At most one frame per refresh: while the display link runs, frames are drawn on its ticks
     /// only; when it is idle, a change draws at once (a key press shows without waiting for a tick).
-    public func afterStateChange() {
+    package func afterStateChange() {
         lifecycle.update()
         if dirty && lifecycle.isVisible && !backend.isTicking && clock.now - lastFrame >= backend.framePeriod { drawFrame() }
         backend.updateTicks()
     }
 
     /// A display-link tick.
-    public func tick() {
+    package func tick() {
         // Another HUD's tick may wake the loop too: never two frames of one HUD in a refresh.
         guard lifecycle.isVisible, clock.now - lastFrame >= backend.framePeriod * 0.5 else { return }
         fitWindowAfterResize()
@@ -526,9 +526,9 @@ public final class HUDController {
     }
 }
 
-public enum HUDError: Error, CustomStringConvertible {
+package enum HUDError: Error, CustomStringConvertible {
     case badImage(String)
-    public var description: String {
+    package var description: String {
         switch self { case .badImage(let s): return s }
     }
 }

@@ -1,7 +1,7 @@
 /// The loop a process's HUDs run on, as what drives them sees it (the HUD server, the library):
 /// descriptors watched, timers, work posted from other threads. One thread owns it; only `post`
 /// may be called from another. The X11 backend's is `HUDLoop`; tests drive one by hand.
-public protocol HUDEventLoop: AnyObject {
+package protocol HUDEventLoop: AnyObject {
     func addReader(fd: Int32, _ handler: @escaping () -> Void)
     func removeReader(fd: Int32)
     func addWriter(fd: Int32, _ handler: @escaping () -> Void)
@@ -23,17 +23,17 @@ public protocol HUDEventLoop: AnyObject {
 /// with `owner` (state of the loop's thread, held weakly) if it is still there. The work is
 /// `@Sendable`: what it takes from the other thread is checked, what it touches of `owner` is
 /// the loop thread's own.
-public struct LoopInbox<Owner: AnyObject>: @unchecked Sendable {
+package struct LoopInbox<Owner: AnyObject>: @unchecked Sendable {
     private let loop: any HUDEventLoop
     private weak var owner: Owner?
 
-    public init(_ loop: any HUDEventLoop, owner: Owner) {
+    package init(_ loop: any HUDEventLoop, owner: Owner) {
         self.loop = loop
         self.owner = owner
     }
 
     /// Safe from any thread.
-    public func post(_ work: @escaping @Sendable (Owner) -> Void) {
+    package func post(_ work: @escaping @Sendable (Owner) -> Void) {
         let inbox = self
         loop.post { if let o = inbox.owner { work(o) } }
     }

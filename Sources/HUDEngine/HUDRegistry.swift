@@ -1,7 +1,7 @@
 import HUDCore
 
 /// A HUD as a registry stacks it.
-public protocol StackableHUD: AnyObject {
+package protocol StackableHUD: AnyObject {
     var bezelSize: Size { get }
     var configuration: HUDConfiguration { get }
     /// Where the stack puts it, from where it would be alone (logical pixels).
@@ -17,8 +17,8 @@ public protocol StackableHUD: AnyObject {
 }
 
 extension HUDController: StackableHUD {
-    public var stackRegion: Rect { region }
-    public var isLeaving: Bool { lifecycle.phase == .hiding }
+    package var stackRegion: Rect { region }
+    package var isLeaving: Bool { lifecycle.phase == .hiding }
 }
 
 /// The HUDs of a process that share the screen, each under a key: the order they appeared in
@@ -27,47 +27,47 @@ extension HUDController: StackableHUD {
 /// Platform-free: the display's server uses it, and any backend or the library can.
 ///
 /// Not thread-safe: it belongs to the thread that runs its HUDs.
-public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
-    public final class Entry {
-        public let hud: HUD
-        public let parent: Parent
+package final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
+    package final class Entry {
+        package let hud: HUD
+        package let parent: Parent
         /// push adds one, pop takes one: the HUD stays while the count is above zero.
-        public var activity = 0
+        package var activity = 0
         /// Kept for the next invocation of its key once hidden (a named HUD, not a notification).
-        public var remembered: Bool
+        package var remembered: Bool
         init(hud: HUD, parent: Parent, remembered: Bool) { self.hud = hud; self.parent = parent; self.remembered = remembered }
     }
 
     /// Pixels between stacked bezels.
-    public var gap = 8.0
+    package var gap = 8.0
     /// Pixels a stack keeps from its region's edges.
-    public var margin = 16.0
+    package var margin = 16.0
     /// How many hidden HUDs' looks are kept.
-    public var memory = 64
-    public private(set) var keys: [String] = []
+    package var memory = 64
+    package private(set) var keys: [String] = []
     private var entries: [String: Entry] = [:]
     private var looks: [String: (configuration: HUDConfiguration, parent: Parent)] = [:]
     private var looksOrder: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// Regions whose columns, side by side, no longer fit them (the last HUD added to one has
     /// no place on screen: its adder takes it back).
-    public private(set) var crowded: Set<Rect> = []
+    package private(set) var crowded: Set<Rect> = []
     /// At most this many HUDs at once, whatever room their regions have: each is a window, a
     /// canvas and a share of every frame.
-    public var capacity = 256
+    package var capacity = 256
 
     /// Whether one more HUD may be added (the count only: room is known once it is stacked).
-    public var isFull: Bool { entries.count >= capacity }
+    package var isFull: Bool { entries.count >= capacity }
 
-    public subscript(key: String) -> Entry? { entries[key] }
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
+    package subscript(key: String) -> Entry? { entries[key] }
+    package var isEmpty: Bool { entries.isEmpty }
+    package var count: Int { entries.count }
 
     /// Adds a HUD on top of its region's group, and stacks again.
     @discardableResult
-    public func add(_ hud: HUD, key: String, parent: Parent, remembered: Bool = false) -> Entry {
+    package func add(_ hud: HUD, key: String, parent: Parent, remembered: Bool = false) -> Entry {
         let e = Entry(hud: hud, parent: parent, remembered: remembered)
         if entries[key] != nil { keys.removeAll { $0 == key } }
         entries[key] = e
@@ -79,7 +79,7 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
 
     /// Takes a HUD out (its look is kept when its entry says so), and stacks the rest again.
     @discardableResult
-    public func remove(_ key: String) -> Entry? {
+    package func remove(_ key: String) -> Entry? {
         guard let e = entries.removeValue(forKey: key) else { return nil }
         keys.removeAll { $0 == key }
         if e.remembered { remember(key, e.hud.configuration, parent: e.parent) }
@@ -88,9 +88,9 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
     }
 
     /// What a hidden HUD under `key` looked like, while it is remembered.
-    public func look(of key: String) -> (configuration: HUDConfiguration, parent: Parent)? { looks[key] }
+    package func look(of key: String) -> (configuration: HUDConfiguration, parent: Parent)? { looks[key] }
 
-    public func remember(_ key: String, _ configuration: HUDConfiguration, parent: Parent) {
+    package func remember(_ key: String, _ configuration: HUDConfiguration, parent: Parent) {
         looks[key] = (configuration, parent)
         looksOrder.removeAll { $0 == key }
         looksOrder.append(key)
@@ -98,7 +98,7 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
     }
 
     /// Forgets every hidden HUD's look (the configuration file changed: new HUDs start from it).
-    public func forgetLooks() { looks = [:]; looksOrder = [] }
+    package func forgetLooks() { looks = [:]; looksOrder = [] }
 
     /// One layout for every HUD of the process, whatever its region.
     ///
@@ -111,7 +111,7 @@ public final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
     /// screen with the same centre, a notification pinned where an OSD is) moves along its
     /// growth until it is clear, within its region. A HUD fading out keeps its place and takes
     /// none: the others move into its room as it fades.
-    public func restack() {
+    package func restack() {
         crowded = []
         var groups: [Anchor: [Entry]] = [:], anchors: [Anchor] = []
         for key in keys {

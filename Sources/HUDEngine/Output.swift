@@ -6,7 +6,7 @@ import HUDCore
 ///
 /// Coordinates are device pixels: `rect`s on the screen, everything else relative to the
 /// output's own top-left corner.
-public protocol HUDBackend: AnyObject {
+package protocol HUDBackend: AnyObject {
     /// The clock every deadline and animation of this backend's HUDs runs on.
     var clock: HUDClock { get }
     /// One refresh of the display link.
@@ -25,7 +25,7 @@ public protocol HUDBackend: AnyObject {
 }
 
 /// One HUD's surface on a display.
-public protocol HUDOutput: AnyObject {
+package protocol HUDOutput: AnyObject {
     var rect: Rect { get }
     var isMapped: Bool { get }
     /// Whether a compositor blends this window (else it is opaque and clipped to `setShape`).
@@ -66,12 +66,12 @@ public protocol HUDOutput: AnyObject {
 }
 
 /// Names a spinner sprite: its style, its side in pixels and its colour.
-public struct SpriteKey: Hashable, Sendable {
-    public var side: Int
-    public var style: SpinnerStyle
-    public var color: [Double]
-    public var thickness: Double
-    public init(side: Int, style: SpinnerStyle, thickness: Double = 2, color: RGBA) {
+package struct SpriteKey: Hashable, Sendable {
+    package var side: Int
+    package var style: SpinnerStyle
+    package var color: [Double]
+    package var thickness: Double
+    package init(side: Int, style: SpinnerStyle, thickness: Double = 2, color: RGBA) {
         self.side = side
         self.style = style
         self.thickness = style == .ring ? thickness : 0
@@ -80,21 +80,21 @@ public struct SpriteKey: Hashable, Sendable {
 }
 
 /// How one frame is composed from what the backend holds.
-public struct Composition: Equatable, Sendable {
-    public var alpha: Double
-    public var zoom: Double
-    public var zoomCentre: Point
+package struct Composition: Equatable, Sendable {
+    package var alpha: Double
+    package var zoom: Double
+    package var zoomCentre: Point
     /// The spinner's centre and the angle it is turned by (radians, clockwise), nil without one.
-    public var spinner: (centre: Point, angle: Double)? {
+    package var spinner: (centre: Point, angle: Double)? {
         get { spinnerCentre.map { ($0, spinnerAngle) } }
         set { spinnerCentre = newValue?.centre; spinnerAngle = newValue?.angle ?? 0 }
     }
     /// Only this part changed (the spinner's square), nil for all of it.
-    public var area: Rect?
+    package var area: Rect?
     private var spinnerCentre: Point?
     private var spinnerAngle: Double = 0
 
-    public init(alpha: Double, zoom: Double, zoomCentre: Point, area: Rect? = nil) {
+    package init(alpha: Double, zoom: Double, zoomCentre: Point, area: Rect? = nil) {
         self.alpha = alpha
         self.zoom = zoom
         self.zoomCentre = zoomCentre

@@ -7,10 +7,10 @@ import Glibc
 // kept font matches and the client all use them.
 
 /// Small text files read without blocking on a FIFO or reading without bound.
-public enum FileText {
-    public enum Result { case missing, failed(String), text(String) }
+package enum FileText {
+    package enum Result { case missing, failed(String), text(String) }
 
-    public static func read(_ path: String, limit: Int, ownOnly: Bool = false) -> Result {
+    package static func read(_ path: String, limit: Int, ownOnly: Bool = false) -> Result {
         switch bytes(path, limit: limit, ownOnly: ownOnly) {
         case .missing: return .missing
         case .failed(let why): return .failed(why)
@@ -18,12 +18,12 @@ public enum FileText {
         }
     }
 
-    public enum Bytes { case missing, failed(String), bytes([UInt8]) }
+    package enum Bytes { case missing, failed(String), bytes([UInt8]) }
 
     /// A regular file's bytes, up to `limit`: a FIFO or a device is refused, not waited on.
     /// `ownOnly`: a file xhud trusts (what it keeps itself) must be the user's own, checked on
     /// the open file, not on its path.
-    public static func bytes(_ path: String, limit: Int, ownOnly: Bool = false) -> Bytes {
+    package static func bytes(_ path: String, limit: Int, ownOnly: Bool = false) -> Bytes {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
             return errno == ENOENT || errno == ENOTDIR ? .missing : .failed(String(cString: strerror(errno)))
@@ -50,7 +50,7 @@ public enum FileText {
 
     /// Identity of a file's current contents (device, inode, size, modification time), to
     /// notice that it changed without reading it.
-    public static func stamp(_ path: String) -> [Int] {
+    package static func stamp(_ path: String) -> [Int] {
         var st = stat()
         guard stat(path, &st) == 0 else { return [] }
         return [Int(st.st_dev), Int(st.st_ino), Int(st.st_size), Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec)]
@@ -59,11 +59,11 @@ public enum FileText {
 
 /// A directory of xhud's own for what it keeps between processes, and files written there
 /// whole or not at all.
-public enum PrivateCache {
+package enum PrivateCache {
     /// `BASE/xhud/NAME`, made 0700, where BASE is `$XDG_RUNTIME_DIR` (when preferred and set),
     /// `$XDG_CACHE_HOME` or `~/.cache`; nil unless both directories are the user's own and
     /// private (a cache others could write would be trusted input).
-    public static func directory(_ name: String, preferringRuntime: Bool) -> String? {
+    package static func directory(_ name: String, preferringRuntime: Bool) -> String? {
         func env(_ n: String) -> String? { getenv(n).map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } }
         let base: String
         if preferringRuntime, let r = env("XDG_RUNTIME_DIR") { base = r + "/xhud" }
@@ -81,10 +81,10 @@ public enum PrivateCache {
 
     /// Written whole or not at all (a rename), so a reader never sees half a file.
     @discardableResult
-    public static func write(_ text: String, to path: String) -> Bool { write(Array(text.utf8), to: path) }
+    package static func write(_ text: String, to path: String) -> Bool { write(Array(text.utf8), to: path) }
 
     @discardableResult
-    public static func write(_ bytes: [UInt8], to path: String) -> Bool {
+    package static func write(_ bytes: [UInt8], to path: String) -> Bool {
         let tmp = path + ".\(getpid()).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return false }

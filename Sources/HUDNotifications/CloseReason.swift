@@ -1,5 +1,5 @@
 /// Why a notification closed, as `NotificationClosed` says it.
-public enum CloseReason: UInt32, Sendable {
+package enum CloseReason: UInt32, Sendable {
     case expired = 1
     case dismissed = 2
     case closed = 3

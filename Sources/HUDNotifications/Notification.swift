@@ -1,7 +1,7 @@
 import HUDCore
 
 /// A hint's value as it came over the bus, as far as the hints xhud reads need it.
-public enum HintValue: Equatable, Sendable {
+package enum HintValue: Equatable, Sendable {
     case string(String)
     case integer(Int64)
     case bytes([UInt8])
@@ -9,35 +9,35 @@ public enum HintValue: Equatable, Sendable {
 }
 
 /// One `Notify` call of the Desktop Notifications Specification 1.2, as plain values.
-public struct Notification: Equatable, Sendable {
-    public var appName = ""
-    public var replacesID: UInt32 = 0
-    public var appIcon = ""
-    public var summary = ""
-    public var body = ""
+package struct Notification: Equatable, Sendable {
+    package var appName = ""
+    package var replacesID: UInt32 = 0
+    package var appIcon = ""
+    package var summary = ""
+    package var body = ""
     /// Pairs of action key and label, in the order given.
-    public var actions: [(key: String, label: String)] = []
-    public var hints = Hints()
+    package var actions: [(key: String, label: String)] = []
+    package var hints = Hints()
     /// -1: the server's default; 0: never expires; otherwise milliseconds.
-    public var expireTimeout: Int32 = -1
+    package var expireTimeout: Int32 = -1
 
-    public init() {}
+    package init() {}
 
-    public static func == (a: Notification, b: Notification) -> Bool {
+    package static func == (a: Notification, b: Notification) -> Bool {
         a.appName == b.appName && a.replacesID == b.replacesID && a.appIcon == b.appIcon && a.summary == b.summary
             && a.body == b.body && a.actions.map(\.key) == b.actions.map(\.key) && a.actions.map(\.label) == b.actions.map(\.label)
             && a.hints == b.hints && a.expireTimeout == b.expireTimeout
     }
 
     /// Whether a click on the HUD invokes the `default` action.
-    public var hasDefaultAction: Bool { actions.contains { $0.key == "default" } }
+    package var hasDefaultAction: Bool { actions.contains { $0.key == "default" } }
 
     /// The action shown as the HUD's button: the first that is not `default` (a HUD has one).
-    public var buttonAction: (key: String, label: String)? { actions.first { $0.key != "default" } }
+    package var buttonAction: (key: String, label: String)? { actions.first { $0.key != "default" } }
 
     /// The flat `as` of the call (key, label, key, label, ...); a key without its label is
     /// dropped, as is an action with an empty label (nothing to show on a button).
-    public static func actions(_ flat: [String]) -> [(key: String, label: String)] {
+    package static func actions(_ flat: [String]) -> [(key: String, label: String)] {
         stride(from: 0, to: flat.count - 1, by: 2).compactMap { i in
             flat[i].isEmpty ? nil : (flat[i], Limits.text(flat[i + 1], maxBytes: Limits.labelBytes))
         }
@@ -45,23 +45,23 @@ public struct Notification: Equatable, Sendable {
 }
 
 /// The hints xhud acts on; the others are ignored, as the specification allows.
-public struct Hints: Equatable, Sendable {
+package struct Hints: Equatable, Sendable {
     /// 0 low, 1 normal, 2 critical.
-    public var urgency: Int = 1
+    package var urgency: Int = 1
     /// `value` (0-100, clamped): the notification is an OSD bar.
-    public var value: Int?
+    package var value: Int?
     /// `x-canonical-private-synchronous`, `x-dunst-stack-tag` or `synchronous`: notifications with
     /// the same tag are one HUD, updated in place.
-    public var tag: String?
+    package var tag: String?
     /// `image-path` (or `image_path`): an icon name or a file.
-    public var imagePath: String?
+    package var imagePath: String?
     /// `image-data` (or the older `image_data`, `icon_data`).
-    public var imageData: NotificationImage?
-    public var category: String?
+    package var imageData: NotificationImage?
+    package var category: String?
 
-    public init() {}
+    package init() {}
 
-    public init(_ raw: [String: HintValue]) {
+    package init(_ raw: [String: HintValue]) {
         func text(_ k: String) -> String? { if case .string(let s)? = raw[k], !s.isEmpty { return s } else { return nil } }
         func number(_ k: String) -> Int64? { if case .integer(let n)? = raw[k] { return n } else { return nil } }
         if let u = number("urgency") { urgency = Int(max(0, min(2, u))) }

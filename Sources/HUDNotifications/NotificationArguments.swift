@@ -5,7 +5,7 @@ import HUDCore
 /// `[id.KEY]` sections, stacking, the image's size limits, updates in place).
 extension Notification {
     /// The notification verb its urgency (or category) asks for.
-    public var verb: String {
+    package var verb: String {
         if let c = hints.category {
             if c.hasSuffix(".error") { return "error" }
             if c.hasSuffix(".complete") { return "success" }
@@ -16,7 +16,7 @@ extension Notification {
     /// The image to show: raw pixels first (written to `imageFile` by the caller), then
     /// `image-path`, then `app_icon`, as the specification orders them. A `file://` URI is
     /// its path; a name is an icon name.
-    public func image(imageFile: String?) -> String? {
+    package func image(imageFile: String?) -> String? {
         if let imageFile { return imageFile }
         for candidate in [hints.imagePath, appIcon.isEmpty ? nil : appIcon] {
             guard let c = candidate else { continue }
@@ -28,7 +28,7 @@ extension Notification {
 
     /// The seconds it shows: nil for the server's default (the `[notification]` durations); a
     /// day (the longest any HUD waits) for one that never expires.
-    public var hideAfter: Double? {
+    package var hideAfter: Double? {
         if expireTimeout == 0 || (expireTimeout < 0 && hints.urgency >= 2 && hints.value == nil) {
             return Limits.seconds.upperBound   // critical notifications stay until closed, as the specification advises
         }
@@ -38,7 +38,7 @@ extension Notification {
 
     /// The arguments of the equivalent `xhud` invocation for the HUD named `key`. Every part a
     /// notification has is given, empty when absent: a replacement sets the whole HUD.
-    public func arguments(key: String, imageFile: String? = nil) -> [String] {
+    package func arguments(key: String, imageFile: String? = nil) -> [String] {
         let label = Limits.text(NotificationMarkup.escaped(Limits.text(summary, maxBytes: Limits.labelBytes)), maxBytes: Limits.labelBytes)
         var args: [String]
         if let v = hints.value {

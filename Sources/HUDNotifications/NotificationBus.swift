@@ -12,9 +12,9 @@ import HUDSystem
 /// Threads: the bus thread owns the connection, the ids and the image files; `deliver` is called
 /// on it (the server posts each event to its loop); `ended` is called on the server's loop and
 /// hands its signal to the bus thread through `outbox` and a pipe that wakes it.
-public final class NotificationBus: @unchecked Sendable {
+package final class NotificationBus: @unchecked Sendable {
     /// What the server is to do, in the order the calls came.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// Show (or update in place) the HUD `key` as the `xhud` invocation `arguments` would.
         case show(id: UInt32, key: String, arguments: [String], button: String?, hasDefault: Bool)
         /// `CloseNotification`.
@@ -23,7 +23,7 @@ public final class NotificationBus: @unchecked Sendable {
         case status(String)
     }
 
-    public static let name = "org.freedesktop.Notifications"
+    package static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
     static let capabilities = ["body", "body-markup", "actions", "icon-static", "persistence",
                                "x-canonical-private-synchronous", "x-dunst-stack-tag", "synchronous"]
@@ -45,7 +45,7 @@ public final class NotificationBus: @unchecked Sendable {
 
     /// `replace`: take the name from the daemon that has it (if it allows that), as
     /// `dunst --replace` does. `imageDirectory`: where raw pixels are written as PNGs (private).
-    public init(replace: Bool, version: String, imageDirectory: String, deliver: @escaping @Sendable (Event) -> Void) {
+    package init(replace: Bool, version: String, imageDirectory: String, deliver: @escaping @Sendable (Event) -> Void) {
         self.replace = replace
         self.version = version
         self.imageDirectory = imageDirectory
@@ -60,13 +60,13 @@ public final class NotificationBus: @unchecked Sendable {
     }
 
     /// Connects and serves on a new thread.
-    public func start() {
+    package func start() {
         if !DetachedThread.start({ self.run() }) { deliver(.status("notifications are off: no thread for the bus")) }
     }
 
     /// The HUD of `id` is gone (on the server's loop): `ActionInvoked` first when an action
     /// ended it, then `NotificationClosed`.
-    public func ended(id: UInt32, reason: CloseReason, action: String?) {
+    package func ended(id: UInt32, reason: CloseReason, action: String?) {
         outbox.withLock { $0.append((id, reason, action)) }
         var b: UInt8 = 1
         _ = write(wake.write, &b, 1)

@@ -2,18 +2,18 @@
 /// for notifications that update one HUD (`x-canonical-private-synchronous`, ...), so that
 /// `notify-send -h string:x-dunst-stack-tag:volume` and `xhud --id volume` are the same HUD.
 /// Owned by the bus thread.
-public struct NotificationIDs: Sendable {
+package struct NotificationIDs: Sendable {
     private var last: UInt32 = 0
     private var tags: [String: UInt32] = [:]
     private var keys: [UInt32: String] = [:]
     /// Tags remembered at most: a client inventing a new tag each time costs no memory.
     static let maxTags = 1024
 
-    public init() {}
+    package init() {}
 
     /// The id and HUD key of a `Notify`: the id it replaces (the specification returns it as
     /// given), the id its tag had, or a new one.
-    public mutating func assign(replaces: UInt32, tag: String?) -> (id: UInt32, key: String) {
+    package mutating func assign(replaces: UInt32, tag: String?) -> (id: UInt32, key: String) {
         if let tag, let id = tags[tag], let key = keys[id] { return (id, key) }
         let id = replaces != 0 ? replaces : next()
         let key: String
@@ -29,11 +29,11 @@ public struct NotificationIDs: Sendable {
     }
 
     /// The HUD of an id, for `CloseNotification`.
-    public func key(of id: UInt32) -> String? { keys[id] }
+    package func key(of id: UInt32) -> String? { keys[id] }
 
     /// The notification of `id` is over: a later `replaces_id` naming it starts a new HUD under
     /// the same id; a tag keeps its id.
-    public mutating func ended(_ id: UInt32) {
+    package mutating func ended(_ id: UInt32) {
         if let k = keys[id], k.hasPrefix("notify-") { keys[id] = nil }
     }
 

@@ -6,14 +6,14 @@ import CCairo
 /// The raw pixels of an `image-data` hint (`iiibiiay`: width, height, rowstride, has alpha, bits
 /// per sample, channels, data), checked: 8-bit RGB or RGBA, at most `maxSide` pixels a side, the
 /// data as long as the rows say.
-public struct NotificationImage: Equatable, Sendable {
-    public let width: Int, height: Int, rowstride: Int, channels: Int
-    public let data: [UInt8]
+package struct NotificationImage: Equatable, Sendable {
+    package let width: Int, height: Int, rowstride: Int, channels: Int
+    package let data: [UInt8]
 
     /// An icon, not a photograph: larger images are refused (the HUD shows its own icon).
-    public static let maxSide = 1024
+    package static let maxSide = 1024
 
-    public init?(_ v: HintValue) {
+    package init?(_ v: HintValue) {
         guard case .structure(let f) = v, f.count == 7,
               case .integer(let w) = f[0], case .integer(let h) = f[1], case .integer(let stride) = f[2],
               case .integer(let alpha) = f[3], case .integer(let bits) = f[4], case .integer(let channels) = f[5],
@@ -26,7 +26,7 @@ public struct NotificationImage: Equatable, Sendable {
 
     /// Writes the pixels as a PNG at `path` (the server's private directory); false when Cairo
     /// could not.
-    public func writePNG(to path: String) -> Bool {
+    package func writePNG(to path: String) -> Bool {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else { return false }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let base = cairo_image_surface_get_data(surface) else { return false }

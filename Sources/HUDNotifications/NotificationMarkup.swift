@@ -4,9 +4,9 @@ import HUDCore
 /// bold, italic and underline kept and balanced, a link's text kept without the link, an image
 /// replaced by its `alt` text, any other tag dropped; `&`, `<` and `>` that are not markup are
 /// escaped, so that whatever a client sends, Pango parses it.
-public enum NotificationMarkup {
+package enum NotificationMarkup {
     /// Plain text (the summary) as markup.
-    public static func escaped(_ s: String) -> String {
+    package static func escaped(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s {
@@ -21,7 +21,7 @@ public enum NotificationMarkup {
     }
 
     /// The body as Pango markup, at most `maxBytes` long (cut in the text, never in a tag).
-    public static func body(_ s: String, maxBytes: Int = Limits.detailsBytes) -> String {
+    package static func body(_ s: String, maxBytes: Int = Limits.detailsBytes) -> String {
         var input = Limits.text(s, maxBytes: maxBytes)
         var out = sanitized(input)
         // Escaping lengthens the text (an `&` becomes 5 bytes): the input is cut shorter.

@@ -3,10 +3,10 @@ import HUDCore
 
 /// The pixels a frame covers, as horizontal spans: the bounding shape that lets a window without
 /// a compositor show nothing where the HUD draws nothing.
-public enum CoverageSpans {
+package enum CoverageSpans {
     /// The spans of a frame's bezel outline at a zoom (`HUDFrame.outline`), in a surface of the
     /// window's size: a window's bounding shape. A fading frame covers the same pixels.
-    public static func outline(of frame: HUDFrame, zoom: Double, renderer: HUDRenderer, width: Int, height: Int) -> [Rect] {
+    package static func outline(of frame: HUDFrame, zoom: Double, renderer: HUDRenderer, width: Int, height: Int) -> [Rect] {
         var f = frame.outline
         f.presentation = Presentation(alpha: 1, scale: zoom)
         let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, width)), Int32(max(1, height)))!
@@ -19,7 +19,7 @@ public enum CoverageSpans {
     }
 
     /// One rectangle (1 pixel tall) per run of non-transparent pixels of an ARGB32 image.
-    public static func of(_ surface: OpaquePointer) -> [Rect] {
+    package static func of(_ surface: OpaquePointer) -> [Rect] {
         let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = UnsafeRawPointer(cairo_image_surface_get_data(surface)!)

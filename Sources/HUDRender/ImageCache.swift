@@ -7,17 +7,17 @@ import HUDCore
 
 /// Reads image files with bounds: a HUD shows an image at a few dozen pixels, so nothing a path
 /// names may block the caller (a FIFO, a device), take more than a little memory, or take long.
-public enum ImageFile {
+package enum ImageFile {
     /// Larger files are refused before they are read.
-    public static let maxFileBytes = 16 << 20
+    package static let maxFileBytes = 16 << 20
     /// Larger images (pixels before decoding) are refused: 2048 x 2048.
-    public static let maxPixels = 2048 * 2048
+    package static let maxPixels = 2048 * 2048
     /// Images are kept at most this many device pixels on their long side (the image box is at
     /// most 512 logical pixels; 512 at scale 1 and sharp enough at any scale of a HUD image).
-    public static let maxKeptSide = 512
+    package static let maxKeptSide = 512
 
     /// Why `path` cannot be shown, without decoding it; nil when it can.
-    public static func problem(at path: String) -> String? {
+    package static func problem(at path: String) -> String? {
         switch read(path) {
         case .failure(let why): return why.description
         case .success(let bytes) where isSVG(bytes):
@@ -27,8 +27,8 @@ public enum ImageFile {
         }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The file's bytes, after checking that it is a regular file of a bounded size holding a PNG
@@ -175,10 +175,10 @@ final class ImageCache {
 /// An image drawn once at the size it is shown at, into a PNG: what a child process makes for
 /// the server (`ImagePreparer`), so that the process that draws every HUD never decodes an
 /// SVG or a large bitmap itself.
-public enum ImageRaster {
+package enum ImageRaster {
     /// The image fitted into a `side` x `side` box (aspect kept, centred, transparent around),
     /// written to `out`; a message saying why not otherwise.
-    public static func write(_ path: String, side: Int, to out: String) -> String? {
+    package static func write(_ path: String, side: Int, to out: String) -> String? {
         guard side > 0, side <= 2048 else { return "an image box of \(side) pixels" }
         let cache = ImageCache()
         if let error = cache.load(path).error { return error }
@@ -193,7 +193,7 @@ public enum ImageRaster {
 
     /// Whether drawing `path` could take the drawing process long or much memory: an SVG, or a
     /// bitmap larger than a HUD image box needs. Read within the file's bounds, non-blocking.
-    public static func needsOwnProcess(_ path: String) -> Bool {
+    package static func needsOwnProcess(_ path: String) -> Bool {
         guard case .success(let bytes) = ImageFile.read(path) else { return false }   // refused anyway
         if ImageFile.isSVG(bytes) { return true }
         func be32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }

@@ -3,18 +3,18 @@ import HUDCore
 
 /// Draws a HUD frame into a Cairo context. Knows nothing of windows: the X11 backend, the tests
 /// and the contact sheet all draw through here.
-public final class HUDRenderer {
-    public let text = HUDText()
+package final class HUDRenderer {
+    package let text = HUDText()
     private let images = ImageCache()
-    public let sprites = SpinnerSprites()
+    package let sprites = SpinnerSprites()
 
-    public init() {}
+    package init() {}
 
     /// Lays out and draws `c` once into a scratch surface: Pango, the fonts `c` names (their font
     /// sets stay in the thread's font map for every later renderer), Cairo and the drawing code
     /// are loaded and set up. For a server that starts before anyone asks (autostart, systemd),
     /// so that its first HUD is drawn as fast as any later one.
-    public func warmUp(_ c: HUDConfiguration, region: Size) {
+    package func warmUp(_ c: HUDConfiguration, region: Size) {
         var f = HUDFrame(configuration: c, layout: layout(c, region: region))
         let e = f.bezelExtent
         f.origin = Point(x: e.x, y: e.y)
@@ -27,12 +27,12 @@ public final class HUDRenderer {
     }
 
     /// Lays out a configuration with this renderer's text metrics.
-    public func layout(_ c: HUDConfiguration, region: Size) -> HUDLayout {
+    package func layout(_ c: HUDConfiguration, region: Size) -> HUDLayout {
         HUDLayout.compute(c, region: region, measurer: text)
     }
 
     /// Draws over what the context holds (operator OVER); the caller clears or fills first.
-    public func render(_ f: HUDFrame, to cr: OpaquePointer) {
+    package func render(_ f: HUDFrame, to cr: OpaquePointer) {
         let c = f.configuration
         let alpha = clamp(f.presentation.alpha, 0, 1)
         guard alpha > 0 else { return }
@@ -109,7 +109,7 @@ public final class HUDRenderer {
 
     /// Clears an image surface and draws the frame into it, as a window's next frame; with
     /// `clip` (surface pixels), only that part is cleared and drawn (a spinner's next frame).
-    public func render(_ f: HUDFrame, replacing surface: OpaquePointer, clip: Rect? = nil) {
+    package func render(_ f: HUDFrame, replacing surface: OpaquePointer, clip: Rect? = nil) {
         let cr = cairo_create(surface)!
         if let c = clip {
             cairo_rectangle(cr, c.x, c.y, c.width, c.height)
@@ -165,7 +165,7 @@ public final class HUDRenderer {
     }
 
     /// Image loading errors surface here first, so the command can refuse a bad `--image` early.
-    public func validateImage(_ path: String) -> String? { images.load(path).error }
+    package func validateImage(_ path: String) -> String? { images.load(path).error }
 
     private func drawMask(_ mask: HUDMask, region: Size, alpha: Double, cr: OpaquePointer) {
         switch mask {

@@ -9,21 +9,21 @@ import HUDCore
 /// it on the X server (a frame is a few dozen bytes); drawing into an image turns the same
 /// sprite the same way (pixman's bilinear filter on both sides), so the two agree pixel for
 /// pixel.
-public final class SpinnerSprites {
+package final class SpinnerSprites {
     struct Key: Hashable {
         var style: SpinnerStyle, side: Int, thickness: Double, r: Double, g: Double, b: Double, a: Double
     }
     private var cache: [Key: OpaquePointer] = [:]
 
-    public init() {}
+    package init() {}
     deinit { for s in cache.values { cairo_surface_destroy(s) } }
 
     /// The sprite's side in device pixels for an indicator of `side` logical pixels at `scale`.
-    public static func pixelSide(_ side: Double, scale: Double) -> Int { max(4, Int(saturating: (side * scale).rounded(.up)) + 2) }
+    package static func pixelSide(_ side: Double, scale: Double) -> Int { max(4, Int(saturating: (side * scale).rounded(.up)) + 2) }
 
     /// The sprite (ARGB32, square, the spinner centred) for an indicator rectangle at a scale.
     /// `thickness` is the ring's line width (logical pixels); the spokes keep their own.
-    public func sprite(style: SpinnerStyle, side: Double, thickness: Double = 2, scale: Double, color: RGBA) -> OpaquePointer {
+    package func sprite(style: SpinnerStyle, side: Double, thickness: Double = 2, scale: Double, color: RGBA) -> OpaquePointer {
         let px = SpinnerSprites.pixelSide(side, scale: scale)
         let key = Key(style: style, side: px, thickness: style == .ring ? thickness : 0, r: color.r, g: color.g, b: color.b, a: color.a)
         if let s = cache[key] { return s }
@@ -45,7 +45,7 @@ public final class SpinnerSprites {
     /// The angle (radians, clockwise) the sprite is turned by at `time`: the ring turns once a
     /// second at a constant speed (SVProgressHUD's rotation animation); the spokes step twelve
     /// times a second.
-    public static func angle(style: SpinnerStyle, time: Double) -> Double {
+    package static func angle(style: SpinnerStyle, time: Double) -> Double {
         let turns = time.isFinite ? time - time.rounded(.down) : 0
         switch style {
         case .ring: return turns * 2 * Double.pi
@@ -55,7 +55,7 @@ public final class SpinnerSprites {
 
     /// Draws the sprite turned by `angle` about the centre of `r` (logical pixels, in a context
     /// scaled by `scale`), as the X server composites it.
-    public static func draw(_ sprite: OpaquePointer, angle: Double, in r: Rect, scale: Double, cr: OpaquePointer) {
+    package static func draw(_ sprite: OpaquePointer, angle: Double, in r: Rect, scale: Double, cr: OpaquePointer) {
         let px = Double(cairo_image_surface_get_width(sprite))
         cairo_save(cr)
         cairo_translate(cr, r.midX, r.midY)

@@ -8,9 +8,9 @@ import HUDFiles
 /// whose size matches, else the closest; PNG or SVG; then `/usr/share/pixmaps`. Names that are not
 /// found are tried with their last `-part` removed (`audio-volume-high` → `audio-volume`), then as
 /// symbolic icons, as GTK does.
-public enum IconTheme {
+package enum IconTheme {
     /// Resolves `name` for a box of `size` logical pixels at `scale`; nil when no theme has it.
-    public static func lookup(_ name: String, size: Int, scale: Int, theme: String? = nil) -> String? {
+    package static func lookup(_ name: String, size: Int, scale: Int, theme: String? = nil) -> String? {
         guard isIconName(name) else { return nil }
         // A server answers a key press with the same icon many times: the answer is kept (for
         // the process; a theme installed meanwhile is seen by the next server).
@@ -23,13 +23,13 @@ public enum IconTheme {
 
     /// What `lookup` would answer without reading anything: nil when it has not looked yet,
     /// `.some(nil)` when no theme has the name.
-    public static func cached(_ name: String, size: Int, scale: Int, theme: String? = nil) -> String?? {
+    package static func cached(_ name: String, size: Int, scale: Int, theme: String? = nil) -> String?? {
         let key = "\(name) \(size) \(scale) \(theme ?? "")"
         return cacheLock.withLock { cache[key] }
     }
 
     /// Keeps what another process found for `lookup`'s question.
-    public static func remember(_ name: String, size: Int, scale: Int, theme: String?, found: String?) {
+    package static func remember(_ name: String, size: Int, scale: Int, theme: String?, found: String?) {
         let key = "\(name) \(size) \(scale) \(theme ?? "")"
         cacheLock.withLock { if cache.count > 256 { cache.removeAll() }; cache[key] = .some(found) }
     }
@@ -74,21 +74,21 @@ public enum IconTheme {
     }
 
     /// The themes a name is looked for in, in order (then `/usr/share/pixmaps`).
-    public static func searchOrder(theme: String?) -> [String] {
+    package static func searchOrder(theme: String?) -> [String] {
         var themes: [String] = []
         for t in [theme ?? userTheme, "hicolor", "Adwaita"].compactMap({ $0 }) where !themes.contains(t) { themes.append(t) }
         return themes
     }
 
     /// An icon name has no slash and no image extension (anything else is a path).
-    public static func isIconName(_ s: String) -> Bool {
+    package static func isIconName(_ s: String) -> Bool {
         !s.isEmpty && !s.contains("/") && !s.hasSuffix(".png") && !s.hasSuffix(".svg") && !s.hasPrefix(".")
             && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+".contains($0)) }
     }
 
     /// The user's icon theme: `XHUD_ICON_THEME`, else GTK's setting (`gtk-icon-theme-name` in
     /// `gtk-3.0/settings.ini` or `gtk-4.0/settings.ini`).
-    public static var userTheme: String? {
+    package static var userTheme: String? {
         if let t = Environment.value("XHUD_ICON_THEME") { return t }
         for dir in [Locations.configHome].compactMap({ $0 }) + Locations.configDirs {
             for gtk in ["gtk-3.0", "gtk-4.0"] {

@@ -5,7 +5,7 @@ import HUDSystem
 
 /// Where xhud's files are: the user's and the system's configuration (XDG base directories),
 /// and its installed data (themes, the example configuration, autostart files).
-public enum Locations {
+package enum Locations {
     static var home: String? {
         if let h = Environment.value("HOME") { return h }
         guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return nil }
@@ -13,19 +13,19 @@ public enum Locations {
     }
 
     /// `$XDG_CONFIG_HOME` (`~/.config`): the user's configuration.
-    public static var configHome: String? {
+    package static var configHome: String? {
         if let c = Environment.value("XDG_CONFIG_HOME"), c.hasPrefix("/") { return c }
         return home.map { $0 + "/.config" }
     }
 
     /// `$XDG_CONFIG_DIRS` (`/etc/xdg`), most important first.
-    public static var configDirs: [String] {
+    package static var configDirs: [String] {
         let dirs = (Environment.value("XDG_CONFIG_DIRS") ?? "/etc/xdg").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         return dirs.isEmpty ? ["/etc/xdg"] : dirs
     }
 
     /// `$XDG_DATA_HOME` then `$XDG_DATA_DIRS`, most important first (icon themes live there).
-    public static var dataDirs: [String] {
+    package static var dataDirs: [String] {
         var out: [String] = []
         if let d = Environment.value("XDG_DATA_HOME"), d.hasPrefix("/") { out.append(d) } else if let h = home { out.append(h + "/.local/share") }
         let dirs = (Environment.value("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share").split(separator: ":").map(String.init)
@@ -34,13 +34,13 @@ public enum Locations {
     }
 
     /// Configuration files, least important first: each of `$XDG_CONFIG_DIRS`, then the user's.
-    public static var configFiles: [String] {
+    package static var configFiles: [String] {
         configDirs.reversed().map { $0 + "/xhud/config.toml" } + (configHome.map { [$0 + "/xhud/config.toml"] } ?? [])
     }
 
     /// xhud's data: `$XHUD_DATA_DIR`; installed, `share/xhud` beside the executable's `bin` or
     /// `lib/xhud`; built from source, the checkout's `Resources` above `.build`.
-    public static var dataDirectory: String? {
+    package static var dataDirectory: String? {
         if let d = Environment.value("XHUD_DATA_DIR") { return d }
         var candidates: [String] = []
         if var dir = Environment.executablePath {

@@ -1,24 +1,24 @@
 /// One value from a configuration file or a theme, and where it came from.
-public struct Setting: Equatable, Sendable {
-    public let key: String
-    public let value: SettingValue
-    public let source: SettingSource
+package struct Setting: Equatable, Sendable {
+    package let key: String
+    package let value: SettingValue
+    package let source: SettingSource
 
-    public init(key: String, value: SettingValue, source: SettingSource) {
+    package init(key: String, value: SettingValue, source: SettingSource) {
         self.key = key
         self.value = value
         self.source = source
     }
 }
 
-public enum SettingValue: Equatable, Sendable, CustomStringConvertible {
+package enum SettingValue: Equatable, Sendable, CustomStringConvertible {
     case string(String)
     case number(Double)
     case bool(Bool)
     case list([SettingValue])
 
     /// As TOML writes it (`--print-config` prints a file that can be read back).
-    public var description: String {
+    package var description: String {
         switch self {
         case .string(let s): return "\"" + s.tomlEscaped + "\""
         case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
@@ -28,7 +28,7 @@ public enum SettingValue: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The text an option takes: numbers without a needless ".0", lists joined with `separator`.
-    public func optionText(separator: String) -> String {
+    package func optionText(separator: String) -> String {
         switch self {
         case .string(let s): return s
         case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
@@ -39,20 +39,20 @@ public enum SettingValue: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A file and line (a theme's name too), or the command line, or xhud's own default.
-public struct SettingSource: Equatable, Sendable, CustomStringConvertible {
-    public var file: String?
-    public var line: Int?
-    public var theme: String?
+package struct SettingSource: Equatable, Sendable, CustomStringConvertible {
+    package var file: String?
+    package var line: Int?
+    package var theme: String?
 
-    public init(file: String? = nil, line: Int? = nil, theme: String? = nil) {
+    package init(file: String? = nil, line: Int? = nil, theme: String? = nil) {
         self.file = file
         self.line = line
         self.theme = theme
     }
 
-    public static let commandLine = SettingSource()
+    package static let commandLine = SettingSource()
 
-    public var description: String {
+    package var description: String {
         guard let file else { return "command line" }
         let place = line.map { "\(file):\($0)" } ?? file
         return theme.map { "theme \($0) (\(place))" } ?? place

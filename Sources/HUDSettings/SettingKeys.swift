@@ -1,8 +1,8 @@
 /// The keys a configuration file or theme may hold: the long names of the options that describe
 /// how HUDs look, time themselves and where they go. Per-invocation options (`--progress`,
 /// `--id`, `--window`, `--geometry`, a wrapped command) are not among them.
-public enum SettingKeys {
-    public enum Kind: Sendable, Equatable {
+package enum SettingKeys {
+    package enum Kind: Sendable, Equatable {
         case text
         case number
         /// `true` gives `--KEY`, `false` gives `--no-KEY`.
@@ -12,7 +12,7 @@ public enum SettingKeys {
     }
 
     /// In the order `--print-config` lists them.
-    public static let all: [(name: String, kind: Kind)] = [
+    package static let all: [(name: String, kind: Kind)] = [
         ("theme", .text),
         ("mode", .text), ("spinner", .text), ("label", .text), ("details", .text), ("button", .text),
         ("image", .text), ("image-size", .number), ("tint-image", .flag),
@@ -34,13 +34,13 @@ public enum SettingKeys {
 
     private static let kinds: [String: Kind] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.kind) })
 
-    public static func kind(of key: String) -> Kind? { kinds[key] }
+    package static func kind(of key: String) -> Kind? { kinds[key] }
 
     /// The sections a file may hold besides its top level.
-    public static let sections = ["notification", "wrap", "id"]
+    package static let sections = ["notification", "wrap", "id"]
 
     /// The command-line arguments that give `value` to `key`, or why it cannot.
-    public static func arguments(key: String, value: SettingValue) -> Result<[String], SettingError> {
+    package static func arguments(key: String, value: SettingValue) -> Result<[String], SettingError> {
         guard let kind = kinds[key] else { return .failure(SettingError("unknown key '\(key)'")) }
         switch (kind, value) {
         case (.flag, .bool(let on)):
@@ -71,7 +71,7 @@ public enum SettingKeys {
     }
 }
 
-public struct SettingError: Error, Equatable, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct SettingError: Error, Equatable, CustomStringConvertible, Sendable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -5,15 +5,15 @@ import HUDFiles
 /// the command line's, else a section's, else the top level's); each file's top level (the
 /// system's under the user's); the sections that match the invocation (`[wrap]`,
 /// `[notification]`, then `[id.NAME]`); the command line.
-public struct Settings: Equatable, Sendable {
-    public let files: [SettingsFile]
+package struct Settings: Equatable, Sendable {
+    package let files: [SettingsFile]
     /// Warnings about the files (each once per version of the files).
-    public var warnings: [String] { files.flatMap(\.warnings) }
+    package var warnings: [String] { files.flatMap(\.warnings) }
 
-    public init(files: [SettingsFile]) { self.files = files }
+    package init(files: [SettingsFile]) { self.files = files }
 
     /// `path` alone (`--config`), else the XDG configuration files.
-    public static func load(path: String? = nil) -> Settings {
+    package static func load(path: String? = nil) -> Settings {
         let paths = path.map { [$0] } ?? Locations.configFiles
         var files: [SettingsFile] = []
         for p in paths {
@@ -24,11 +24,11 @@ public struct Settings: Equatable, Sendable {
     }
 
     /// What the invocation is, for choosing sections.
-    public struct Kind: Equatable, Sendable {
-        public var wrapsCommand = false
-        public var isNotification = false
-        public var id: String?
-        public init(wrapsCommand: Bool = false, isNotification: Bool = false, id: String? = nil) {
+    package struct Kind: Equatable, Sendable {
+        package var wrapsCommand = false
+        package var isNotification = false
+        package var id: String?
+        package init(wrapsCommand: Bool = false, isNotification: Bool = false, id: String? = nil) {
             self.wrapsCommand = wrapsCommand
             self.isNotification = isNotification
             self.id = id
@@ -38,15 +38,15 @@ public struct Settings: Equatable, Sendable {
         }
     }
 
-    public struct Resolution: Equatable, Sendable {
+    package struct Resolution: Equatable, Sendable {
         /// The winning setting of each key, in `SettingKeys.all` order.
-        public var settings: [Setting] = []
-        public var theme: Theme?
-        public var warnings: [String] = []
+        package var settings: [Setting] = []
+        package var theme: Theme?
+        package var warnings: [String] = []
     }
 
     /// The settings for an invocation of `kind`; `commandLineTheme` is `--theme`.
-    public func resolve(_ kind: Kind, commandLineTheme: String? = nil) -> Resolution {
+    package func resolve(_ kind: Kind, commandLineTheme: String? = nil) -> Resolution {
         var layers: [[Setting]] = []
         for f in files { layers.append(f.top) }
         for section in kind.sections { for f in files { if let s = f.sections[section] { layers.append(s) } } }
@@ -74,16 +74,16 @@ public struct Settings: Equatable, Sendable {
 
 /// A theme: a file of the same keys as the configuration (no sections), found by name in the
 /// user's `xhud/themes`, the system's, then xhud's data; or a path.
-public struct Theme: Equatable, Sendable {
-    public let name: String
-    public let file: SettingsFile
+package struct Theme: Equatable, Sendable {
+    package let name: String
+    package let file: SettingsFile
 
-    public static var searchPath: [String] {
+    package static var searchPath: [String] {
         (Locations.configHome.map { [$0 + "/xhud/themes"] } ?? []) + Locations.configDirs.map { $0 + "/xhud/themes" }
             + (Locations.dataDirectory.map { [$0 + "/themes"] } ?? [])
     }
 
-    public static func load(_ name: String) -> Result<Theme, SettingError> {
+    package static func load(_ name: String) -> Result<Theme, SettingError> {
         let candidates = name.contains("/") ? [name] : searchPath.map { $0 + "/" + name + ".toml" }
         for path in candidates {
             guard let file = SettingsFile.load(path: path, allowsSections: false, theme: name) else { continue }
@@ -96,7 +96,7 @@ public struct Theme: Equatable, Sendable {
     }
 
     /// The names of the themes found on the search path.
-    public static var available: [String] {
+    package static var available: [String] {
         var names: [String] = []
         for dir in searchPath {
             for n in Directory.entries(dir) where n.hasSuffix(".toml") {
@@ -110,36 +110,36 @@ public struct Theme: Equatable, Sendable {
 
 /// Caches `Settings.load` for a long-running server: the files are read again only when one of
 /// them changed (a stat each request, no read), and each warning is given once per version.
-public final class SettingsCache {
+package final class SettingsCache {
     private var stamps: [[Int]] = []
     private var cached: Settings?
     private var given: Set<String> = []
     /// The `--config` file; nil for the XDG ones.
-    public let path: String?
+    package let path: String?
     /// Bumped whenever the files changed since the last `current()`.
-    public private(set) var generation = 0
+    package private(set) var generation = 0
 
-    public init(path: String? = nil) { self.path = path }
+    package init(path: String? = nil) { self.path = path }
 
-    public func current() -> Settings {
+    package func current() -> Settings {
         if isCurrent, let c = cached { return c }
         return install(Self.read(path: path))
     }
 
     /// Whether `current()` answers without reading a file: the files are as they were read
     /// (a stat each).
-    public var isCurrent: Bool { cached != nil && Self.stamps(path) == stamps }
+    package var isCurrent: Bool { cached != nil && Self.stamps(path) == stamps }
 
     /// Reads the files as `current()` of the cache of `path` would, without touching a cache: on
     /// any thread (a file not parsed before runs the TOML reader, which may take its time);
     /// `install` then keeps the result, on the cache's own thread.
-    public static func read(path: String?) -> (settings: Settings, stamps: [[Int]]) {
+    package static func read(path: String?) -> (settings: Settings, stamps: [[Int]]) {
         let now = Self.stamps(path)   // before: a file changed while it is read is read again
         return (Settings.load(path: path), now)
     }
 
     @discardableResult
-    public func install(_ r: (settings: Settings, stamps: [[Int]])) -> Settings {
+    package func install(_ r: (settings: Settings, stamps: [[Int]])) -> Settings {
         if cached != nil { generation += 1 }
         cached = r.settings
         stamps = r.stamps
@@ -152,7 +152,7 @@ public final class SettingsCache {
     }
 
     /// The warnings not given yet for this version of the files.
-    public func unseen(_ warnings: [String]) -> [String] {
+    package func unseen(_ warnings: [String]) -> [String] {
         warnings.filter { given.insert($0).inserted }
     }
 }

@@ -9,8 +9,8 @@ import HUDFiles
 /// 11 µs, 18 µs with its checks, release build; `xhud-settings-bench`), less than reading back a
 /// cached copy of its result took, so nothing is cached between processes: a server keeps what
 /// it read until the file's stamp changes (`SettingsCache`).
-public enum SettingsReader {
-    public static func read(path: String, allowsSections: Bool, theme: String?) -> SettingsFile? {
+package enum SettingsReader {
+    package static func read(path: String, allowsSections: Bool, theme: String?) -> SettingsFile? {
         switch FileText.read(path, limit: SettingsFile.maxBytes) {
         case .missing: return nil
         case .failed(let why): return SettingsFile(path: path, warnings: ["\(path): \(why); the file is ignored"])

@@ -3,7 +3,7 @@ import HUDTOML
 extension SettingsFile {
     /// Parses TOML text (with `HUDTOML`, plain Swift). A file that does not parse costs the file,
     /// with the parser's line and column; a bad key or value costs that key, with its line.
-    public init(path: String, text: String, allowsSections: Bool = true, theme: String? = nil) {
+    package init(path: String, text: String, allowsSections: Bool = true, theme: String? = nil) {
         self.init(path: path)
         let table: TOMLTable
         do {

@@ -11,12 +11,12 @@ import HUDSystem
 /// the user's home, where no other user can create it first (a fixed name in the shared /tmp
 /// could be taken by anyone, denying the service). A home directory may be shared between
 /// machines, so there the host name is part of the socket's name.
-public struct ServerPaths: Equatable, Sendable {
-    public let directory: String
-    public let socket: String
-    public let lock: String
+package struct ServerPaths: Equatable, Sendable {
+    package let directory: String
+    package let socket: String
+    package let lock: String
 
-    public init(directory: String, display: String, host: String? = nil) {
+    package init(directory: String, display: String, host: String? = nil) {
         self.directory = directory
         var key = ServerPaths.key(forDisplay: display)
         if let host, !host.isEmpty { key = ServerPaths.key(forDisplay: host) + "-" + key }
@@ -25,7 +25,7 @@ public struct ServerPaths: Equatable, Sendable {
     }
 
     /// `$XDG_RUNTIME_DIR/xhud`; else `$XDG_CACHE_HOME/xhud` or `~/.cache/xhud` (then `inHome`).
-    public static func defaultDirectory() -> (path: String, inHome: Bool)? {
+    package static func defaultDirectory() -> (path: String, inHome: Bool)? {
         if let r = Environment.value("XDG_RUNTIME_DIR"), r.hasPrefix("/") { return (r + "/xhud", false) }
         if let c = Environment.value("XDG_CACHE_HOME"), c.hasPrefix("/") { return (c + "/xhud", true) }
         guard let home = Environment.value("HOME") ?? passwdHome(), home.hasPrefix("/") else { return nil }
@@ -33,7 +33,7 @@ public struct ServerPaths: Equatable, Sendable {
     }
 
     /// The paths for `$DISPLAY` (nil when it is unset: there is no display to serve).
-    public static func current() -> ServerPaths? {
+    package static func current() -> ServerPaths? {
         guard let d = Environment.value("DISPLAY"), let dir = defaultDirectory() else { return nil }
         return ServerPaths(directory: dir.path, display: d, host: dir.inHome ? hostName() : nil)
     }
@@ -52,7 +52,7 @@ public struct ServerPaths: Equatable, Sendable {
 
     /// ":0.0" and ":0" name one server ("0"); "host:10.0" becomes "host_10". The screen number is
     /// dropped because a HUD picks its monitor itself.
-    public static func key(forDisplay display: String) -> String {
+    package static func key(forDisplay display: String) -> String {
         var name = Substring(display)
         if let colon = name.lastIndex(of: ":") {
             let host = name[..<colon]
@@ -69,7 +69,7 @@ public struct ServerPaths: Equatable, Sendable {
 
     /// Creates the directory (and a missing parent such as ~/.cache) if needed and checks that
     /// only this user can use it.
-    public func preparePrivateDirectory() throws(ServerError) {
+    package func preparePrivateDirectory() throws(ServerError) {
         if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
             let parent = String(directory[..<slash])
             if access(parent, F_OK) != 0 { _ = mkdir(parent, 0o700) }
@@ -80,7 +80,7 @@ public struct ServerPaths: Equatable, Sendable {
         try checkPrivateDirectory()
     }
 
-    public func checkPrivateDirectory() throws(ServerError) {
+    package func checkPrivateDirectory() throws(ServerError) {
         var st = stat()
         guard lstat(directory, &st) == 0 else {
             if errno == ENOENT { throw .noServer }   // no directory: no server ever ran here
@@ -101,7 +101,7 @@ public struct ServerPaths: Equatable, Sendable {
     }
 }
 
-public enum ServerError: Error, CustomStringConvertible, Equatable {
+package enum ServerError: Error, CustomStringConvertible, Equatable {
     case unsafeDirectory(String, String)
     case noServer
     /// The server closed the connection before replying (it was on its way out).
@@ -109,7 +109,7 @@ public enum ServerError: Error, CustomStringConvertible, Equatable {
     case io(String)
     case protocolError(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsafeDirectory(let d, let why): return "refusing socket directory \(d): \(why)"
         case .noServer: return "no xhud server for this display"

@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// The lock a server holds for its whole life (flock: released by the kernel when it dies).
-public struct ServerLock {
-    public let fd: Int32
-    public init?(path: String) {
+package struct ServerLock {
+    package let fd: Int32
+    package init?(path: String) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { close(fd); return nil }
@@ -19,12 +19,12 @@ public struct ServerLock {
 /// process (`xhud server` with the socket and the lock as descriptors 3 and 4, found through
 /// `XHUD_LISTEN_FD`). The connection that follows is queued on that socket at once: no client
 /// polls for a server to come up, and two clients racing start one server between them.
-public enum ServerLauncher {
-    public static let listenFDVariable = "XHUD_LISTEN_FD"
+package enum ServerLauncher {
+    package static let listenFDVariable = "XHUD_LISTEN_FD"
 
     /// `host` is the program that serves (xhud-host); without it no server is started. Returns
     /// the connection, and whether this call started the server behind it.
-    public static func connect(_ paths: ServerPaths, starting host: String?, timeout: Double = 5) throws(ServerError) -> (fd: Int32, started: Bool) {
+    package static func connect(_ paths: ServerPaths, starting host: String?, timeout: Double = 5) throws(ServerError) -> (fd: Int32, started: Bool) {
         let deadline = UnixSocket.now() + timeout
         var started = 0
         while true {
@@ -65,7 +65,7 @@ public enum ServerLauncher {
 
     /// Reaps the servers this process started that have exited since: by pid and without
     /// waiting, so that a wrapped command's status is left to its own wait.
-    public static func reapExitedServers() {
+    package static func reapExitedServers() {
         unreaped.removeAll { pid in
             var status: Int32 = 0
             return waitpid(pid, &status, WNOHANG) == pid
@@ -129,7 +129,7 @@ private func spawnAddChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_acti
 
 /// Closes every open descriptor but `keep` (a process that outlives its parent holds nothing of
 /// the parent's: `out=$(xhud ...)` would wait for it).
-public func closeDescriptors(except keep: Set<Int32>) {
+package func closeDescriptors(except keep: Set<Int32>) {
     guard let dir = opendir("/proc/self/fd") else { return }
     var open: [Int32] = []
     while let e = readdir(dir) {

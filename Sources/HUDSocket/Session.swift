@@ -6,21 +6,21 @@
 /// can spell one. Server to client: `cancel`, `warn TEXT`, `done STATUS [kill-parent]`.
 /// A connection closed without `end`, `exit` or `signal` means the client is gone: its HUD goes
 /// at once.
-public enum Session {
+package enum Session {
     /// The client's part, decided by the server (which parsed the options): read stdin, run the
     /// wrapped command, scan its output for percentages, how long a cancelled command has.
-    public struct Plan: Equatable, Sendable {
-        public var readsStdin = false
-        public var wraps = false
-        public var scansOutput = false
-        public var killTimeout: Double = 5
-        public init(readsStdin: Bool = false, wraps: Bool = false, scansOutput: Bool = false, killTimeout: Double = 5) {
+    package struct Plan: Equatable, Sendable {
+        package var readsStdin = false
+        package var wraps = false
+        package var scansOutput = false
+        package var killTimeout: Double = 5
+        package init(readsStdin: Bool = false, wraps: Bool = false, scansOutput: Bool = false, killTimeout: Double = 5) {
             self.readsStdin = readsStdin; self.wraps = wraps; self.scansOutput = scansOutput; self.killTimeout = killTimeout
         }
-        public var encoded: String {
+        package var encoded: String {
             "stdin=\(readsStdin ? 1 : 0) wrap=\(wraps ? 1 : 0) scan=\(scansOutput ? 1 : 0) kill=\(killTimeout)"
         }
-        public init?(decoding s: String) {
+        package init?(decoding s: String) {
             for word in s.split(separator: " ") {
                 let kv = word.split(separator: "=", maxSplits: 1)
                 guard kv.count == 2 else { return nil }
@@ -36,7 +36,7 @@ public enum Session {
     }
 
     /// What a client says besides input lines.
-    public enum Control: Equatable, Sendable {
+    package enum Control: Equatable, Sendable {
         /// The input ended (stdin's end of file): finish the HUD as its input asks.
         case end
         /// The client was told to stop (SIGINT, SIGTERM): dismiss the HUD now, animated.
@@ -46,7 +46,7 @@ public enum Session {
         case exit(Int32)
         case signal(Int32)
 
-        public var line: [UInt8] {
+        package var line: [UInt8] {
             let text: String
             switch self {
             case .end: text = "end"
@@ -58,7 +58,7 @@ public enum Session {
         }
 
         /// A control line, without its NUL and newline.
-        public init?(_ text: String) {
+        package init?(_ text: String) {
             let words = text.split(separator: " ")
             switch (words.first, words.count) {
             case ("end"?, 1): self = .end
@@ -71,7 +71,7 @@ public enum Session {
     }
 
     /// What the server says.
-    public enum Event: Equatable, Sendable {
+    package enum Event: Equatable, Sendable {
         /// The user cancelled (button, Escape): a wrapped command is ended.
         case cancel
         /// A line for the client's stderr (a bad input line, named with its number).
@@ -80,7 +80,7 @@ public enum Session {
         /// sending SIGHUP to its parent).
         case done(Int32, killParent: Bool)
 
-        public var line: [UInt8] {
+        package var line: [UInt8] {
             switch self {
             case .cancel: return Array("cancel\n".utf8)
             case .warn(let s): return Array(("warn " + s.filter { $0 != "\n" && $0 != "\0" }).utf8) + [10]
@@ -88,7 +88,7 @@ public enum Session {
             }
         }
 
-        public init?(_ text: String) {
+        package init?(_ text: String) {
             if text == "cancel" { self = .cancel; return }
             if text.hasPrefix("warn ") { self = .warn(String(text.dropFirst(5))); return }
             let words = text.split(separator: " ")

@@ -4,14 +4,14 @@ import HUDSystem
 #endif
 
 /// Unix stream sockets: only what a client and the server need.
-public enum UnixSocket {
-    public enum ConnectFailure: Error, Equatable {
+package enum UnixSocket {
+    package enum ConnectFailure: Error, Equatable {
         case absent      // no socket file: no server
         case refused     // a socket file nobody listens on: a server that died
         case other(Int32)
     }
 
-    public static func connect(_ path: String) -> Result<Int32, ConnectFailure> {
+    package static func connect(_ path: String) -> Result<Int32, ConnectFailure> {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(.other(errno)) }
         let r = withAddress(path) { Glibc.connect(fd, $0, $1) }
@@ -26,7 +26,7 @@ public enum UnixSocket {
     }
 
     /// Binds and listens on `path` (which must not exist), readable only by the user.
-    public static func listen(_ path: String) throws(ServerError) -> Int32 {
+    package static func listen(_ path: String) throws(ServerError) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .io("socket: \(String(cString: strerror(errno)))") }
         let old = umask(0o177)
@@ -41,7 +41,7 @@ public enum UnixSocket {
     }
 
     /// The uid of the process at the other end (SO_PEERCRED: pid, uid, gid as three ints).
-    public static func peerUID(_ fd: Int32) -> uid_t? {
+    package static func peerUID(_ fd: Int32) -> uid_t? {
         var cred: (Int32, UInt32, UInt32) = (0, 0, 0)
         var len = socklen_t(MemoryLayout.size(ofValue: cred))
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 else { return nil }
@@ -73,7 +73,7 @@ public enum UnixSocket {
 
     /// Sends what fits now without waiting: the count sent (0 when the buffer is full), -1 on
     /// an error (the peer gone).
-    public static func sendNonBlocking(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+    package static func sendNonBlocking(_ fd: Int32, _ bytes: [UInt8]) -> Int {
         var off = 0
         while off < bytes.count {
             let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
@@ -85,13 +85,13 @@ public enum UnixSocket {
         return off
     }
 
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         Descriptor.writeAll(fd, bytes) { send($0, $1, $2, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Reads one frame with `tag`, waiting at most `timeout` seconds in all; nil on EOF, timeout
     /// or a frame that breaks the rules (tag, length limit).
-    public static func readFrame(_ fd: Int32, tag: [UInt8], timeout: Double) throws(ServerError) -> [UInt8] {
+    package static func readFrame(_ fd: Int32, tag: [UInt8], timeout: Double) throws(ServerError) -> [UInt8] {
         let deadline = now() + timeout
         var buf = [UInt8]()
         var want = 8
@@ -119,8 +119,8 @@ public enum UnixSocket {
 }
 
 /// The client side: send one request, wait for its reply.
-public enum ServerClient {
-    public static func send(_ request: Wire.Request, to path: String, timeout: Double = 5) throws(ServerError) -> Wire.Reply {
+package enum ServerClient {
+    package static func send(_ request: Wire.Request, to path: String, timeout: Double = 5) throws(ServerError) -> Wire.Reply {
         let fd: Int32
         switch UnixSocket.connect(path) {
         case .success(let f): fd = f

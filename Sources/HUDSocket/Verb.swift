@@ -1,6 +1,6 @@
 /// What an invocation does besides showing a HUD: the first word of the command line. One
 /// type for the lean front door, the command and the server, so that no file compares strings.
-public enum Verb: String, CaseIterable, Sendable {
+package enum Verb: String, CaseIterable, Sendable {
     // Notifications: an icon and TEXT, hidden after SVProgressHUD's display time.
     case success, error, info, warning
     // Named HUDs, answered by the display's server.
@@ -8,7 +8,7 @@ public enum Verb: String, CaseIterable, Sendable {
     /// The display's server in the foreground.
     case server
 
-    public var isNotification: Bool {
+    package var isNotification: Bool {
         switch self {
         case .success, .error, .info, .warning: return true
         default: return false
@@ -16,7 +16,7 @@ public enum Verb: String, CaseIterable, Sendable {
     }
 
     /// Verbs about named HUDs: sent to the server.
-    public var isNamed: Bool {
+    package var isNamed: Bool {
         switch self {
         case .hide, .list, .push, .pop: return true
         default: return false
@@ -24,8 +24,8 @@ public enum Verb: String, CaseIterable, Sendable {
     }
 
     /// Without a server nothing is showing: these succeed without starting one.
-    public var succeedsWithoutServer: Bool { self == .hide || self == .list || self == .pop }
+    package var succeedsWithoutServer: Bool { self == .hide || self == .list || self == .pop }
 
     /// `list` is the only named verb without `--id`.
-    public var needsID: Bool { isNamed && self != .list }
+    package var needsID: Bool { isNamed && self != .list }
 }

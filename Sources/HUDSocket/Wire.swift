@@ -6,34 +6,34 @@
 /// client's part (`Session.Plan`). Each is a 4-byte tag, a 4-byte little-endian length and that
 /// many bytes of NUL-terminated UTF-8 fields. After a reply with a plan the connection carries
 /// lines both ways (`Session`).
-public enum Wire {
-    public static let requestTag: [UInt8] = Array("xhq2".utf8)
-    public static let replyTag: [UInt8] = Array("xhr2".utf8)
-    public static let maxPayload = 64 * 1024
-    public static let maxFields = 512
+package enum Wire {
+    package static let requestTag: [UInt8] = Array("xhq2".utf8)
+    package static let replyTag: [UInt8] = Array("xhr2".utf8)
+    package static let maxPayload = 64 * 1024
+    package static let maxFields = 512
 
-    public struct Request: Equatable, Sendable {
-        public var cwd: String
-        public var arguments: [String]
+    package struct Request: Equatable, Sendable {
+        package var cwd: String
+        package var arguments: [String]
         /// The client stays connected for the HUD's life: a plain, stdin-fed or wrapped HUD
         /// lives exactly as long as this connection.
-        public var staysConnected: Bool
+        package var staysConnected: Bool
         /// The client's stdin is a pipe or FIFO (its lines will follow).
-        public var stdinIsPipe: Bool
+        package var stdinIsPipe: Bool
         /// The client's HUD was showing on a server that died: show it again at once.
-        public var resumes: Bool
+        package var resumes: Bool
         /// `XHUD_STATS` is set in the client's environment: its HUD's frame counts come back as
         /// a warning line when it ends.
-        public var wantsStats: Bool
-        public init(cwd: String, arguments: [String], staysConnected: Bool = false, stdinIsPipe: Bool = false,
+        package var wantsStats: Bool
+        package init(cwd: String, arguments: [String], staysConnected: Bool = false, stdinIsPipe: Bool = false,
                     resumes: Bool = false, wantsStats: Bool = false) {
             self.cwd = cwd; self.arguments = arguments
             self.staysConnected = staysConnected; self.stdinIsPipe = stdinIsPipe; self.resumes = resumes
             self.wantsStats = wantsStats
         }
         var flags: String { (staysConnected ? "c" : "") + (stdinIsPipe ? "i" : "") + (resumes ? "r" : "") + (wantsStats ? "s" : "") }
-        public func encoded() -> [UInt8] { Wire.frame(Wire.requestTag, [cwd, flags] + arguments) }
-        public static func decode(_ bytes: [UInt8]) throws(ServerError) -> Request {
+        package func encoded() -> [UInt8] { Wire.frame(Wire.requestTag, [cwd, flags] + arguments) }
+        package static func decode(_ bytes: [UInt8]) throws(ServerError) -> Request {
             let f = try Wire.fields(bytes, tag: Wire.requestTag)
             guard f.count >= 2 else { throw .protocolError("no working directory") }
             let flags = f[1]
@@ -45,19 +45,19 @@ public enum Wire {
         }
     }
 
-    public struct Reply: Equatable, Sendable {
-        public var status: Int32
-        public var output: String
-        public var error: String
+    package struct Reply: Equatable, Sendable {
+        package var status: Int32
+        package var output: String
+        package var error: String
         /// Set when the HUD lives as long as the connection: what the client does meanwhile.
-        public var plan: Session.Plan?
-        public init(status: Int32, output: String = "", error: String = "", plan: Session.Plan? = nil) {
+        package var plan: Session.Plan?
+        package init(status: Int32, output: String = "", error: String = "", plan: Session.Plan? = nil) {
             self.status = status; self.output = output; self.error = error; self.plan = plan
         }
-        public func encoded() -> [UInt8] {
+        package func encoded() -> [UInt8] {
             Wire.frame(Wire.replyTag, [String(status), output, error] + (plan.map { [$0.encoded] } ?? []))
         }
-        public static func decode(_ bytes: [UInt8]) throws(ServerError) -> Reply {
+        package static func decode(_ bytes: [UInt8]) throws(ServerError) -> Reply {
             let f = try Wire.fields(bytes, tag: Wire.replyTag)
             guard f.count == 3 || f.count == 4, let s = Int32(f[0]) else { throw .protocolError("malformed reply") }
             var plan: Session.Plan?
@@ -78,7 +78,7 @@ public enum Wire {
 
     /// How many bytes a frame starting with `header` (8 bytes) holds in all, or an error when
     /// the tag is wrong or the length over the limit (checked before anything is read).
-    public static func frameLength(header: [UInt8], tag: [UInt8]) throws(ServerError) -> Int {
+    package static func frameLength(header: [UInt8], tag: [UInt8]) throws(ServerError) -> Int {
         guard header.count >= 8, Array(header[0..<4]) == tag else { throw .protocolError("not an xhud message") }
         let n = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
         guard n <= maxPayload else { throw .protocolError("message of \(n) bytes is over the \(maxPayload)-byte limit") }

@@ -1,4 +1,4 @@
 /// xhud's version, one place for `--version` and the notification server's information.
-public enum XHUDVersion {
-    public static let string = "0.1.0"
+package enum XHUDVersion {
+    package static let string = "0.1.0"
 }

@@ -3,17 +3,17 @@ import Glibc
 #endif
 
 /// The process's environment and its own executable.
-public enum Environment {
+package enum Environment {
     /// A variable's value; nil when unset or empty (an empty XDG_* means unset, as the
     /// Base Directory specification says).
-    public static func value(_ name: String) -> String? {
+    package static func value(_ name: String) -> String? {
         guard let v = getenv(name) else { return nil }
         let s = String(cString: v)
         return s.isEmpty ? nil : s
     }
 
     /// The running program's path (`/proc/self/exe`), nil when it cannot be read.
-    public static var executablePath: String? {
+    package static var executablePath: String? {
         var buf = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buf, buf.count - 1)
         guard n > 0 else { return nil }
@@ -22,20 +22,20 @@ public enum Environment {
 
     /// One of xhud's programs (`xhud-host`): beside this executable (a build tree, /usr/lib/xhud
     /// itself) or in `../lib/xhud` (the command in /usr/bin).
-    public static func companion(_ name: String) -> String? {
+    package static func companion(_ name: String) -> String? {
         guard let dir = executableDirectory else { return nil }
         return [dir + "/" + name, dir + "/../lib/xhud/" + name].first { access($0, X_OK) == 0 }
     }
 
     /// The folder the running program is in.
-    public static var executableDirectory: String? {
+    package static var executableDirectory: String? {
         executablePath.map { String($0.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")) }
     }
 }
 
 extension Environment {
     /// The working directory, "/" when it cannot be read (it was removed).
-    public static var currentDirectory: String {
+    package static var currentDirectory: String {
         var buf = [CChar](repeating: 0, count: 4096)
         return getcwd(&buf, buf.count) != nil ? String(nulTerminated: buf) : "/"
     }
@@ -43,7 +43,7 @@ extension Environment {
 
 extension String {
     /// The text of a C buffer up to its first NUL (or all of it), as UTF-8.
-    public init(nulTerminated buffer: [CChar]) {
+    package init(nulTerminated buffer: [CChar]) {
         let end = buffer.firstIndex(of: 0) ?? buffer.endIndex
         self = String(decoding: buffer[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -7,11 +7,11 @@ import Glibc
 /// rather than the standard library's `Mutex`, whose futex-based lock Thread Sanitizer
 /// cannot see (its callers' accesses then read as races); the mutex lives on the heap, never
 /// in a Swift property that `&` could move.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -22,7 +22,7 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
@@ -31,9 +31,9 @@ public final class Locked<Value>: @unchecked Sendable {
 
 extension Locked where Value == Void {
     /// A plain lock, for state that lives elsewhere.
-    public convenience init() { self.init(()) }
+    package convenience init() { self.init(()) }
 
-    public func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         try withLock { (_: inout Void) in try body() }
     }
 }

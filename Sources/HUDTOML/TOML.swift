@@ -8,19 +8,19 @@
 /// One pass over the bytes, no backtracking: the time is linear in the input (a megabyte in
 /// milliseconds), nesting is bounded (`maxDepth`), and any input gives a table or a `TOMLError`
 /// with its line and column, never a trap (fuzz/targets/toml.swift).
-public enum TOML {
+package enum TOML {
     /// Arrays and inline tables nested deeper than this are refused, and keys of more parts
     /// than `maxKeyParts`: tables are built and read back recursively, and a stack is finite.
-    public static let maxDepth = 32
-    public static let maxKeyParts = 32
+    package static let maxDepth = 32
+    package static let maxKeyParts = 32
 
-    public static func parse(_ text: String) throws(TOMLError) -> TOMLTable {
+    package static func parse(_ text: String) throws(TOMLError) -> TOMLTable {
         var p = Parser(Array(text.utf8))
         return try p.document()
     }
 }
 
-public enum TOMLValue: Equatable, Sendable {
+package enum TOMLValue: Equatable, Sendable {
     case string(String)
     case integer(Int64)
     case float(Double)
@@ -29,7 +29,7 @@ public enum TOMLValue: Equatable, Sendable {
     case table(TOMLTable)
 
     /// The type as TOML names it, for messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: return "string"
         case .integer: return "integer"
@@ -40,42 +40,42 @@ public enum TOMLValue: Equatable, Sendable {
         }
     }
 
-    public var table: TOMLTable? { if case .table(let t) = self { return t } else { return nil } }
+    package var table: TOMLTable? { if case .table(let t) = self { return t } else { return nil } }
 }
 
 /// A table: its keys in the order they were written, each with its value and the line it is on
 /// (a table's: the line of its `[header]`, or of the first key that made it).
-public struct TOMLTable: Equatable, Sendable {
-    public private(set) var keys: [String] = []
+package struct TOMLTable: Equatable, Sendable {
+    package private(set) var keys: [String] = []
     private var entries: [String: (value: TOMLValue, line: Int)] = [:]
 
-    public init() {}
+    package init() {}
 
     init(keys: [String], entries: [String: (value: TOMLValue, line: Int)]) {
         self.keys = keys
         self.entries = entries
     }
 
-    public subscript(key: String) -> TOMLValue? { entries[key]?.value }
-    public func line(of key: String) -> Int? { entries[key]?.line }
-    public var count: Int { keys.count }
+    package subscript(key: String) -> TOMLValue? { entries[key]?.value }
+    package func line(of key: String) -> Int? { entries[key]?.line }
+    package var count: Int { keys.count }
 
     mutating func set(_ key: String, _ value: TOMLValue, line: Int) {
         if entries.updateValue((value, line), forKey: key) == nil { keys.append(key) }
     }
 
-    public static func == (a: TOMLTable, b: TOMLTable) -> Bool {
+    package static func == (a: TOMLTable, b: TOMLTable) -> Bool {
         a.keys == b.keys && a.keys.allSatisfy { a.entries[$0]!.value == b.entries[$0]!.value && a.entries[$0]!.line == b.entries[$0]!.line }
     }
 }
 
 /// Why a text is not TOML, and where: `line:column: message` (both from 1; the column counts
 /// characters).
-public struct TOMLError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let line: Int
-    public let column: Int
-    public let message: String
-    public var description: String { "\(line):\(column): \(message)" }
+package struct TOMLError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let line: Int
+    package let column: Int
+    package let message: String
+    package var description: String { "\(line):\(column): \(message)" }
 }
 
 // MARK: - The tables being built

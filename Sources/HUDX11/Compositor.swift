@@ -4,7 +4,7 @@ import HUDCore
 
 extension X11Display {
     /// A compositing manager owns `_NET_WM_CM_S<screen>` while it runs.
-    public var compositorRunning: Bool {
+    package var compositorRunning: Bool {
         if rootState.watched && rootState.compositorWatched, let known = rootState.compositor { return known }
         let owner = XGetSelectionOwner(handle, atom("_NET_WM_CM_S\(screen)"))
         rootState.compositor = owner != 0
@@ -17,7 +17,7 @@ extension X11Display {
     /// KWin, known by the name of their selection's owner. xcompmgr, xfwm4, Marco and those
     /// not known do not: a bezel over them fills denser instead, so that what is behind never
     /// competes with its text.
-    public var compositorBlurs: Bool {
+    package var compositorBlurs: Bool {
         if rootState.watched && rootState.compositorWatched, let known = rootState.compositorBlurs { return known }
         var blurs = false
         // The owner `compositorRunning` read, while no event has said it changed.
@@ -42,7 +42,7 @@ extension X11Display {
     }
 
     /// Asks for an event when a compositor starts or stops; returns the XFixes event base.
-    public func watchCompositor() -> Int32? {
+    package func watchCompositor() -> Int32? {
         var eventBase: Int32 = 0, errorBase: Int32 = 0
         guard XFixesQueryExtension(handle, &eventBase, &errorBase) != 0 else { return nil }
         XFixesSelectSelectionInput(handle, root, atom("_NET_WM_CM_S\(screen)"),

@@ -6,14 +6,14 @@ import HUDCore
 import HUDSystem
 
 /// Errors the backend reports; the command turns them into one-line messages and exit codes.
-public enum X11Error: Error, CustomStringConvertible, Equatable {
+package enum X11Error: Error, CustomStringConvertible, Equatable {
     case cannotOpenDisplay(String)
     case noSuchWindow(String)
     case noSuchMonitor(String)
     case badGeometry(String)
     case offScreen(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpenDisplay(let name): return "cannot open display '\(name)': is an X server running and DISPLAY set?"
         case .noSuchWindow(let w): return "no such window: \(w)"
@@ -72,13 +72,13 @@ final class Weak<T: AnyObject> {
     init(_ value: T) { self.value = value }
 }
 
-public final class X11Display {
+package final class X11Display {
     /// The outputs of this connection's HUDs (what lies under each, to take copies of the screen
     /// without them).
     var outputs: [Weak<X11Output>] = []
-    public let handle: OpaquePointer
-    public let screen: Int32
-    public let root: Window
+    package let handle: OpaquePointer
+    package let screen: Int32
+    package let root: Window
     private var atoms: [String: Atom] = [:]
     /// What a new HUD asks of the root, kept while the loop hears of its changes.
     var rootState = RootState()
@@ -121,7 +121,7 @@ public final class X11Display {
     /// skips two round trips (XKEYBOARD's QueryExtension and UseExtension), which a HUD server,
     /// needing only the Escape key's code (from the core keyboard mapping, asked when first
     /// needed), does without. Xlib's switch is global: set for this XOpenDisplay only.
-    public init(name: String? = nil, keyboardExtension: Bool = true) throws {
+    package init(name: String? = nil, keyboardExtension: Bool = true) throws {
         let displayName = name ?? String(cString: XDisplayName(nil))
         if !keyboardExtension { _ = XkbIgnoreExtension(1) }
         let opened = XOpenDisplay(name)
@@ -154,17 +154,17 @@ public final class X11Display {
         errorRouting.withLock { _ = $0.own.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d)))) }
     }
 
-    public var fd: Int32 { XConnectionNumber(handle) }
-    public var screenSize: (width: Int, height: Int) {
+    package var fd: Int32 { XConnectionNumber(handle) }
+    package var screenSize: (width: Int, height: Int) {
         (Int(XDisplayWidth(handle, screen)), Int(XDisplayHeight(handle, screen)))
     }
 
-    public var screenRect: Rect {
+    package var screenRect: Rect {
         let s = screenSize
         return Rect(x: 0, y: 0, width: Double(s.width), height: Double(s.height))
     }
 
-    public func atom(_ name: String) -> Atom {
+    package func atom(_ name: String) -> Atom {
         if let a = atoms[name] { return a }
         let a = XInternAtom(handle, name, 0)
         atoms[name] = a
@@ -174,7 +174,7 @@ public final class X11Display {
     func rememberAtom(_ name: String, _ atom: Atom) { atoms[name] = atom }
 
     /// Runs `body` and reports whether the server answered it with an error.
-    public func checked<T>(_ body: () -> T) -> (T, ok: Bool) {
+    package func checked<T>(_ body: () -> T) -> (T, ok: Bool) {
         let first = XNextRequest(handle), errors = xErrorCount
         let value = body()
         XSync(handle, 0)
@@ -182,7 +182,7 @@ public final class X11Display {
     }
 
     /// The first window of a property of type WINDOW (e.g. `_NET_ACTIVE_WINDOW`).
-    public func windowProperty(_ window: Window, _ name: String) -> Window? {
+    package func windowProperty(_ window: Window, _ name: String) -> Window? {
         var type: Atom = 0, format: Int32 = 0
         var count: UInt = 0, after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>? = nil
@@ -195,7 +195,7 @@ public final class X11Display {
 
     /// A text property of the root window (`AT_SPI_BUS`: the accessibility bus's address, as
     /// at-spi-bus-launcher sets it), at most 4 KiB; nil when unset or empty.
-    public func rootString(_ name: String) -> String? {
+    package func rootString(_ name: String) -> String? {
         var type: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0, after: UInt = 0
@@ -211,7 +211,7 @@ public final class X11Display {
     /// sees `xrdb` changes.
     /// The first read while the root is watched takes the copy Xlib read at connection (no round
     /// trip: a change since then is a PropertyNotify that forgets it, and later reads ask).
-    public var xftDPI: Double? {
+    package var xftDPI: Double? {
         if rootState.watched, let known = rootState.dpi { return known }
         let dpi: Double?
         if rootState.watched && !rootState.resourcesChanged {

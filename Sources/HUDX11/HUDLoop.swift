@@ -10,8 +10,8 @@ import HUDSystem
 /// several), one display link for all of them, file descriptors to watch and timers. Everything
 /// runs on the thread that calls `run`, which sleeps in ppoll until the next frame's deadline,
 /// a timer, an event or a wake (work posted from another thread, a signal).
-public final class HUDLoop: HUDEventLoop {
-    public let display: X11Display
+package final class HUDLoop: HUDEventLoop {
+    package let display: X11Display
     let clock = MonotonicClock()
     let wake = WakePipe()
     private(set) var huds: [X11HUD] = []
@@ -22,9 +22,9 @@ public final class HUDLoop: HUDEventLoop {
     private var exitCode: Int32 = 0
     private var link: DisplayLink?
     /// Called with the signal number on SIGINT, SIGTERM and SIGHUP (after `installSignalHandlers`).
-    public var onSignal: ((Int32) -> Void)?
+    package var onSignal: ((Int32) -> Void)?
 
-    public init(display: X11Display) {
+    package init(display: X11Display) {
         self.display = display
         XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask | StructureNotifyMask | PropertyChangeMask))
         display.watchRoot()
@@ -39,8 +39,8 @@ public final class HUDLoop: HUDEventLoop {
         return l
     }
 
-    public var framePeriod: Double { makeLink().period }
-    public var isTicking: Bool { link?.isRunning ?? false }
+    package var framePeriod: Double { makeLink().period }
+    package var isTicking: Bool { link?.isRunning ?? false }
 
     private func startLink() {
         if link == nil { link = makeLink() }
@@ -51,20 +51,20 @@ public final class HUDLoop: HUDEventLoop {
     func remove(_ hud: X11HUD) { huds.removeAll { $0 === hud } }
 
     /// Watches a file descriptor (progress on stdin, a socket) from the loop.
-    public func addReader(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, Int16(POLLIN), handler)) }
-    public func removeReader(fd: Int32) { readers.removeAll { $0.fd == fd && $0.events == Int16(POLLIN) } }
+    package func addReader(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, Int16(POLLIN), handler)) }
+    package func removeReader(fd: Int32) { readers.removeAll { $0.fd == fd && $0.events == Int16(POLLIN) } }
     /// Calls `handler` when `fd` can be written to (a reply that did not fit the socket's buffer).
-    public func addWriter(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, Int16(POLLOUT), handler)) }
-    public func removeWriter(fd: Int32) { readers.removeAll { $0.fd == fd && $0.events == Int16(POLLOUT) } }
+    package func addWriter(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, Int16(POLLOUT), handler)) }
+    package func removeWriter(fd: Int32) { readers.removeAll { $0.fd == fd && $0.events == Int16(POLLOUT) } }
 
     /// Runs `handler` on the loop after `delay` seconds; returns an id for `cancelTimer`.
     @discardableResult
-    public func addTimer(after delay: Double, _ handler: @escaping () -> Void) -> Int {
+    package func addTimer(after delay: Double, _ handler: @escaping () -> Void) -> Int {
         nextTimerID += 1
         timers.append((nextTimerID, clock.now + delay, handler))
         return nextTimerID
     }
-    public func cancelTimer(_ id: Int) { timers.removeAll { $0.id == id } }
+    package func cancelTimer(_ id: Int) { timers.removeAll { $0.id == id } }
 
     // MARK: Work from other threads
 
@@ -72,7 +72,7 @@ public final class HUDLoop: HUDEventLoop {
 
     /// Runs `work` on the loop's thread soon (the only way in from another thread: the loop's
     /// state, X and Cairo are touched on that thread alone). Safe from any thread.
-    public func post(_ work: @escaping () -> Void) {
+    package func post(_ work: @escaping () -> Void) {
         posted.withLock { $0.append(work) }
         wake.wake()
     }
@@ -87,11 +87,11 @@ public final class HUDLoop: HUDEventLoop {
 
     /// Ends `run` with an exit code.
     /// Display-link ticks so far (the link runs only while something moves).
-    public var ticks: Int { link?.ticks ?? 0 }
+    package var ticks: Int { link?.ticks ?? 0 }
 
-    public func stop(exitCode code: Int32 = 0) { exitCode = code; quit = true }
+    package func stop(exitCode code: Int32 = 0) { exitCode = code; quit = true }
 
-    public func installSignalHandlers() {
+    package func installSignalHandlers() {
         signalPipeFD = wake.writeFD
         for s in [SIGINT, SIGTERM, SIGHUP] {
             signal(s) { sig in
@@ -104,7 +104,7 @@ public final class HUDLoop: HUDEventLoop {
     }
 
     /// Runs until `stop`; returns the exit code (128+N after signal N without an `onSignal`).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         var fds = [pollfd]()
         while !quit {
             settle()
@@ -255,5 +255,5 @@ private func c_ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ tim
 
 extension HUDLoop {
     /// Returns freed heap pages to the system (a long-lived server after a HUD goes).
-    public func releaseFreedMemory() { _ = malloc_trim(0) }
+    package func releaseFreedMemory() { _ = malloc_trim(0) }
 }

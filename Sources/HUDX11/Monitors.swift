@@ -2,15 +2,15 @@ import CX11
 import HUDCore
 
 /// An XRandR monitor (or the whole screen when XRandR has none), in device pixels.
-public struct Monitor: Equatable {
-    public var name: String
-    public var rect: Rect
-    public var primary: Bool
+package struct Monitor: Equatable {
+    package var name: String
+    package var rect: Rect
+    package var primary: Bool
     /// The atom of XRandR's name, looked up (a round trip the first time) only when a monitor is
     /// chosen by name: `name` is "monitor-INDEX" until `named` fills it.
     var nameAtom: Atom = 0
 
-    public init(name: String, rect: Rect, primary: Bool) {
+    package init(name: String, rect: Rect, primary: Bool) {
         self.name = name
         self.rect = rect
         self.primary = primary
@@ -23,7 +23,7 @@ extension X11Display {
     /// round trip for them. A list older than `RootState.monitorsLifetime` is still used, and read
     /// again once the loop has sent the frame (`revalidateMonitors`), off the first paint's path:
     /// a monitor set by a client that changes nothing else announces itself to no one.
-    public func monitors() -> [Monitor] { named(unnamedMonitors()) }
+    package func monitors() -> [Monitor] { named(unnamedMonitors()) }
 
     /// The monitors with their XRandR names (Xlib keeps the atoms' names it has looked up).
     func named(_ list: [Monitor]) -> [Monitor] {
@@ -75,7 +75,7 @@ extension X11Display {
         return list
     }
 
-    public func pointer() -> Point {
+    package func pointer() -> Point {
         var r: Window = 0, c: Window = 0
         var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
         var mask: UInt32 = 0
@@ -91,7 +91,7 @@ extension X11Display {
     }
 
     /// The refresh rate of the CRTC that shows a point, from its mode line; 60 when unknown.
-    public func refreshRate(at p: Point) -> Double {
+    package func refreshRate(at p: Point) -> Double {
         let rates: [(rect: Rect, hz: Double)]
         if rootState.randrEventBase != nil, let known = rootState.crtcRates { rates = known } else {
             rates = readCRTCRates()

@@ -3,16 +3,16 @@ import HUDCore
 
 /// The HUD's override-redirect window with a 32-bit ARGB visual, and the input-only window that
 /// blocks input over the parent region. What it shows is composed on the server (ServerCanvas).
-public final class OverlayWindow {
-    public let display: X11Display
-    public private(set) var window: Window = 0
-    public private(set) var blocker: Window = 0
-    public private(set) var rect: Rect           // root coordinates, device pixels
-    public private(set) var isMapped = false
+package final class OverlayWindow {
+    package let display: X11Display
+    package private(set) var window: Window = 0
+    package private(set) var blocker: Window = 0
+    package private(set) var rect: Rect           // root coordinates, device pixels
+    package private(set) var isMapped = false
     let visual: UnsafeMutablePointer<Visual>
     let depth: Int32
 
-    public init(display: X11Display, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool) {
+    package init(display: X11Display, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool) {
         self.display = display
         self.rect = rect
         let d = display.handle
@@ -90,13 +90,13 @@ public final class OverlayWindow {
     }
 
     /// Whether the window has been mapped once: before that it is never configured (see `map`).
-    public private(set) var everMapped = false
+    package private(set) var everMapped = false
 
     /// Maps, then raises: a raise of a window not yet mapped reaches a compositor as a
     /// ConfigureNotify before its MapNotify, and xcompmgr -c then builds a shadow for it before
     /// it knows the window is ARGB, and draws that shadow under it forever (a dark box around
     /// the bezel). XMapRaised does exactly that when the blocker was created above the HUD.
-    public func map() {
+    package func map() {
         let d = display.handle
         if blocker != 0 { XMapWindow(d, blocker); XRaiseWindow(d, blocker) }
         XMapWindow(d, window)
@@ -105,7 +105,7 @@ public final class OverlayWindow {
         everMapped = true
     }
 
-    public func unmap() {
+    package func unmap() {
         let d = display.handle
         XUnmapWindow(d, window)
         if blocker != 0 { XUnmapWindow(d, blocker) }
@@ -113,13 +113,13 @@ public final class OverlayWindow {
     }
 
     /// Keeps the HUD above every other window, the blocker just below it.
-    public func raise() {
+    package func raise() {
         let d = display.handle
         if blocker != 0 { XRaiseWindow(d, blocker) }
         XRaiseWindow(d, window)
     }
 
-    public func move(to r: Rect, blocker region: Rect?) {
+    package func move(to r: Rect, blocker region: Rect?) {
         let d = display.handle
         let i = r.integral
         rect = i
@@ -133,7 +133,7 @@ public final class OverlayWindow {
     /// The shapes go through XFixes regions, not the SHAPE extension's own requests: XFixes is
     /// initialised anyway (the compositor's selection is watched with it), SHAPE would cost a
     /// connection its own QueryExtension round trip.
-    public func setInputShape(empty: Bool) {
+    package func setInputShape(empty: Bool) {
         let d = display.handle
         if empty {
             let region = XFixesCreateRegion(d, nil, 0)
@@ -146,7 +146,7 @@ public final class OverlayWindow {
 
     /// Asks a compositor to blur behind these spans (window coordinates; KWin's and others'
     /// `_KDE_NET_WM_BLUR_BEHIND_REGION`: x, y, width, height each), or not at all (nil).
-    public func setBlurBehind(_ spans: [XRectangle]?) {
+    package func setBlurBehind(_ spans: [XRectangle]?) {
         let d = display.handle
         let name = display.atom("_KDE_NET_WM_BLUR_BEHIND_REGION")
         guard let spans else { XDeleteProperty(d, window, name); return }
@@ -160,7 +160,7 @@ public final class OverlayWindow {
 
     /// Whether a compositor should shadow the window (`_COMPTON_SHADOW`, read by compton and
     /// picom; 0 turns its shadow off for this window).
-    public func setShadowHint(_ on: Bool) {
+    package func setShadowHint(_ on: Bool) {
         var value: UInt = on ? 1 : 0
         withUnsafeBytes(of: &value) { p in
             _ = XChangeProperty(display.handle, window, display.atom("_COMPTON_SHADOW"), XA_CARDINAL, 32, PropModeReplace,
@@ -169,7 +169,7 @@ public final class OverlayWindow {
     }
 
     /// Clips what is shown to horizontal spans (window coordinates); nil shows the whole window.
-    public func setBoundingShape(_ spans: [XRectangle]?) {
+    package func setBoundingShape(_ spans: [XRectangle]?) {
         let d = display.handle
         guard var spans else {
             XFixesSetWindowShapeRegion(d, window, ShapeBounding, 0, 0, 0)

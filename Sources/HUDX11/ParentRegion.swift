@@ -7,18 +7,18 @@ public enum ParentSpec: Hashable, Sendable {
     case window(String)           // ID | active | pointer | root
     case geometry(String)         // WxH+X+Y
 
-    public static let `default` = ParentSpec.monitor("pointer")
+    package static let `default` = ParentSpec.monitor("pointer")
 }
 
 /// A resolved parent region in root coordinates (device pixels), and the window it tracks.
-public struct ParentRegion: Equatable {
-    public var rect: Rect
+package struct ParentRegion: Equatable {
+    package var rect: Rect
     /// The window followed (moves, resizes, unmap and destroy), nil for a monitor or geometry.
-    public var window: Window?
+    package var window: Window?
 }
 
 extension X11Display {
-    public func resolve(_ spec: ParentSpec) throws -> ParentRegion {
+    package func resolve(_ spec: ParentSpec) throws -> ParentRegion {
         switch spec {
         case .geometry(let g):
             guard let r = parseGeometry(g) else { throw X11Error.badGeometry(g) }
@@ -54,7 +54,7 @@ extension X11Display {
         }
     }
 
-    public func monitor(_ which: String) throws -> Monitor {
+    package func monitor(_ which: String) throws -> Monitor {
         let all = unnamedMonitors()   // names are asked for only to choose by name
         switch which.lowercased() {
         case "pointer":
@@ -80,7 +80,7 @@ extension X11Display {
     }
 
     /// A window's rectangle in root coordinates, nil if it does not exist.
-    public func windowRect(_ w: Window) -> Rect? {
+    package func windowRect(_ w: Window) -> Rect? {
         var attrs = XWindowAttributes()
         let (status, ok) = checked { XGetWindowAttributes(handle, w, &attrs) }
         guard ok, status != 0 else { return nil }
@@ -91,7 +91,7 @@ extension X11Display {
     }
 
     /// The ancestor of a window that is a child of the root (the frame a window manager adds).
-    public func topLevel(_ w: Window) -> Window {
+    package func topLevel(_ w: Window) -> Window {
         var current = w
         while true {
             var rootReturn: Window = 0, parent: Window = 0

@@ -19,7 +19,7 @@ extension X11Display {
     /// and what `RootState` keeps (the compositor, `Xft.dpi`). A cold server calls it while its
     /// fonts load on other threads, so that none of it is left on the way to the first frame.
     /// Call it after the loop watches the root (`HUDLoop.init`), or nothing is kept.
-    public func prefetchForHUDs() {
+    package func prefetchForHUDs() {
         let names = X11Display.knownAtoms + ["_NET_WM_CM_S\(screen)"]
         var strings: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) }
         defer { strings.forEach { free($0) } }

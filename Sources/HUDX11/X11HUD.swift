@@ -9,29 +9,29 @@ import HUDEngine
 /// backend. This side resolves the parent region, follows a parent window, and turns X events
 /// into what the controller understands. Run by a `HUDLoop` (shared by every HUD of a process)
 /// on the loop's thread.
-public final class X11HUD: HUDBackend {
-    public let display: X11Display
-    public let loop: HUDLoop
-    public let parentSpec: ParentSpec
-    public private(set) var region: ParentRegion
+package final class X11HUD: HUDBackend {
+    package let display: X11Display
+    package let loop: HUDLoop
+    package let parentSpec: ParentSpec
+    package private(set) var region: ParentRegion
     /// Its monitor's refresh rate; 60 until the rates are known (they are asked for after the
     /// first frame, see `HUDLoop.learnRefreshRates`).
-    public internal(set) var refreshRate: Double
+    package internal(set) var refreshRate: Double
     /// Whether `refreshRate` is the monitor's own yet.
     var refreshRateKnown: Bool
     /// The orchestration; its callbacks and calls are the HUD's own.
-    public private(set) var controller: HUDController!
+    package private(set) var controller: HUDController!
     /// Called when the parent window goes away (default: the loop ends).
-    public var onParentGone: (() -> Void)?
+    package var onParentGone: (() -> Void)?
     private var fixesEventBase: Int32?
     private var composited: Bool
 
     /// A HUD with a loop of its own (one HUD per process).
-    public convenience init(display: X11Display, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
+    package convenience init(display: X11Display, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
         try self.init(loop: HUDLoop(display: display), configuration: configuration, parent: parent, scale: scale)
     }
 
-    public init(loop: HUDLoop, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
+    package init(loop: HUDLoop, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
         display = loop.display
         self.loop = loop
         parentSpec = parent
@@ -48,7 +48,7 @@ public final class X11HUD: HUDBackend {
     }
 
     /// Takes the HUD off its loop and destroys its window (a server drops a HUD once hidden).
-    public func dispose() {
+    package func dispose() {
         loop.remove(self)
         controller.dispose()
         XFlush(display.handle)
@@ -56,52 +56,52 @@ public final class X11HUD: HUDBackend {
 
     // MARK: The controller's calls and callbacks, for convenience
 
-    public var configuration: HUDConfiguration { controller.configuration }
-    public var lifecycle: HUDLifecycle { controller.lifecycle }
-    public var scale: Double { controller.scale }
-    public var isVisible: Bool { controller.isVisible }
-    public var bezelSize: Size { controller.bezelSize }
-    public var framesDrawn: Int { controller.framesDrawn }
-    public var stackOffset: Point { get { controller.stackOffset } set { controller.stackOffset = newValue } }
-    public var onButton: (() -> Void)? { get { controller.onButton } set { controller.onButton = newValue } }
-    public var onHidden: (() -> Void)? { get { controller.onHidden } set { controller.onHidden = newValue } }
-    public var onChange: (() -> Void)? { get { controller.onChange } set { controller.onChange = newValue } }
-    public var onEscape: (() -> Void)? { get { controller.onEscape } set { controller.onEscape = newValue } }
-    public var onClick: (() -> Void)? { get { controller.onClick } set { controller.onClick = newValue } }
-    public var progressSource: ProgressSource? { get { controller.progressSource } set { controller.progressSource = newValue } }
-    public var showsProgressDescription: Bool {
+    package var configuration: HUDConfiguration { controller.configuration }
+    package var lifecycle: HUDLifecycle { controller.lifecycle }
+    package var scale: Double { controller.scale }
+    package var isVisible: Bool { controller.isVisible }
+    package var bezelSize: Size { controller.bezelSize }
+    package var framesDrawn: Int { controller.framesDrawn }
+    package var stackOffset: Point { get { controller.stackOffset } set { controller.stackOffset = newValue } }
+    package var onButton: (() -> Void)? { get { controller.onButton } set { controller.onButton = newValue } }
+    package var onHidden: (() -> Void)? { get { controller.onHidden } set { controller.onHidden = newValue } }
+    package var onChange: (() -> Void)? { get { controller.onChange } set { controller.onChange = newValue } }
+    package var onEscape: (() -> Void)? { get { controller.onEscape } set { controller.onEscape = newValue } }
+    package var onClick: (() -> Void)? { get { controller.onClick } set { controller.onClick = newValue } }
+    package var progressSource: ProgressSource? { get { controller.progressSource } set { controller.progressSource = newValue } }
+    package var showsProgressDescription: Bool {
         get { controller.showsProgressDescription } set { controller.showsProgressDescription = newValue }
     }
-    public var easesProgress: Bool { get { controller.easesProgress } set { controller.easesProgress = newValue } }
+    package var easesProgress: Bool { get { controller.easesProgress } set { controller.easesProgress = newValue } }
 
-    public func show(animated: Bool = true) { controller.show(animated: animated) }
-    public func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (() -> Void)? = nil) {
+    package func show(animated: Bool = true) { controller.show(animated: animated) }
+    package func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (() -> Void)? = nil) {
         controller.hide(animated: animated, afterDelay: delay, completion: completion)
     }
-    public func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
+    package func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
         controller.dismiss(animated: animated, completion: completion)
     }
-    public func update(_ change: (inout HUDConfiguration) -> Void) { controller.update(change) }
+    package func update(_ change: (inout HUDConfiguration) -> Void) { controller.update(change) }
 
     /// Watches a file descriptor (e.g. progress on stdin) from the loop.
-    public func addReader(fd: Int32, _ handler: @escaping () -> Void) { loop.addReader(fd: fd, handler) }
-    public func removeReader(fd: Int32) { loop.removeReader(fd: fd) }
+    package func addReader(fd: Int32, _ handler: @escaping () -> Void) { loop.addReader(fd: fd, handler) }
+    package func removeReader(fd: Int32) { loop.removeReader(fd: fd) }
     /// Ends the loop with an exit code.
-    public func stop(exitCode code: Int32 = 0) { loop.stop(exitCode: code) }
+    package func stop(exitCode code: Int32 = 0) { loop.stop(exitCode: code) }
     /// Called on SIGINT, SIGTERM and SIGHUP; without it the loop exits 128+N.
-    public var onSignal: ((Int32) -> Void)? { get { loop.onSignal } set { loop.onSignal = newValue } }
+    package var onSignal: ((Int32) -> Void)? { get { loop.onSignal } set { loop.onSignal = newValue } }
     /// Runs the loop until `stop`; returns the exit code.
-    public func run() -> Int32 { loop.run() }
+    package func run() -> Int32 { loop.run() }
 
     // MARK: HUDBackend
 
-    public var clock: HUDClock { loop.clock }
-    public var framePeriod: Double { loop.framePeriod }
-    public var isTicking: Bool { loop.isTicking }
-    public func updateTicks() { loop.updateLink() }
-    public var isComposited: Bool { composited }
-    public var screenRect: Rect { display.screenRect }
-    public func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput {
+    package var clock: HUDClock { loop.clock }
+    package var framePeriod: Double { loop.framePeriod }
+    package var isTicking: Bool { loop.isTicking }
+    package func updateTicks() { loop.updateLink() }
+    package var isComposited: Bool { composited }
+    package var screenRect: Rect { display.screenRect }
+    package func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput {
         let o = X11Output(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
                           composited: composited, overScreen: overScreen)
         o.onBeneathChanged = { [weak self] in self?.controller.beneathChanged() }
@@ -194,8 +194,8 @@ public final class X11HUD: HUDBackend {
 }
 
 extension X11HUD: StackableHUD {
-    public var stackRegion: Rect { region.rect }
-    public var stackArea: Size { controller.stackArea }
-    public var isLeaving: Bool { controller.isLeaving }
-    public var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }
+    package var stackRegion: Rect { region.rect }
+    package var stackArea: Size { controller.stackArea }
+    package var isLeaving: Bool { controller.isLeaving }
+    package var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }
 }

@@ -9,7 +9,7 @@ import CPango
 /// thread while the main thread parses options, connects to X and loads HarfBuzz. Text waits for
 /// it (`waitForConfiguration`). A process must join the thread before a fork: a child must not
 /// inherit a lock the thread holds.
-public enum FontWarmup {
+package enum FontWarmup {
     /// Owned by the thread that calls `start`, `waitForConfiguration` and `join` (one thread).
     nonisolated(unsafe) private static var thread: pthread_t?
     nonisolated(unsafe) private static var configurationSeen = false
@@ -23,7 +23,7 @@ public enum FontWarmup {
     /// Starts reading fontconfig's configuration, unless the kept font matches hold
     /// (FontMatchCache): then the first label's font opens without it, and the configuration
     /// is read later, off the first frame's path (`settle`), or by the first text that needs it.
-    public static func start() {
+    package static func start() {
         guard thread == nil else { return }
         keptMatchesHeld = DirectFonts.readKeptMatches()
         if keptMatchesHeld { return }
@@ -31,12 +31,12 @@ public enum FontWarmup {
     }
 
     /// Whether `start` found kept matches that hold (`settle` then has the configuration to load).
-    nonisolated(unsafe) public private(set) static var keptMatchesHeld = false
+    nonisolated(unsafe) package private(set) static var keptMatchesHeld = false
 
     /// Loads the configuration on a thread, checks the kept font matches against it and keeps
     /// the new ones (`DirectFonts.settle`). A server calls it once its first HUDs are up, whether
     /// or not the matches held: it is what writes them.
-    public static func settle() {
+    package static func settle() {
         guard !settled else { return }
         settled = true
         join()
@@ -67,20 +67,20 @@ public enum FontWarmup {
     /// configuration: a server started for a waiting client calls it first thing. Its first
     /// label is plain text (DirectText), which needs the configuration and HarfBuzz, not Pango
     /// (17 libraries and a first layout of 2 ms, loaded only by text that needs it).
-    public static func loadShaping() { _ = xhud_direct_load() }
+    package static func loadShaping() { _ = xhud_direct_load() }
 
     /// Loads Pango on the calling thread now (a server up before anyone asks: its first markup
     /// or right-to-left text is then as fast as any).
-    public static func loadPango() { _ = xhud_pango_load() }
+    package static func loadPango() { _ = xhud_pango_load() }
 
     /// Returns once fontconfig's configuration is loaded (at once without a warm-up thread).
-    public static func waitForConfiguration() {
+    package static func waitForConfiguration() {
         guard thread != nil, !configurationSeen else { return }
         while sem_wait(configured) != 0 && errno == EINTR {}
         configurationSeen = true
     }
 
-    public static func join() {
+    package static func join() {
         guard let t = thread else { return }
         waitForConfiguration()
         thread = nil

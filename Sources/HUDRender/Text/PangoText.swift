@@ -5,7 +5,7 @@ import HUDCore
 /// Pango text (what DirectText leaves: markup, other scripts, fallback fonts, wrapping),
 /// measured and drawn with the same settings so that what layout measured is what is drawn.
 /// Layouts are cached by request: a spinner frame re-lays out no text.
-public final class PangoText: TextMeasurer {
+package final class PangoText: TextMeasurer {
     /// Made at the first text, not with the object: what shows no text loads no Pango and waits
     /// for no fonts.
     private var madeContext: OpaquePointer?
@@ -18,7 +18,7 @@ public final class PangoText: TextMeasurer {
     private var layouts: [TextRequest: OpaquePointer] = [:]
     private var fonts: [String: OpaquePointer] = [:]
 
-    public init() {}
+    package init() {}
 
     private static func makeContext() -> OpaquePointer {
         // Pango's libraries load here (unless a server up before anyone asks loaded them),
@@ -61,7 +61,7 @@ public final class PangoText: TextMeasurer {
         if let c = madeContext { g_object_unref(UnsafeMutableRawPointer(c)) }
     }
 
-    public func measure(_ request: TextRequest) -> Size {
+    package func measure(_ request: TextRequest) -> Size {
         guard !request.text.isEmpty else { return .zero }
         let (_, logical) = extents(layout(for: request))
         var height = Double(logical.height)
@@ -70,7 +70,7 @@ public final class PangoText: TextMeasurer {
     }
 
     /// Draws the text so that its logical box starts at the rectangle's origin, centred in it.
-    public func draw(_ request: TextRequest, in rect: Rect, cr: OpaquePointer) {
+    package func draw(_ request: TextRequest, in rect: Rect, cr: OpaquePointer) {
         guard !request.text.isEmpty else { return }
         let layout = layout(for: request)
         pango_cairo_update_context(cr, context)
@@ -82,13 +82,13 @@ public final class PangoText: TextMeasurer {
     }
 
     /// The ink and logical rectangles in logical pixels.
-    public func extents(_ layout: OpaquePointer) -> (PangoRectangle, PangoRectangle) {
+    package func extents(_ layout: OpaquePointer) -> (PangoRectangle, PangoRectangle) {
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, &ink, &logical)
         return (ink, logical)
     }
 
-    public func layout(for r: TextRequest) -> OpaquePointer {
+    package func layout(for r: TextRequest) -> OpaquePointer {
         if let l = layouts[r] { return l }
         if layouts.count > 64 { // a label that changes every frame must not grow the cache
             for l in layouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
