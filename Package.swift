@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "HUDClient", dependencies: ["HUDSystem", "HUDCore", "HUDSocket"], swiftSettings: ownSections),
         // The command line, parsed: every option typed (`HUDOptions`), a table-driven parser that
         // costs microseconds (the server parses every HUD's command line). No Foundation.
-        .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket"], swiftSettings: ownSections),
+        .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket", "HUDSettings"], swiftSettings: ownSections),
         // TOML, strict and small, in plain Swift (no Foundation, no C): the configuration files
         // and themes are parsed in the process that needs them, in microseconds.
         .target(name: "HUDTOML"),
@@ -111,7 +111,7 @@ let package = Package(
         .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
         // Prints the cost of reading a configuration file: TOML parsed, and the cached lines read
         // (a benchmark, never a test).
-        .executableTarget(name: "xhud-settings-bench", dependencies: ["HUDSystem", "HUDSettings", "HUDTOML", "HUDFiles"]),
+        .executableTarget(name: "xhud-settings-bench", dependencies: ["HUDSystem", "HUDCommandLine", "HUDSettings", "HUDTOML", "HUDFiles"]),
 
         // Examples of the library, built with the package (import XHUD alone).
         .executableTarget(name: "example-readme", dependencies: ["XHUD"], path: "Examples/ReadmeExample"),
@@ -126,8 +126,8 @@ let package = Package(
         .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDSystem", "HUDAccessibility", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
         .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),
-        .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine"]),
-        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDFiles"]),
+        .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "HUDSettings", "HUDCore"]),
+        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDFiles", "HUDCommandLine"]),
         .testTarget(name: "HUDTOMLTests", dependencies: ["HUDTOML"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),

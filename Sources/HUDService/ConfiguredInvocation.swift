@@ -54,37 +54,43 @@ package struct ConfiguredInvocation {
         let given = givenKeys(arguments, user)
         var out = ConfiguredInvocation(options: user, userOptions: user, resolution: resolution, given: given,
                                        warnings: loaded.warnings + resolution.warnings)
-        var settings: [(Setting, [String])] = []
-        for s in resolution.settings where s.key != "theme" && !given.contains(s.key) {
-            if case .success(let args) = SettingKeys.arguments(key: s.key, value: s.value) { settings.append((s, args)) }
+        let settings = resolution.settings.filter { s in
+            s.key != "theme" && !given.contains(s.key)
+                && (try? OptionTable.settingKeys.argument(key: s.key, value: s.value).get()) != nil
         }
-        // The settings under the command line, parsed once: a parse costs about what a start of
-        // the argument parser does. Only when that fails (a bad value, or one that does not go
-        // with the command line) are they checked key by key, to name the key, and the good ones
-        // kept.
-        let all = settings.flatMap(\.1)
-        if !all.isEmpty {
-            if let parsed = try? HUDOptions.parse(all + arguments), (try? parsed.hudConfiguration()) != nil {
+        // The settings given to their options through the table, the command line parsed over
+        // them. Only when that fails (a bad value, or one that does not go with the command
+        // line) are they checked one by one, to name the key, and the good ones kept.
+        if !settings.isEmpty {
+            if let base = try? Self.apply(settings), let parsed = try? HUDOptions.parse(arguments, over: base),
+               (try? parsed.hudConfiguration()) != nil {
                 out.options = parsed
             } else {
-                var prefix: [String] = []
-                for (s, args) in settings {
+                var kept: [Setting] = []
+                for s in settings {
                     do {
-                        _ = try HUDOptions.parse(args).hudConfiguration()
-                        prefix += args
+                        _ = try HUDOptions.parse([], over: Self.apply([s])).hudConfiguration()
+                        kept.append(s)
                     } catch {
                         out.warnings.append("\(s.source): '\(s.key)': \(oneLine("\(error)")); ignored")
                     }
                 }
-                if let parsed = try? HUDOptions.parse(prefix + arguments) {
+                if let base = try? Self.apply(kept), let parsed = try? HUDOptions.parse(arguments, over: base) {
                     out.options = parsed
-                } else if !prefix.isEmpty {
+                } else if !kept.isEmpty {
                     out.warnings.append("the configuration does not go with this command line; it is ignored")
                 }
             }
         }
         out.resolveImages(cwd: cwd, defersIconLookups: defersIconLookups)
         return out
+    }
+
+    /// Options with `settings` given to them (the command line is parsed over these).
+    private static func apply(_ settings: [Setting]) throws(UsageError) -> HUDOptions {
+        var o = HUDOptions()
+        for s in settings { try OptionTable.apply(s, to: &o) }
+        return o
     }
 
     /// Turns each image option into a file: a relative path against the caller's directory, an
@@ -193,7 +199,7 @@ package struct ConfiguredInvocation {
             if a == "--" { break }
             guard a.hasPrefix("--") else { continue }
             var name = String(a.dropFirst(2).prefix { $0 != "=" })
-            if SettingKeys.kind(of: name) == nil, name.hasPrefix("no-") { name = String(name.dropFirst(3)) }
+            if OptionTable.settingKeys.kind(of: name) == nil, name.hasPrefix("no-") { name = String(name.dropFirst(3)) }
             keys.formUnion(aliases[name] ?? [name])
         }
         if user.action?.isNotification == true {

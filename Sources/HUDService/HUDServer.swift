@@ -218,7 +218,7 @@ package final class HUDServer<Display: ServerDisplay> {
     /// are kept: a client naming a new file each time costs a read, not memory.
     private func settingsCache(_ path: String?) -> SettingsCache {
         if settings[path ?? ""] == nil, settings.count >= 8 { settings = settings.filter { $0.key.isEmpty } }
-        let c = settings[path ?? ""] ?? SettingsCache(path: path)
+        let c = settings[path ?? ""] ?? SettingsCache(path: path, keys: OptionTable.settingKeys)
         settings[path ?? ""] = c
         return c
     }
@@ -232,7 +232,7 @@ package final class HUDServer<Display: ServerDisplay> {
         let path = cache.path
         let inbox = LoopInbox(loop, owner: self)
         let read: @Sendable () -> Void = {
-            let result = SettingsCache.read(path: path)
+            let result = SettingsCache.read(path: path, keys: OptionTable.settingKeys)
             inbox.post { server in
                 guard let r = server.settingsReading.removeValue(forKey: id) else { return }
                 r.cache.install(result)

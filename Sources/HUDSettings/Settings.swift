@@ -7,20 +7,25 @@ import HUDFiles
 /// `[notification]`, then `[id.NAME]`); the command line.
 package struct Settings: Equatable, Sendable {
     package let files: [SettingsFile]
+    /// The keys the files may hold, in the order of their settings.
+    package let keys: SettingKeys
     /// Warnings about the files (each once per version of the files).
     package var warnings: [String] { files.flatMap(\.warnings) }
 
-    package init(files: [SettingsFile]) { self.files = files }
+    package init(files: [SettingsFile], keys: SettingKeys) {
+        self.files = files
+        self.keys = keys
+    }
 
     /// `path` alone (`--config`), else the XDG configuration files.
-    package static func load(path: String? = nil) -> Settings {
+    package static func load(path: String? = nil, keys: SettingKeys) -> Settings {
         let paths = path.map { [$0] } ?? Locations.configFiles
         var files: [SettingsFile] = []
         for p in paths {
-            if let f = SettingsFile.load(path: p) { files.append(f) }
+            if let f = SettingsFile.load(path: p, keys: keys) { files.append(f) }
             else if path != nil { files.append(SettingsFile(path: p, warnings: ["\(p): no such file"])) }
         }
-        return Settings(files: files)
+        return Settings(files: files, keys: keys)
     }
 
     /// What the invocation is, for choosing sections.
@@ -39,7 +44,7 @@ package struct Settings: Equatable, Sendable {
     }
 
     package struct Resolution: Equatable, Sendable {
-        /// The winning setting of each key, in `SettingKeys.all` order.
+        /// The winning setting of each key, in the keys' order.
         package var settings: [Setting] = []
         package var theme: Theme?
         package var warnings: [String] = []
@@ -58,7 +63,7 @@ package struct Settings: Equatable, Sendable {
         else if case .string(let t)? = winners["theme"]?.value { themeName = t }
         else { themeName = nil }
         if let name = themeName, !name.isEmpty, name != "default" {
-            switch Theme.load(name) {
+            switch Theme.load(name, keys: keys) {
             case .success(let theme):
                 out.theme = theme
                 out.warnings += theme.file.warnings
@@ -67,7 +72,7 @@ package struct Settings: Equatable, Sendable {
                 out.warnings.append("\(e); using the built-in look")
             }
         }
-        out.settings = SettingKeys.all.compactMap { winners[$0.name] }
+        out.settings = keys.names.compactMap { winners[$0] }
         return out
     }
 }
@@ -83,10 +88,10 @@ package struct Theme: Equatable, Sendable {
             + (Locations.dataDirectory.map { [$0 + "/themes"] } ?? [])
     }
 
-    package static func load(_ name: String) -> Result<Theme, SettingError> {
+    package static func load(_ name: String, keys: SettingKeys) -> Result<Theme, SettingError> {
         let candidates = name.contains("/") ? [name] : searchPath.map { $0 + "/" + name + ".toml" }
         for path in candidates {
-            guard let file = SettingsFile.load(path: path, allowsSections: false, theme: name) else { continue }
+            guard let file = SettingsFile.load(path: path, keys: keys, allowsSections: false, theme: name) else { continue }
             if file.top.isEmpty && !file.warnings.isEmpty {
                 return .failure(SettingError(file.warnings.joined(separator: "; ")))
             }
@@ -116,14 +121,18 @@ package final class SettingsCache {
     private var given: Set<String> = []
     /// The `--config` file; nil for the XDG ones.
     package let path: String?
+    package let keys: SettingKeys
     /// Bumped whenever the files changed since the last `current()`.
     package private(set) var generation = 0
 
-    package init(path: String? = nil) { self.path = path }
+    package init(path: String? = nil, keys: SettingKeys) {
+        self.path = path
+        self.keys = keys
+    }
 
     package func current() -> Settings {
         if isCurrent, let c = cached { return c }
-        return install(Self.read(path: path))
+        return install(Self.read(path: path, keys: keys))
     }
 
     /// Whether `current()` answers without reading a file: the files are as they were read
@@ -133,9 +142,9 @@ package final class SettingsCache {
     /// Reads the files as `current()` of the cache of `path` would, without touching a cache: on
     /// any thread (a file not parsed before runs the TOML reader, which may take its time);
     /// `install` then keeps the result, on the cache's own thread.
-    package static func read(path: String?) -> (settings: Settings, stamps: [[Int]]) {
+    package static func read(path: String?, keys: SettingKeys) -> (settings: Settings, stamps: [[Int]]) {
         let now = Self.stamps(path)   // before: a file changed while it is read is read again
-        return (Settings.load(path: path), now)
+        return (Settings.load(path: path, keys: keys), now)
     }
 
     @discardableResult

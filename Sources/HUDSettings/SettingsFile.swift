@@ -25,8 +25,8 @@ package struct SettingsFile: Equatable, Sendable {
     /// The file at `path`; nil when there is none. Read and parsed in this process (`HUDTOML`:
     /// microseconds for a configuration file); a server keeps the result until the file's
     /// stamp changes (`SettingsCache`).
-    package static func load(path: String, allowsSections: Bool = true, theme: String? = nil) -> SettingsFile? {
-        SettingsReader.read(path: path, allowsSections: allowsSections, theme: theme)
+    package static func load(path: String, keys: SettingKeys, allowsSections: Bool = true, theme: String? = nil) -> SettingsFile? {
+        SettingsReader.read(path: path, keys: keys, allowsSections: allowsSections, theme: theme)
     }
 }
 

@@ -10,13 +10,13 @@ import HUDFiles
 /// cached copy of its result took, so nothing is cached between processes: a server keeps what
 /// it read until the file's stamp changes (`SettingsCache`).
 package enum SettingsReader {
-    package static func read(path: String, allowsSections: Bool, theme: String?) -> SettingsFile? {
+    package static func read(path: String, keys: SettingKeys, allowsSections: Bool, theme: String?) -> SettingsFile? {
         switch FileText.read(path, limit: SettingsFile.maxBytes) {
         case .missing: return nil
         case .failed(let why): return SettingsFile(path: path, warnings: ["\(path): \(why); the file is ignored"])
         case .text(let text):
             if let delay = testDelay { usleep(UInt32(delay * 1e6)) }
-            var f = SettingsFile(path: path, text: text, allowsSections: allowsSections)
+            var f = SettingsFile(path: path, text: text, keys: keys, allowsSections: allowsSections)
             f.setTheme(theme)
             return f
         }

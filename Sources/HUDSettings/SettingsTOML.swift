@@ -3,7 +3,8 @@ import HUDTOML
 extension SettingsFile {
     /// Parses TOML text (with `HUDTOML`, plain Swift). A file that does not parse costs the file,
     /// with the parser's line and column; a bad key or value costs that key, with its line.
-    package init(path: String, text: String, allowsSections: Bool = true, theme: String? = nil) {
+    /// `keys`: the keys it may hold (`OptionTable.settingKeys`).
+    package init(path: String, text: String, keys: SettingKeys, allowsSections: Bool = true, theme: String? = nil) {
         self.init(path: path)
         let table: TOMLTable
         do {
@@ -19,7 +20,7 @@ extension SettingsFile {
                 let where_ = SettingSource(file: path, line: t.line(of: key), theme: theme)
                 let place = "\(path)\(where_.line.map { ":\($0)" } ?? "")"
                 if section == nil, allowsSections, SettingKeys.sections.contains(key), node.table != nil { continue }
-                guard SettingKeys.kind(of: key) != nil else {
+                guard keys.kind(of: key) != nil else {
                     let hint = SettingKeys.sections.contains(key) ? " (a section: write [\(key)])" : ""
                     warnings.append("\(place): unknown key '\(key)'\(hint); ignored")
                     continue
@@ -28,7 +29,7 @@ extension SettingsFile {
                     warnings.append("\(place): '\(key)' has a value of type \(node.typeName), which no option takes; ignored")
                     continue
                 }
-                if case .failure(let e) = SettingKeys.arguments(key: key, value: value) {
+                if case .failure(let e) = keys.argument(key: key, value: value) {
                     warnings.append("\(place): \(e); ignored")
                     continue
                 }

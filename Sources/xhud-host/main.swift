@@ -40,7 +40,7 @@ if arguments.prefix(while: { $0 != "--" }).contains(where: HelpTool.handles) {
 guard Runner.handles(arguments) else { exit(PrivateServer.run(arguments: given)) }
 do {
     let invocation = try ConfiguredInvocation.make(arguments: arguments, cwd: Environment.currentDirectory,
-                                                   settings: { Settings.load(path: $0) })
+                                                   settings: { Settings.load(path: $0, keys: OptionTable.settingKeys) })
     if invocation.options.printConfig {
         for w in invocation.warnings { Console.error("xhud: \(w.escapingControlCharacters)\n") }
         print(invocation.printedConfiguration(), terminator: "")

@@ -4,6 +4,7 @@ import Glibc
 import HUDFiles
 import HUDSettings
 import HUDTOML
+import HUDCommandLine
 import HUDSystem
 
 // `xhud-settings-bench FILE...`: what reading each configuration file costs, median of many
@@ -42,11 +43,11 @@ for path in paths {
         complain("\(path): cannot be read")
         exit(1)
     }
-    let file = SettingsFile(path: path, text: text)
+    let file = SettingsFile(path: path, text: text, keys: OptionTable.settingKeys)
     let read = measure { _ = FileText.read(path, limit: SettingsFile.maxBytes) }
     let parse = measure { _ = try? TOML.parse(text) }
-    let settings = measure { _ = SettingsFile(path: path, text: text) }
-    let load = measure { _ = SettingsFile.load(path: path) }
+    let settings = measure { _ = SettingsFile(path: path, text: text, keys: OptionTable.settingKeys) }
+    let load = measure { _ = SettingsFile.load(path: path, keys: OptionTable.settingKeys) }
     func f(_ us: Double) -> String { us < 100 ? String(Double(Int(us * 10)) / 10) : String(Int(us)) }
     print("\(path): \(text.utf8.count) bytes, \(file.top.count + file.sections.values.map(\.count).reduce(0, +)) settings, \(file.warnings.count) warnings")
     print("  read \(f(read)) µs, TOML parse \(f(parse)) µs, settings (parse + checks) \(f(settings)) µs; all of it (load) \(f(load)) µs")

@@ -1,6 +1,7 @@
 import XCTest
 import HUDCore
 @testable import HUDCommandLine
+import HUDSettings
 
 final class OptionTableTests: XCTestCase {
     private func parse(_ a: String...) throws -> HUDOptions { try HUDOptions.parse(a) }
@@ -201,5 +202,58 @@ final class UsageErrorSizeTests: XCTestCase {
                 XCTAssertFalse(error.description.contains("\n"))
             }
         }
+    }
+}
+
+/// The configuration's keys are the option table's: a setting reaches its option through the
+/// table exactly as the command line's `--KEY=VALUE` (or `--[no-]KEY`) does.
+final class SettingKeyTableTests: XCTestCase {
+    private func sample(_ kind: SettingKeys.Kind, _ name: String) -> (SettingValue, [String]) {
+        switch kind {
+        case .flag: return (.bool(false), ["--no-\(name)"])
+        case .number:
+            let n = name == "max-text-width" ? 100.0 : 2.5   // within every range
+            return (.number(n), ["--\(name)=\(SettingValue.number(n).optionText(separator: ""))"])
+        case .pair(let sep): return (.list([.number(3), .number(4)]), ["--\(name)=3\(sep)4"])
+        case .text:
+            let text = ["mode": "bar", "spinner": "spokes", "style": "light", "animation": "zoom"][name] ?? "red"
+            return (.string(text), ["--\(name)=\(text)"])
+        }
+    }
+
+    func testEveryKeyAppliesAsItsOptionDoes() throws {
+        XCTAssertEqual(OptionTable.settingKeys.names.first, "theme")
+        XCTAssertGreaterThan(OptionTable.settingKeys.names.count, 40)
+        for name in OptionTable.settingKeys.names {
+            let kind = try XCTUnwrap(OptionTable.settingKeys.kind(of: name))
+            let (value, arguments) = sample(kind, name)
+            var applied = HUDOptions()
+            XCTAssertNoThrow(try OptionTable.apply(Setting(key: name, value: value, source: SettingSource(file: "c.toml", line: 1)),
+                                                   to: &applied), name)
+            XCTAssertEqual(applied, try HUDOptions.parse(arguments), "key \(name)")
+        }
+    }
+
+    func testOnlyOptionsWithAKeyAreKeysAndEveryKeyIsPrinted() {
+        let keys = Set(OptionTable.settingKeys.names)
+        for o in OptionTable.all {
+            XCTAssertEqual(o.setting != nil, keys.contains(o.name), o.name)
+            if o.setting != nil, o.name != "theme" {
+                XCTAssertNotNil(o.setting?.read(HUDConfiguration(), HUDOptions()) ?? (o.name == "image" || o.name.hasSuffix("-image")
+                    || ["ring-radius", "fade-in", "fade-out", "hide-after", "max-duration", "scale", "notifications"].contains(o.name) ? .bool(true) : nil),
+                                "--print-config reads nothing for \(o.name)")
+            }
+        }
+        for perInvocation in ["progress", "id", "window", "geometry", "config", "print-config"] {
+            XCTAssertFalse(keys.contains(perInvocation), perInvocation)
+        }
+    }
+
+    func testABadValueIsTheSettingsError() {
+        var o = HUDOptions()
+        let bad = Setting(key: "margin", value: .string("wide"), source: SettingSource())
+        XCTAssertThrowsError(try OptionTable.apply(bad, to: &o))
+        let unknown = Setting(key: "progress", value: .number(1), source: SettingSource())
+        XCTAssertThrowsError(try OptionTable.apply(unknown, to: &o))
     }
 }

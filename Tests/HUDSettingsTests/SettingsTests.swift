@@ -4,6 +4,10 @@ import Glibc
 import Testing
 @testable import HUDSettings
 import HUDFiles
+import HUDCommandLine
+
+/// The configuration keys: the option table's.
+let keys = OptionTable.settingKeys
 
 
 /// A scratch directory with files, removed at the end.
@@ -39,7 +43,7 @@ final class Scratch {
 
         [id.volume]
         label = "Volume"
-        """)
+        """, keys: keys)
         #expect(f.warnings.isEmpty)
         #expect(f.top.map(\.key) == ["mode", "margin", "shadow", "offset"])
         #expect(f.top[0].source.line == 2)
@@ -55,7 +59,7 @@ final class Scratch {
         colour = "red"
         margin = "wide"
         square = 3
-        """)
+        """, keys: keys)
         #expect(f.top.map(\.key) == ["mode"])
         #expect(f.warnings.count == 3)
         #expect(f.warnings[0].contains("c.toml:2") && f.warnings[0].contains("unknown key 'colour'"))
@@ -64,14 +68,14 @@ final class Scratch {
     }
 
     @Test func aSyntaxErrorCostsTheFileWithItsLine() {
-        let f = SettingsFile(path: "c.toml", text: "mode = \"bar\"\nmargin = = 3\n")
+        let f = SettingsFile(path: "c.toml", text: "mode = \"bar\"\nmargin = = 3\n", keys: keys)
         #expect(f.top.isEmpty)
         #expect(f.warnings.count == 1)
         #expect(f.warnings[0].hasPrefix("c.toml:2:"))
     }
 
     @Test func themesHaveNoSections() {
-        let f = SettingsFile(path: "t.toml", text: "style = \"light\"\n[id.x]\nlabel = \"a\"\n", allowsSections: false, theme: "t")
+        let f = SettingsFile(path: "t.toml", text: "style = \"light\"\n[id.x]\nlabel = \"a\"\n", keys: keys, allowsSections: false, theme: "t")
         #expect(f.top.map(\.key) == ["style"])
         #expect(f.sections.isEmpty)
         #expect(f.warnings.count == 1)
@@ -79,14 +83,14 @@ final class Scratch {
     }
 
     @Test func argumentsFollowTheOptionSpelling() throws {
-        #expect(try SettingKeys.arguments(key: "shadow", value: .bool(false)).get() == ["--no-shadow"])
-        #expect(try SettingKeys.arguments(key: "square", value: .bool(true)).get() == ["--square"])
-        #expect(try SettingKeys.arguments(key: "margin", value: .number(12)).get() == ["--margin=12"])
-        #expect(try SettingKeys.arguments(key: "grace", value: .number(0.25)).get() == ["--grace=0.25"])
-        #expect(try SettingKeys.arguments(key: "offset", value: .list([.number(0), .number(-40)])).get() == ["--offset=0,-40"])
-        #expect(try SettingKeys.arguments(key: "min-size", value: .list([.number(200), .number(200)])).get() == ["--min-size=200x200"])
-        #expect((try? SettingKeys.arguments(key: "offset", value: .list([.number(1)])).get()) == nil)
-        #expect((try? SettingKeys.arguments(key: "progress", value: .number(1)).get()) == nil)
+        #expect(try keys.argument(key: "shadow", value: .bool(false)).get() == .flag(false))
+        #expect(try keys.argument(key: "square", value: .bool(true)).get() == .flag(true))
+        #expect(try keys.argument(key: "margin", value: .number(12)).get() == .text("12"))
+        #expect(try keys.argument(key: "grace", value: .number(0.25)).get() == .text("0.25"))
+        #expect(try keys.argument(key: "offset", value: .list([.number(0), .number(-40)])).get() == .text("0,-40"))
+        #expect(try keys.argument(key: "min-size", value: .list([.number(200), .number(200)])).get() == .text("200x200"))
+        #expect((try? keys.argument(key: "offset", value: .list([.number(1)])).get()) == nil)
+        #expect((try? keys.argument(key: "progress", value: .number(1)).get()) == nil)
     }
 
     @Test func printsAsTOML() {
@@ -109,8 +113,8 @@ final class Scratch {
         [id.volume]
         margin = 5
         label = "Volume"
-        """)
-        let settings = Settings(files: [user])
+        """, keys: keys)
+        let settings = Settings(files: [user], keys: keys)
         func value(_ r: Settings.Resolution, _ key: String) -> SettingValue? { r.settings.first { $0.key == key }?.value }
 
         let plain = settings.resolve(.init())
@@ -127,7 +131,7 @@ final class Scratch {
     }
 
     @Test func aMissingThemeFallsBackWithAWarning() {
-        let settings = Settings(files: [SettingsFile(path: "u.toml", text: "theme = \"no-such-theme\"\nmargin = 3\n")])
+        let settings = Settings(files: [SettingsFile(path: "u.toml", text: "theme = \"no-such-theme\"\nmargin = 3\n", keys: keys)], keys: keys)
         let r = settings.resolve(.init())
         #expect(r.theme == nil)
         #expect(r.warnings.count == 1 && r.warnings[0].contains("no theme 'no-such-theme'"))
@@ -137,7 +141,7 @@ final class Scratch {
     @Test func theCacheReadsAgainOnlyWhenTheFileChanges() {
         let dir = Scratch()
         let path = dir.write("config.toml", "margin = 3\n")
-        let cache = SettingsCache(path: path)
+        let cache = SettingsCache(path: path, keys: keys)
         #expect(cache.current().files.first?.top.first?.value == .number(3))
         #expect(cache.generation == 0)
         _ = cache.current()
@@ -219,11 +223,11 @@ final class Scratch {
     @Test func readsAFileInProcessEachTimeItIsAsked() {
         let dir = Scratch()
         let path = dir.write("config.toml", "margin = 3\n")
-        #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(3))
+        #expect(SettingsReader.read(path: path, keys: keys, allowsSections: true, theme: nil)?.top.first?.value == .number(3))
         dir.write("config.toml", "margin = 4\n# a longer file\n")
-        #expect(SettingsReader.read(path: path, allowsSections: true, theme: nil)?.top.first?.value == .number(4))
-        #expect(SettingsReader.read(path: dir.path + "/none.toml", allowsSections: true, theme: nil) == nil)
-        let theme = SettingsReader.read(path: path, allowsSections: false, theme: "mine")
+        #expect(SettingsReader.read(path: path, keys: keys, allowsSections: true, theme: nil)?.top.first?.value == .number(4))
+        #expect(SettingsReader.read(path: dir.path + "/none.toml", keys: keys, allowsSections: true, theme: nil) == nil)
+        let theme = SettingsReader.read(path: path, keys: keys, allowsSections: false, theme: "mine")
         #expect(theme?.top.first?.source.description == "theme mine (\(path):1)")
     }
 
@@ -231,10 +235,10 @@ final class Scratch {
         let dir = Scratch()
         let fifo = dir.path + "/fifo.toml"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let f = SettingsReader.read(path: fifo, allowsSections: true, theme: nil)
+        let f = SettingsReader.read(path: fifo, keys: keys, allowsSections: true, theme: nil)
         #expect(f?.top.isEmpty == true && f?.warnings.first?.contains("not a regular file") == true)
         let huge = dir.write("huge.toml", String(repeating: "# a comment of a line\n", count: 50_000))
-        #expect(SettingsReader.read(path: huge, allowsSections: true, theme: nil)?.warnings.first?.contains("larger than 1 MB") == true)
+        #expect(SettingsReader.read(path: huge, keys: keys, allowsSections: true, theme: nil)?.warnings.first?.contains("larger than 1 MB") == true)
     }
 
     /// Every shipped file parses without a warning: the example configuration and the themes.
@@ -245,7 +249,7 @@ final class Scratch {
         for n in Directory.entries(top + "/Resources/themes") where n.hasSuffix(".toml") { paths.append(top + "/Resources/themes/" + n) }
         #expect(paths.count >= 5)
         for p in paths {
-            let f = SettingsReader.read(path: p, allowsSections: !p.contains("/themes/"), theme: nil)
+            let f = SettingsReader.read(path: p, keys: keys, allowsSections: !p.contains("/themes/"), theme: nil)
             #expect(f != nil && f!.warnings.isEmpty && !(f!.top.isEmpty && f!.sections.isEmpty), "\(p): \(f?.warnings ?? [])")
         }
     }

@@ -128,3 +128,18 @@ def test_completion_scripts_are_the_packaged_ones(shell):
         f"packaging/completions/{packaged} is stale: run packaging/completions/generate.sh"
     r = subprocess.run([str(XHUD_BIN), "--generate-completion-script=tcsh"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 2 and "bash, zsh, fish" in r.stderr, r.stderr
+
+
+def test_the_readme_options_table_names_every_configuration_key(tmp_path):
+    """The configuration keys are the option table's (`--print-config` lists them): the README's
+    table of options names each, so that a new option is documented where users look."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    options = readme[readme.index("## Options"):readme.index("### Exit status")]
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path), XDG_CONFIG_DIRS=str(tmp_path))
+    env.pop("XHUD_CONFIG", None)
+    out = subprocess.run([str(XHUD_BIN), "--print-config"], env=env, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    keys = [m.group(1) for m in re.finditer(r"^(?:# )?([a-z][a-z-]*)(?: = | \(not set\))", out.stdout, re.M)]
+    assert len(keys) > 40, out.stdout
+    missing = [k for k in keys if f"--{k}" not in options and f"--[no-]{k}" not in options]
+    assert not missing, f"README.md's options table does not name {missing}"
