@@ -126,16 +126,3 @@ private let spawnSetSID: Int32 = 0x80   // POSIX_SPAWN_SETSID, <spawn.h>
 private func spawnAddCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
 @_silgen_name("posix_spawn_file_actions_addchdir_np")
 private func spawnAddChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>) -> Int32
-
-/// Closes every open descriptor but `keep` (a process that outlives its parent holds nothing of
-/// the parent's: `out=$(xhud ...)` would wait for it).
-package func closeDescriptors(except keep: Set<Int32>) {
-    guard let dir = opendir("/proc/self/fd") else { return }
-    var open: [Int32] = []
-    while let e = readdir(dir) {
-        let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if let fd = Int32(name) { open.append(fd) }
-    }
-    closedir(dir)
-    for fd in open where !keep.contains(fd) { close(fd) }
-}

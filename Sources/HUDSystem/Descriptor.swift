@@ -26,3 +26,26 @@ package enum Descriptor {
         return true
     }
 }
+
+/// pipe2(O_CLOEXEC) (not exported to Swift without _GNU_SOURCE): no child execs holding it.
+package func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
+    guard pipe(&fds) == 0 else { return false }
+    for fd in fds {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+    return true
+}
+
+/// Closes every open descriptor but `keep` (a process that outlives its parent holds nothing of
+/// the parent's: `out=$(xhud ...)` would wait for it).
+package func closeDescriptors(except keep: Set<Int32>) {
+    guard let dir = opendir("/proc/self/fd") else { return }
+    var open: [Int32] = []
+    while let e = readdir(dir) {
+        let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if let fd = Int32(name) { open.append(fd) }
+    }
+    closedir(dir)
+    for fd in open where !keep.contains(fd) { close(fd) }
+}

@@ -91,13 +91,12 @@ package final class HUDLoop: HUDEventLoop {
 
     package func stop(exitCode code: Int32 = 0) { exitCode = code; quit = true }
 
+    /// SIGINT, SIGTERM and SIGHUP end the loop (`onSignal` decides how), each in its turn.
     package func installSignalHandlers() {
-        signalPipeFD = wake.writeFD
-        for s in [SIGINT, SIGTERM, SIGHUP] {
-            signal(s) { sig in
-                receivedSignal = sig
-                var b: UInt8 = 1
-                _ = write(signalPipeFD, &b, 1)
+        let signals = SignalPipe(for: [SIGINT, SIGTERM, SIGHUP])
+        addReader(fd: signals.readFD) { [unowned self] in
+            for s in signals.drain() {
+                if let onSignal { onSignal(s.signal) } else { stop(exitCode: 128 + s.signal) }
             }
         }
         signal(SIGPIPE, SIG_IGN)
@@ -134,11 +133,6 @@ package final class HUDLoop: HUDEventLoop {
             if fds[1].revents != 0 {
                 wake.drain()
                 runPosted()
-                if receivedSignal != 0 {
-                    let sig = receivedSignal
-                    receivedSignal = 0
-                    if let onSignal { onSignal(sig) } else { stop(exitCode: 128 + sig) }
-                }
                 tick = true
             }
             if tick {

@@ -33,7 +33,7 @@ struct RootState {
     /// The X server attached one of our MIT-SHM segments: it can attach the next ones, which
     /// then need no check (a round trip) of their own.
     var shmAttachWorks = false
-    /// `badDrawableCount` when `wallpaperLost` last looked.
+    /// `XErrors.badDrawableCount` when `wallpaperLost` last looked.
     var errorsSeen = 0
 }
 
@@ -74,9 +74,10 @@ extension X11Display {
     /// owner freed it without changing the root's property). It is forgotten then, and the HUDs
     /// on it choose their background again.
     func wallpaperLost() -> Bool {
-        guard badDrawableCount != rootState.errorsSeen else { return false }
-        rootState.errorsSeen = badDrawableCount
-        guard case .some(.some(let p)) = rootState.wallpaper, lastBadDrawable == p else { return false }
+        let (count, bad) = xErrors.withLock { ($0.badDrawableCount, $0.lastBadDrawable) }
+        guard count != rootState.errorsSeen else { return false }
+        rootState.errorsSeen = count
+        guard case .some(.some(let p)) = rootState.wallpaper, bad == p else { return false }
         rootState.wallpaper = nil
         return true
     }

@@ -3,11 +3,11 @@ import Glibc
 #endif
 import Synchronization
 
-/// Wakes the event loop from another thread or a signal handler; repeated wakes coalesce.
+/// Wakes the event loop from another thread; repeated wakes coalesce.
 ///
 /// No wake can be lost: `drain` empties the pipe *before* it clears `pending`. A wake that comes
 /// while the pipe is read finds `pending` still set and writes nothing, but the loop handles
-/// everything that wakes stand for (ticks, signals) after `drain` returns, so it is seen; a wake
+/// everything that wakes stand for (posted work) after `drain` returns, so it is seen; a wake
 /// after `pending` is cleared writes a byte, so the next poll returns at once.
 final class WakePipe: @unchecked Sendable {
     let readFD: Int32, writeFD: Int32
@@ -39,6 +39,3 @@ final class WakePipe: @unchecked Sendable {
     }
 }
 
-/// SIGINT, SIGTERM and SIGHUP end the HUD through the loop (a handler may only write a byte).
-nonisolated(unsafe) var signalPipeFD: Int32 = -1
-nonisolated(unsafe) var receivedSignal: Int32 = 0

@@ -5,73 +5,7 @@ import CX11
 import HUDCore
 import HUDSystem
 
-/// Errors the backend reports; the command turns them into one-line messages and exit codes.
-package enum X11Error: Error, CustomStringConvertible, Equatable {
-    case cannotOpenDisplay(String)
-    case noSuchWindow(String)
-    case noSuchMonitor(String)
-    case badGeometry(String)
-    case offScreen(String)
-
-    package var description: String {
-        switch self {
-        case .cannotOpenDisplay(let name): return "cannot open display '\(name)': is an X server running and DISPLAY set?"
-        case .noSuchWindow(let w): return "no such window: \(w)"
-        case .noSuchMonitor(let m): return "no such monitor: \(m) (see `xrandr --listmonitors`)"
-        case .badGeometry(let g): return "bad geometry '\(g)': expected WxH+X+Y (whole pixels, sizes 1 to 32767, positions -32768 to 32767)"
-        case .offScreen(let g): return "geometry '\(g)' lies outside the screen"
-        }
-    }
-}
-
-/// X errors are reported here instead of ending the process (Xlib's default handler exits).
-nonisolated(unsafe) var lastXError: UInt8 = 0
-/// The request serial of the last X error, and how many there were: `checked` tells its own
-/// errors from earlier ones by serial, with one round trip instead of two.
-nonisolated(unsafe) var lastXErrorSerial: UInt = 0
-nonisolated(unsafe) var xErrorCount = 0
-/// The drawable named by the last BadDrawable or BadPixmap error (a pixmap that is gone), and
-/// how many such errors there were: errors on pictures made from it come after and do not
-/// overwrite it.
-nonisolated(unsafe) var lastBadDrawable: XID = 0
-nonisolated(unsafe) var badDrawableCount = 0
-
-/// XHUD_DEBUG_X=1 prints every X error the handler swallows.
-let debugXErrors = getenv("XHUD_DEBUG_X") != nil
-
-/// Which connections' errors are xhud's, and the handler that had the others before.
-private struct ErrorRouting {
-    var own = Set<UInt>()
-    var installed = false
-    var previous: XErrorHandler?
-}
-private let errorRouting = Locked(ErrorRouting())
-
-/// Xlib's error handler for the process (installed by `X11Display.installErrorHandler`).
-private func handleXError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
-    let key = display.map { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) } ?? 0
-    let (ours, previous) = errorRouting.withLock { ($0.own.contains(key), $0.previous) }
-    if !ours, let previous { return previous(display, event) }
-    lastXError = event?.pointee.error_code ?? 1
-    lastXErrorSerial = event?.pointee.serial ?? UInt.max
-    if let e = event?.pointee, e.error_code == UInt8(BadDrawable) || e.error_code == UInt8(BadPixmap) {
-        lastBadDrawable = e.resourceid
-        badDrawableCount &+= 1
-    }
-    xErrorCount &+= 1
-    if debugXErrors, let e = event?.pointee {
-        Console.error("xhud: X error \(e.error_code) on request \(e.request_code).\(e.minor_code)\n")
-    }
-    return 0
-}
-
 /// One connection to an X server, its default screen and the atoms xhud uses.
-/// A reference that does not keep its object.
-final class Weak<T: AnyObject> {
-    weak var value: T?
-    init(_ value: T) { self.value = value }
-}
-
 package final class X11Display {
     /// The outputs of this connection's HUDs (what lies under each, to take copies of the screen
     /// without them).
@@ -142,7 +76,7 @@ package final class X11Display {
     /// (instead of Xlib's default, which exits) and hands every other connection's errors to the
     /// handler that was there before: an application with its own Xlib connection keeps its own.
     private static func installErrorHandler(for d: OpaquePointer) {
-        errorRouting.withLock { r in
+        xErrors.withLock { r in
             r.own.insert(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d))))
             guard !r.installed else { return }
             r.installed = true
@@ -151,7 +85,7 @@ package final class X11Display {
     }
 
     private static func forgetErrors(of d: OpaquePointer) {
-        errorRouting.withLock { _ = $0.own.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d)))) }
+        xErrors.withLock { _ = $0.own.remove(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(d)))) }
     }
 
     package var fd: Int32 { XConnectionNumber(handle) }
@@ -175,10 +109,10 @@ package final class X11Display {
 
     /// Runs `body` and reports whether the server answered it with an error.
     package func checked<T>(_ body: () -> T) -> (T, ok: Bool) {
-        let first = XNextRequest(handle), errors = xErrorCount
+        let first = XNextRequest(handle), errors = xErrors.withLock { $0.count }
         let value = body()
         XSync(handle, 0)
-        return (value, xErrorCount == errors || lastXErrorSerial < first)
+        return (value, xErrors.withLock { $0.count == errors || $0.lastSerial < first })
     }
 
     /// The first window of a property of type WINDOW (e.g. `_NET_ACTIVE_WINDOW`).
