@@ -170,6 +170,8 @@ package final class HUDServer<Display: ServerDisplay> {
         loop.removeReader(fd: fd)
         loop.removeWriter(fd: fd)
         close(fd)
+        // A private server's one client is answered (an error, a `list`) and shows nothing.
+        if listener < 0, huds.isEmpty, connections.isEmpty { scheduleExit() }
     }
 
     // MARK: Requests

@@ -244,6 +244,13 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(loop.stopped, 0)
     }
 
+    func testAPrivateServerWhoseRequestShowsNothingEnds() {
+        server.linger = 0
+        let r = reply(connect(["--mode", "nope"], staysConnected: true))
+        XCTAssertEqual(r?.status, 2)
+        XCTAssertTrue(loop.run(until: { self.loop.stopped != nil }, within: 1), "a private server that shows nothing stayed")
+    }
+
     func testHUDsOfOneRegionStackWithoutOverlapping() {
         for i in 0..<3 { _ = reply(connect(["--id", "s\(i)", "--label", "Stacked \(i)", "--hide-after", "5"])) }
         loop.run(for: 1)
