@@ -99,13 +99,17 @@ package final class AccessibilityBus: @unchecked Sendable {
     // MARK: The bus thread
 
     private func run() {
+        // No address and no session bus to ask: libdbus (and the libraries it brings, about a
+        // MiB resident) is never loaded.
+        let session = useSessionBus ? Self.sessionBusAddress() : nil
+        if addresses.isEmpty && session == nil { return finish(.off("no accessibility bus")) }
         switch LibDBus.load() {
         case .success(let l): lib = l
         case .failure(let e): return finish(.off("\(e)"))
         }
         let error = BusError(lib)
         var found: (LibDBus.Ptr, String)?
-        for address in addresses + (useSessionBus ? sessionAddress().map { [$0] } ?? [] : []) {
+        for address in addresses + (session.flatMap(accessibilityAddress(askingOn:)).map { [$0] } ?? []) {
             guard let c = lib.openPrivate(address, error.raw) else { _ = error.take(otherwise: ""); continue }
             lib.setExitOnDisconnect(c, 0)   // else libdbus would _exit the server when the bus goes
             if lib.busRegister(c, error.raw) != 0 { found = (c, address); break }
@@ -157,14 +161,16 @@ package final class AccessibilityBus: @unchecked Sendable {
     /// The session bus is `DBUS_SESSION_BUS_ADDRESS`, or the user's bus in `XDG_RUNTIME_DIR`;
     /// never libdbus's fallback, which would autolaunch one (a dbus-launch and a daemon that
     /// outlive the server) where none runs.
-    private func sessionAddress() -> String? {
-        let env = { (name: String) in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
-        var session = env("DBUS_SESSION_BUS_ADDRESS")
-        if session == nil, let rt = env("XDG_RUNTIME_DIR") {
-            var st = stat()
-            if stat(rt + "/bus", &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK { session = "unix:path=" + rt + "/bus" }
-        }
-        guard let session else { return nil }
+    /// The session bus's address: `DBUS_SESSION_BUS_ADDRESS`, else systemd's `$XDG_RUNTIME_DIR/bus`.
+    private static func sessionBusAddress() -> String? {
+        if let a = Environment.value("DBUS_SESSION_BUS_ADDRESS") { return a }
+        guard let rt = Environment.value("XDG_RUNTIME_DIR") else { return nil }
+        var st = stat()
+        return stat(rt + "/bus", &st) == 0 && (st.st_mode & S_IFMT) == S_IFSOCK ? "unix:path=" + rt + "/bus" : nil
+    }
+
+    /// The accessibility bus's address, asked of its launcher on the session bus.
+    private func accessibilityAddress(askingOn session: String) -> String? {
         let error = BusError(lib)
         guard let s = lib.openPrivate(session, error.raw) else { return nil }
         lib.setExitOnDisconnect(s, 0)
