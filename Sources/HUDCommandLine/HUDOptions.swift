@@ -5,7 +5,8 @@ import HUDSocket
 /// (an update of a named HUD changes exactly what it names). Filled by `HUDOptions.parse`;
 /// what the options mean (a HUD configuration, a parent region) is the command's business.
 package struct HUDOptions: Sendable, Equatable {
-    package var verb: String?
+    /// The verb (`success`, `hide`, `server`, ...); nil for a HUD of the options alone.
+    package var verb: Verb?
     package var message: String?
 
     package var mode: HUDMode?
@@ -113,9 +114,6 @@ package struct HUDOptions: Sendable, Equatable {
 
     package init() {}
 
-    /// The verb, typed (validated: nil only without one).
-    package var action: Verb? { verb.flatMap(Verb.init(rawValue:)) }
-
     /// A notification verb's icon.
     package static func mode(of verb: Verb) -> HUDMode? {
         switch verb {
@@ -129,7 +127,7 @@ package struct HUDOptions: Sendable, Equatable {
 
     /// The mode the invocation asks for: a notification verb, zenity's --pulsate, --mode.
     package var requestedMode: HUDMode? {
-        if let a = action, let m = Self.mode(of: a) { return m }
+        if let a = verb, let m = Self.mode(of: a) { return m }
         if pulsate { return .indeterminate }
         if let mode { return mode }
         if zenityProgress || percentage != nil { return .bar }
@@ -138,7 +136,7 @@ package struct HUDOptions: Sendable, Equatable {
 
     /// Whether this invocation shows a notification that dismisses itself.
     package var isNotification: Bool {
-        if action?.isNotification == true { return true }
+        if verb?.isNotification == true { return true }
         return (requestedMode?.isNotification ?? false) && command.isEmpty
     }
 
@@ -167,12 +165,9 @@ package struct HUDOptions: Sendable, Equatable {
             throw UsageError("give only one of --window, --monitor and --geometry")
         }
         if let v = verb {
-            guard let a = Verb(rawValue: v) else {
-                throw UsageError("unknown verb '\(v)' (expected \(Verb.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            if !a.isNotification && message != nil { throw UsageError("'\(v)' takes no text") }
-            if a.needsID && id == nil { throw UsageError("'\(v)' needs --id NAME") }
-            if !command.isEmpty { throw UsageError("'\(v)' cannot wrap a command") }
+            if !v.isNotification && message != nil { throw UsageError("'\(v.rawValue)' takes no text") }
+            if v.needsID && id == nil { throw UsageError("'\(v.rawValue)' needs --id NAME") }
+            if !command.isEmpty { throw UsageError("'\(v.rawValue)' cannot wrap a command") }
         }
         if let id { try Self.validateName(id) }
         if id != nil && !command.isEmpty { throw UsageError("--id cannot wrap a command") }

@@ -1,5 +1,6 @@
 import HUDCore
 import HUDSettings
+import HUDSocket
 
 /// The command line's parser: a table of long options, each with what it sets. It runs for every
 /// HUD the server shows (and again with the configuration's settings before the command line),
@@ -28,7 +29,11 @@ extension HUDOptions {
             }
             guard a.hasPrefix("-"), a.count > 1 else {
                 switch positionals {
-                case 0: o.verb = a
+                case 0:
+                    guard let v = Verb(rawValue: a) else {
+                        throw UsageError("unknown verb '\(a)' (expected \(Verb.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    o.verb = v
                 case 1: o.message = a
                 default: throw UsageError("Unexpected argument '\(a)'")
                 }

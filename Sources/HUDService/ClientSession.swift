@@ -185,7 +185,7 @@ extension HUDServer {
     /// What a staying client does, or nil when its invocation is answered at once (a named HUD,
     /// a verb, a notification that does not wait).
     func sessionPlan(_ options: HUDOptions, _ request: Wire.Request) -> Session.Plan? {
-        guard options.id == nil, options.action == nil || options.isNotification else { return nil }
+        guard options.id == nil, options.verb == nil || options.isNotification else { return nil }
         let wraps = !options.command.isEmpty
         let pipedIn = options.verb == nil && request.stdinIsPipe && !wraps
         // A notification never reads stdin; with stdin a pipe (`--mode text` in a pipeline) it

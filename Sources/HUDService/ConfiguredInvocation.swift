@@ -202,7 +202,7 @@ package struct ConfiguredInvocation {
             if OptionTable.settingKeys.kind(of: name) == nil, name.hasPrefix("no-") { name = String(name.dropFirst(3)) }
             keys.formUnion(aliases[name] ?? [name])
         }
-        if user.action?.isNotification == true {
+        if user.verb?.isNotification == true {
             keys.insert("mode")
             if user.message != nil { keys.insert("label") }
         }

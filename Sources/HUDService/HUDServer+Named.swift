@@ -12,7 +12,7 @@ import HUDRender
 extension HUDServer {
     func respond(_ invocation: ConfiguredInvocation, request: Wire.Request) -> Wire.Reply {
         let options = invocation.options
-        switch options.action {
+        switch options.verb {
         case .list?:
             let names = huds.keys.filter { huds[$0]?.hud.isVisible == true && !$0.hasPrefix(" ") }
             return Wire.Reply(status: 0, output: names.map { $0 + "\n" }.joined())
@@ -103,7 +103,7 @@ extension HUDServer {
                 return noRoom()
             }
         }
-        if options.action == .push { entry.activity += 1 }
+        if options.verb == .push { entry.activity += 1 }
         keep()
         entry.hud.show(animated: true)
         var hideAfter: Double?

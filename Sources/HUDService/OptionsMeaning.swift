@@ -9,7 +9,7 @@ extension HUDOptions {
     package func hudConfiguration(base: HUDConfiguration = HUDConfiguration()) throws -> HUDConfiguration {
         var c = base
         if let m = requestedMode { c.mode = m }
-        if action?.isNotification == true, let m = message { c.label = m }
+        if verb?.isNotification == true, let m = message { c.label = m }
         if let t = text { c.label = t }
         if let l = label { c.label = l }
         if let d = details { c.details = d }

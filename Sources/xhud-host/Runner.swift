@@ -25,7 +25,7 @@ struct Runner {
 
     func run() -> Int32 {
         for w in invocation.warnings { Console.error("xhud: \(w.escapingControlCharacters)\n") }
-        if options.action == .server {
+        if options.verb == .server {
             guard let paths = ServerPaths.current() else {
                 return fail("cannot open display '': is an X server running and DISPLAY set?", Status.noDisplay)
             }

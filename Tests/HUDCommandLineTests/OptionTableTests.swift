@@ -86,7 +86,7 @@ final class OptionTableTests: XCTestCase {
 
     func testVerbTextAndTheWrappedCommand() throws {
         let n = try parse("success", "Saved", "--hide-after", "2")
-        XCTAssertEqual(n.action, .success)
+        XCTAssertEqual(n.verb, .success)
         XCTAssertEqual(n.message, "Saved")
         XCTAssertTrue(n.isNotification)
         XCTAssertEqual(n.requestedMode, .success)
