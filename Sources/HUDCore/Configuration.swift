@@ -5,7 +5,7 @@ public struct HUDConfiguration: Equatable, Sendable {
     public var spinner: SpinnerStyle = .ring
     public var label: String = ""
     public var details: String = ""
-    public var buttonTitle: String = ""
+    public var button: String = ""
     /// Whether label and details are Pango markup (never by default: text is text).
     public var markup: Bool = false
 
@@ -45,7 +45,7 @@ public struct HUDConfiguration: Equatable, Sendable {
     public var alternateColor: RGBA = RGBA(1, 0.27, 0.23)
 
     /// Custom image (PNG) for `.custom`, fitted into `imageSize`.
-    public var imagePath: String? = nil
+    public var image: String? = nil
     public var imageSize: Double = 37
     public var tintImage: Bool = false
     /// Images that replace the drawn success, error, info and warning icons (SVProgressHUD's

@@ -26,7 +26,7 @@ package enum InputCommand: Equatable, Sendable {
             switch self {
             case .label(let s): c.label = s
             case .details(let s): c.details = s
-            case .button(let s): c.buttonTitle = s
+            case .button(let s): c.button = s
             case .alternate(let on): c.alternate = on
             case .mode(let m): c.mode = m
             case .progress(let p):

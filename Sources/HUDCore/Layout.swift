@@ -99,7 +99,7 @@ extension HUDLayout {
         // Items top to bottom: (size, kind).
         enum Item { case image, indicator, label, details, button }
         var items: [(Item, Size)] = []
-        if c.mode == .bar, c.imagePath != nil {
+        if c.mode == .bar, c.image != nil {
             let side = min(c.imageSize, maxContentWidth)
             items.append((.image, Size(width: side, height: side)))
         }
@@ -133,9 +133,9 @@ extension HUDLayout {
 
         var buttonRequest: TextRequest? = nil
         var buttonSize = Size.zero
-        if !c.buttonTitle.isEmpty {
+        if !c.button.isEmpty {
             let pad = LayoutMetrics.buttonPadding
-            let req = TextRequest(text: c.buttonTitle, font: c.buttonFont, maxWidth: max(0, maxContentWidth - pad.width), singleLine: true)
+            let req = TextRequest(text: c.button, font: c.buttonFont, maxWidth: max(0, maxContentWidth - pad.width), singleLine: true)
             buttonRequest = req
             let t = measurer.measure(req)
             buttonSize = Size(width: min(maxContentWidth, t.width + pad.width), height: t.height + pad.height)
@@ -212,7 +212,7 @@ extension HUDLayout {
         switch c.mode {
         case .text: return nil
         case .bar: return LayoutMetrics.barSize
-        case .custom: return c.imagePath == nil ? nil : Size(width: c.imageSize, height: c.imageSize)
+        case .custom: return c.image == nil ? nil : Size(width: c.imageSize, height: c.imageSize)
         case .success, .error, .info, .warning:
             if c.resultImage != nil { return Size(width: c.imageSize, height: c.imageSize) }
         case .indeterminate where c.spinner == .ring, .annular:

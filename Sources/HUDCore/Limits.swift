@@ -124,7 +124,7 @@ extension HUDConfiguration {
         c.ringRadius = c.ringRadius.map { Limits.ringRadius.clamp($0) }
         c.label = Limits.text(c.label, maxBytes: Limits.labelBytes)
         c.details = Limits.text(c.details, maxBytes: Limits.detailsBytes)
-        c.buttonTitle = Limits.text(c.buttonTitle, maxBytes: Limits.labelBytes)
+        c.button = Limits.text(c.button, maxBytes: Limits.labelBytes)
         c.contentColor = c.contentColor?.clamped
         c.bezelColor = c.bezelColor?.clamped
         c.alternateColor = c.alternateColor.clamped

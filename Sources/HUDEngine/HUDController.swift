@@ -31,7 +31,7 @@ package final class HUDController {
     package var showsProgressDescription = false
     /// New progress values ease in over 0.2 s (`--smooth`); off (the default, as MBProgressHUD
     /// and SVProgressHUD set it), the next frame shows them exactly.
-    package var easesProgress = false
+    package var smooth = false
 
     private let renderer = HUDRenderer()
     private var clock: HUDClock { backend.clock }
@@ -99,7 +99,7 @@ package final class HUDController {
         lifecycle.hideDuration = configuration.hideDuration
         progress = Tween(configuration.progress, duration: configuration.mode.showsProgress ? 0.2 : 0)
         layout = .empty   // relayout() below lays it out in its region
-        if let path = configuration.imagePath, configuration.mode == .custom, let error = renderer.validateImage(path) {
+        if let path = configuration.image, configuration.mode == .custom, let error = renderer.validateImage(path) {
             throw HUDError.badImage(error)
         }
         relayout()
@@ -153,7 +153,7 @@ package final class HUDController {
         lifecycle.showDuration = c.showDuration
         lifecycle.hideDuration = c.hideDuration
         progress.duration = c.mode.showsProgress ? 0.2 : 0
-        progress.set(c.progress, at: clock.now, animated: easesProgress && old.mode == c.mode && c.mode.showsProgress)
+        progress.set(c.progress, at: clock.now, animated: smooth && old.mode == c.mode && c.mode.showsProgress)
         if c.withoutProgress != old.withoutProgress { relayout() }
         // A button added to a click-through HUD takes clicks from now on.
         output?.setClickThrough(clickThrough)
@@ -515,7 +515,7 @@ package final class HUDController {
 
     /// Nothing of the HUD takes a click: no mask that blocks input, no button, no click handler.
     private var clickThrough: Bool {
-        !configuration.effectiveMask.blocksInput && configuration.buttonTitle.isEmpty && onClick == nil
+        !configuration.effectiveMask.blocksInput && configuration.button.isEmpty && onClick == nil
     }
 
     private func disappear() {

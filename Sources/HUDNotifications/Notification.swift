@@ -54,7 +54,7 @@ package struct Hints: Equatable, Sendable {
     /// the same tag are one HUD, updated in place.
     package var tag: String?
     /// `image-path` (or `image_path`): an icon name or a file.
-    package var imagePath: String?
+    package var image: String?
     /// `image-data` (or the older `image_data`, `icon_data`).
     package var imageData: NotificationImage?
     package var category: String?
@@ -68,7 +68,7 @@ package struct Hints: Equatable, Sendable {
         if let v = number("value") { value = Int(max(0, min(100, v))) }
         else if case .string(let s)? = raw["value"], let v = Int(s) { value = max(0, min(100, v)) }
         tag = text("x-canonical-private-synchronous") ?? text("x-dunst-stack-tag") ?? text("synchronous")
-        imagePath = text("image-path") ?? text("image_path")
+        image = text("image-path") ?? text("image_path")
         for k in ["image-data", "image_data", "icon_data"] {
             if imageData == nil, let v = raw[k] { imageData = NotificationImage(v) }
         }

@@ -18,7 +18,7 @@ extension Notification {
     /// its path; a name is an icon name.
     package func image(imageFile: String?) -> String? {
         if let imageFile { return imageFile }
-        for candidate in [hints.imagePath, appIcon.isEmpty ? nil : appIcon] {
+        for candidate in [hints.image, appIcon.isEmpty ? nil : appIcon] {
             guard let c = candidate else { continue }
             if c.hasPrefix("file://") { return Self.path(ofFileURI: c) }
             return c

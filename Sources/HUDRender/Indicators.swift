@@ -25,7 +25,7 @@ enum Indicators {
                 Icons.draw(c.mode, in: r, color: color, cr: cr)
             }
         case .custom:
-            if let path = c.imagePath { images.draw(path, in: r, tint: c.tintImage ? color : nil, cr: cr) }
+            if let path = c.image { images.draw(path, in: r, tint: c.tintImage ? color : nil, cr: cr) }
         case .text: break
         }
         cairo_restore(cr)

@@ -130,7 +130,7 @@ package final class HUDRenderer {
             Indicators.draw(c, progress: f.progress, time: f.time, in: r, color: ink, images: images, sprites: sprites,
                             scale: f.scale, cr: cr)
         }
-        if let r = l.image, let path = c.imagePath {
+        if let r = l.image, let path = c.image {
             images.draw(path, in: r, tint: c.tintImage ? ink : nil, cr: cr)
         }
         setColor(cr, ink)

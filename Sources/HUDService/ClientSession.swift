@@ -122,7 +122,7 @@ final class ClientSession<Display: ServerDisplay> {
         hud.update { c in
             c.mode = success ? .success : .error
             c.details = details
-            c.buttonTitle = ""
+            c.button = ""
         }
         finish(Status.done, after: options.resultTime)
     }
@@ -199,7 +199,7 @@ extension HUDServer {
     func openSession(_ options: HUDOptions, plan: Session.Plan, request: Wire.Request, fd: Int32) -> Wire.Reply {
         var config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return usageError("\(error)") }
-        if let path = config.imagePath, let problem = ImageFile.problem(at: path) { return usageError("\(problem)") }
+        if let path = config.image, let problem = ImageFile.problem(at: path) { return usageError("\(problem)") }
         if plan.wraps {
             config.graceTime = options.grace ?? 0.5     // a quick command never flashes a HUD
             config.minShowTime = options.minShow ?? 0.5 // a shown one never flickers
@@ -213,7 +213,7 @@ extension HUDServer {
         } catch {
             return usageError("\(error)")
         }
-        hud.easesProgress = options.smooth ?? false
+        hud.smooth = options.smooth ?? false
         sessionCount += 1
         let id = " client \(sessionCount)"
         let session = ClientSession<Display>(fd: fd, hud: hud, loop: loop, options: options, plan: plan, request: request) { [unowned self] in

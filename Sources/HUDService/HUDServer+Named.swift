@@ -68,7 +68,7 @@ extension HUDServer {
         }
         // Checked without blocking and within bounds (a FIFO, a huge PNG): one request's image
         // never stalls the HUDs of others.
-        if let path = config.imagePath, options.image != nil, let problem = ImageFile.problem(at: path) {
+        if let path = config.image, options.image != nil, let problem = ImageFile.problem(at: path) {
             return usageError("\(problem)")
         }
         let entry: HUDRegistry<HUD, ParentSpec>.Entry
@@ -82,7 +82,7 @@ extension HUDServer {
             do { hud = try display.makeHUD(configuration: config, parent: parent, scale: options.scale) } catch {
                 return usageError("\(error)")
             }
-            hud.easesProgress = options.smooth ?? false   // else a key press shows its value in the next frame
+            hud.smooth = options.smooth ?? false   // else a key press shows its value in the next frame
             // The HUD's closures never hold its entry (the registry does): a hidden HUD and
             // everything it drew with are freed when it leaves the registry.
             hud.onHidden = { [unowned self, unowned hud] in if !hud.isVisible { self.remove(id) } }

@@ -15,10 +15,10 @@ extension HUDOptions {
         if let d = details { c.details = d }
         if let p = percentage { c.progress = Limits.percentage.clamp(p) / 100 }
         if let p = progress { c.progress = p }
-        if let b = button { c.buttonTitle = b }
-        else if zenityProgress && !noCancel && base.buttonTitle.isEmpty { c.buttonTitle = cancelLabel ?? "Cancel" }
-        if noCancel { c.buttonTitle = "" }
-        if let i = image { c.imagePath = i }
+        if let b = button { c.button = b }
+        else if zenityProgress && !noCancel && base.button.isEmpty { c.button = cancelLabel ?? "Cancel" }
+        if noCancel { c.button = "" }
+        if let i = image { c.image = i }
         if let s = imageSize { c.imageSize = s }
         if let t = tintImage { c.tintImage = t }
         if let i = successImage { c.successImage = i.isEmpty ? nil : i }

@@ -9,7 +9,7 @@ package protocol ServedHUD: StackableHUD {
     var framesDrawn: Int { get }
     /// Its monitor's refresh rate.
     var refreshRate: Double { get }
-    var easesProgress: Bool { get set }
+    var smooth: Bool { get set }
     var onButton: (() -> Void)? { get set }
     var onEscape: (() -> Void)? { get set }
     var onClick: (() -> Void)? { get set }

@@ -72,7 +72,7 @@ package final class X11HUD: HUDBackend {
     package var showsProgressDescription: Bool {
         get { controller.showsProgressDescription } set { controller.showsProgressDescription = newValue }
     }
-    package var easesProgress: Bool { get { controller.easesProgress } set { controller.easesProgress = newValue } }
+    package var smooth: Bool { get { controller.smooth } set { controller.smooth = newValue } }
 
     package func show(animated: Bool = true) { controller.show(animated: animated) }
     package func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (() -> Void)? = nil) {

@@ -121,7 +121,7 @@ public final class HUD: @unchecked Sendable {
         set { change { $0.config.progress = newValue.isNaN ? 0 : Swift.min(1, Swift.max(0, newValue)) } }
     }
     /// The button's title; the button shows when it has one (and cancels with `onButton`).
-    public var button: String { get { read { $0.config.buttonTitle } } set { change { $0.config.buttonTitle = newValue } } }
+    public var button: String { get { read { $0.config.button } } set { change { $0.config.button = newValue } } }
     /// Seconds to wait before showing; a HUD hidden before then never appears. Applies to the next show.
     public var graceTime: Double { get { read { $0.config.graceTime } } set { change { $0.config.graceTime = newValue } } }
     /// Once shown, the HUD stays at least this long. Applies to the next hide.
@@ -175,14 +175,14 @@ public final class HUD: @unchecked Sendable {
     public var cornerRadius: Double { get { read { $0.config.cornerRadius } } set { change { $0.config.cornerRadius = newValue } } }
     /// The image of `.custom` (MBProgressHUD's customView): a PNG or SVG file, or an icon name
     /// of the icon theme (`dialog-information`). An image that cannot be read shows nothing;
-    /// ``setCustomImage(_:)`` says why instead.
-    public var customImage: String? {
-        get { read { $0.config.imagePath } }
+    /// ``setImage(_:)`` says why instead.
+    public var image: String? {
+        get { read { $0.config.image } }
         set {
             let box = imageSize
             let found = newValue.flatMap { ImageNames.resolve($0, box: box) }
             change {
-                $0.config.imagePath = found?.path ?? newValue
+                $0.config.image = found?.path ?? newValue
                 if found?.symbolic == true { $0.config.tintImage = true }
             }
         }
@@ -205,11 +205,11 @@ public final class HUD: @unchecked Sendable {
     /// SVG file, or an icon name of the icon theme (a symbolic icon is drawn in the content
     /// colour). Throws `HUDError.badImage` saying why not (no such icon, missing, not a regular
     /// file, neither PNG nor SVG, too large).
-    public func setCustomImage(_ image: String) throws {
+    public func setImage(_ image: String) throws {
         guard let found = ImageNames.resolve(image, box: imageSize) else { throw HUDError.badImage(ImageNames.notFound(image)) }
         if let problem = ImageFile.problem(at: found.path) { throw HUDError.badImage(problem) }
         change {
-            $0.config.imagePath = found.path
+            $0.config.image = found.path
             $0.config.mode = .custom
             if found.symbolic { $0.config.tintImage = true }
         }

@@ -193,7 +193,7 @@ public final class MBProgressHUD: @unchecked Sendable {
     public var progressObject: Progress? { get { hud?.progressObject } set { hud?.progressObject = newValue } }
     /// The image of `.customView`: a PNG or SVG file, or an icon name of the icon theme
     /// (`dialog-information`; symbolic icons take the content colour).
-    public var customView: String? { get { hud?.customImage } set { hud?.customImage = newValue } }
+    public var customView: String? { get { hud?.image } set { hud?.image = newValue } }
     /// Colour of the labels, the button and the indicator (nil: the style's).
     public var contentColor: HUDColor? { get { hud?.contentColor } set { hud?.contentColor = newValue } }
     /// How the HUD shows and hides (default `.fade`).

@@ -229,7 +229,7 @@ public enum ProgressHUD {
         var c = s.config
         c.mode = mode
         c.label = status ?? ""
-        c.imagePath = image
+        c.image = image
         c.progress = progress.map { $0.isNaN ? 0 : min(1, max(0, $0)) } ?? hud.progress
         c.animation = .pop
         c.ringRadius = ringRadius(for: status, s)

@@ -210,8 +210,8 @@ final class InputCommandTests: XCTestCase {
     func testApplyTextFields() {
         XCTAssertEqual(applied(.label("L")).label, "L")
         XCTAssertEqual(applied(.details("a\nb")).details, "a\nb")
-        XCTAssertEqual(applied(.button("Stop")).buttonTitle, "Stop")
-        XCTAssertEqual(applied(.button("")) { $0.buttonTitle = "Stop" }.buttonTitle, "")
+        XCTAssertEqual(applied(.button("Stop")).button, "Stop")
+        XCTAssertEqual(applied(.button("")) { $0.button = "Stop" }.button, "")
         XCTAssertEqual(applied(.label("L")).mode, .indeterminate, "a label leaves the mode alone")
     }
 

@@ -16,7 +16,7 @@ final class LayoutTests: XCTestCase {
         c.mode = mode
         c.label = label
         c.details = details
-        c.buttonTitle = button
+        c.button = button
         return c
     }
 
@@ -398,7 +398,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertNil(HUDLayout.indicatorSize(config(.text)))
         XCTAssertNil(HUDLayout.indicatorSize(config(.custom)), "custom without an image has no indicator")
         var custom = config(.custom)
-        custom.imagePath = "/tmp/x.png"
+        custom.image = "/tmp/x.png"
         custom.imageSize = 50
         XCTAssertEqual(HUDLayout.indicatorSize(custom), Size(width: 50, height: 50))
         XCTAssertRectEqual(layout(custom).indicator, Rect(x: 175, y: 125, width: 50, height: 50))
@@ -524,7 +524,7 @@ final class ReadableWidthTests: XCTestCase {
     func testABarWithAnImageStacksTheImageAboveTheBar() {
         var c = HUDConfiguration()
         c.mode = .bar
-        c.imagePath = "/icon.svg"
+        c.image = "/icon.svg"
         c.imageSize = 64
         c.label = "Volume"
         let l = HUDLayout.compute(c, region: Size(width: 800, height: 600), measurer: FakeMeasurer())

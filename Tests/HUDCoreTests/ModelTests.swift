@@ -143,12 +143,12 @@ final class TextBoundsTests: XCTestCase {
         var c = HUDConfiguration()
         c.details = zalgo
         c.label = String(repeating: "ab", count: 10_000)
-        c.buttonTitle = "Cancel"
+        c.button = "Cancel"
         let k = c.clamped
         XCTAssertEqual(k.details.unicodeScalars.count, 1 + Limits.marksPerCharacter + 1, "the letter, 16 marks, and what follows")
         XCTAssertTrue(k.details.hasSuffix("x"))
         XCTAssertEqual(k.label.utf8.count, Limits.labelBytes)
-        XCTAssertEqual(k.buttonTitle, "Cancel")
+        XCTAssertEqual(k.button, "Cancel")
         let ordinary = "Café — naïve résumé 日本語 👩‍👩‍👧"
         XCTAssertEqual(Limits.text(ordinary, maxBytes: 100), ordinary)
         XCTAssertEqual(Limits.text("é", maxBytes: 100), "é")

@@ -23,9 +23,9 @@ final class HUDControllerTests: XCTestCase {
         let out = try XCTUnwrap(backend.outputs.first)
         XCTAssertTrue(out.isMapped)
         XCTAssertTrue(out.clickThrough, "no button, no mask: clicks pass through")
-        hud.update { $0.buttonTitle = "Cancel" }
+        hud.update { $0.button = "Cancel" }
         XCTAssertFalse(out.clickThrough, "a button is always clickable")
-        hud.update { $0.buttonTitle = "" }
+        hud.update { $0.button = "" }
         XCTAssertTrue(out.clickThrough)
         hud.onClick = {}
         XCTAssertFalse(out.clickThrough, "a click handler takes clicks too")
@@ -95,7 +95,7 @@ final class HUDControllerTests: XCTestCase {
 
     /// The button's click reaches `onButton` wherever the window is.
     func testTheButtonCallsBack() throws {
-        let (hud, backend) = try controller { $0.mask = HUDMask.none; $0.buttonTitle = "Cancel" }
+        let (hud, backend) = try controller { $0.mask = HUDMask.none; $0.button = "Cancel" }
         var pressed = 0
         hud.onButton = { pressed += 1 }
         hud.show(animated: false)

@@ -52,7 +52,7 @@ final class FakeHUD: ServedHUD, HUDBackend {
     var isVisible: Bool { controller.isVisible }
     var framesDrawn: Int { controller.framesDrawn }
     var refreshRate: Double { 60 }
-    var easesProgress: Bool { get { controller.easesProgress } set { controller.easesProgress = newValue } }
+    var smooth: Bool { get { controller.smooth } set { controller.smooth = newValue } }
     var onButton: (() -> Void)? { get { controller.onButton } set { controller.onButton = newValue } }
     var onEscape: (() -> Void)? { get { controller.onEscape } set { controller.onEscape = newValue } }
     var onClick: (() -> Void)? { get { controller.onClick } set { controller.onClick = newValue } }

@@ -25,23 +25,23 @@ final class IconNameTests: XCTestCase {
 
     func testSetCustomImageTakesAnIconName() throws {
         let hud = try HUD(display: display)
-        try hud.setCustomImage("dialog-information")
+        try hud.setImage("dialog-information")
         XCTAssertEqual(hud.mode, .custom)
-        XCTAssertTrue(isImageFile(hud.customImage), hud.customImage ?? "nil")
-        XCTAssertTrue(hud.customImage!.contains("dialog-information"), hud.customImage!)
+        XCTAssertTrue(isImageFile(hud.image), hud.image ?? "nil")
+        XCTAssertTrue(hud.image!.contains("dialog-information"), hud.image!)
 
         // A symbolic icon is drawn in the content colour, as the command line draws it.
         let symbolic = try HUD(display: display)
-        try symbolic.setCustomImage("emblem-ok-symbolic")
+        try symbolic.setImage("emblem-ok-symbolic")
         XCTAssertTrue(symbolic.tintImage)
-        XCTAssertTrue(isImageFile(symbolic.customImage))
+        XCTAssertTrue(isImageFile(symbolic.image))
 
-        XCTAssertThrowsError(try hud.setCustomImage("no-such-icon-anywhere")) { e in
+        XCTAssertThrowsError(try hud.setImage("no-such-icon-anywhere")) { e in
             guard case HUDError.badImage(let m) = e else { return XCTFail("\(e)") }
             XCTAssertTrue(m.contains("no icon 'no-such-icon-anywhere'"), m)
         }
         // A path is still a path.
-        XCTAssertThrowsError(try hud.setCustomImage("/nonexistent/picture.png"))
+        XCTAssertThrowsError(try hud.setImage("/nonexistent/picture.png"))
     }
 
     func testMBProgressHUDsCustomViewTakesAnIconName() throws {
@@ -83,6 +83,6 @@ final class IconNameTests: XCTestCase {
         ProgressHUD.showImage("dialog-information", status: "Note")
         let hud = try XCTUnwrap(ProgressHUD.State.shared.current)
         XCTAssertEqual(hud.mode, .custom)
-        XCTAssertTrue(isImageFile(hud.configuration.imagePath), hud.configuration.imagePath ?? "nil")
+        XCTAssertTrue(isImageFile(hud.configuration.image), hud.configuration.image ?? "nil")
     }
 }

@@ -175,7 +175,7 @@ final class LibraryTests: XCTestCase {
             XCTAssertTrue(m.contains(":9876"), m)
         }
         let hud = try HUD(display: display)
-        XCTAssertThrowsError(try hud.setCustomImage("/dev/zero")) { e in
+        XCTAssertThrowsError(try hud.setImage("/dev/zero")) { e in
             guard case HUDError.badImage(let m) = e else { return XCTFail("\(e)") }
             XCTAssertTrue(m.contains("not a regular file"), m)
         }
