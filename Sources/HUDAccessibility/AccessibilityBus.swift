@@ -13,8 +13,8 @@ import HUDSystem
 /// Threads: everything here but `start` and `post` runs on the bus's own thread, which owns the
 /// connection, the copy of the tree the calls are answered from and the registry's reference.
 /// The server's loop owns what each HUD says (it makes the `AccessibleHUD` values) and hands the
-/// changes over with `post`: a locked outbox (`Locked`) and a pipe that wakes the thread. The thread
-/// calls nothing of the server's; `report` (once, when it is serving or is off) is the one way
+/// changes over with `post`: a `BusOutbox` (a locked queue and a pipe that wakes the thread).
+/// The thread calls nothing of the server's; `report` (once, when it is serving or is off) is the one way
 /// back, and the server posts it to its loop. Nothing blocks the loop: the waits for the bus
 /// (finding its address, `Embed`) are the thread's.
 package final class AccessibilityBus: @unchecked Sendable {
@@ -43,8 +43,7 @@ package final class AccessibilityBus: @unchecked Sendable {
     private let addresses: [String]
     private let useSessionBus: Bool
     private let report: @Sendable (Status) -> Void
-    private let outbox = Locked<(changes: [Change], alive: Bool)>(([], true))
-    private let wake: (read: Int32, write: Int32)
+    private let outbox = BusOutbox<Change>()
 
     // The bus thread's alone.
     private var lib: LibDBus!
@@ -62,13 +61,6 @@ package final class AccessibilityBus: @unchecked Sendable {
         self.addresses = addresses.filter { !$0.isEmpty }
         self.useSessionBus = useSessionBus
         self.report = report
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC); _ = fcntl(fd, F_SETFL, O_NONBLOCK) }
-        } else {
-            fds = [-1, -1]
-        }
-        wake = (fds[0], fds[1])
     }
 
     /// Finds the bus, registers and serves, on a new thread.
@@ -79,20 +71,10 @@ package final class AccessibilityBus: @unchecked Sendable {
     /// Hands a change to the bus thread (from the server's loop, or any thread). False once the
     /// thread has stopped: the caller stops posting.
     @discardableResult
-    package func post(_ change: Change) -> Bool {
-        let alive = outbox.withLock { o -> Bool in
-            if o.alive { o.changes.append(change) }
-            return o.alive
-        }
-        if alive {
-            var b: UInt8 = 1
-            _ = write(wake.write, &b, 1)
-        }
-        return alive
-    }
+    package func post(_ change: Change) -> Bool { outbox.post(change) }
 
     private func finish(_ status: Status) {
-        if case .off = status { outbox.withLock { $0.alive = false; $0.changes.removeAll() } }
+        if case .off = status { outbox.close() }
         report(status)
     }
 
@@ -141,19 +123,13 @@ package final class AccessibilityBus: @unchecked Sendable {
             }
             lib.flush(c)
             if lib.isConnected(c) == 0 { return finish(.off("the accessibility bus closed")) }
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: outbox.readFD, events: Int16(POLLIN), revents: 0)]
             if poll(&fds, 2, -1) < 0 && errno != EINTR { return finish(.off("poll failed")) }
-            if fds[1].revents != 0 {
-                var buf = [UInt8](repeating: 0, count: 64)
-                while read(wake.read, &buf, buf.count) > 0 {}
-            }
             if lib.readWrite(c, 0) == 0 { return finish(.off("the accessibility bus closed")) }
         }
     }
 
-    private func takeChanges() -> [Change] {
-        outbox.withLock { o in defer { o.changes.removeAll() }; return o.changes }
-    }
+    private func takeChanges() -> [Change] { outbox.take() }
 
     /// `org.a11y.Bus.GetAddress` on the session bus, when a bus launcher has the name: it is
     /// never started for us (activating it would start a bus for every desktop's HUDs, screen

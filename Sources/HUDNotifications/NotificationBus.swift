@@ -32,8 +32,12 @@ package final class NotificationBus: @unchecked Sendable {
     private let version: String
     private let imageDirectory: String
     private let deliver: @Sendable (Event) -> Void
-    private let outbox = Locked<[(id: UInt32, reason: CloseReason, action: String?)]>([])
-    private let wake: (read: Int32, write: Int32)
+    private let outbox = BusOutbox<Ended>()
+    private struct Ended: Sendable {
+        let id: UInt32
+        let reason: CloseReason
+        let action: String?
+    }
 
     // The bus thread's alone.
     private var lib: LibDBus!
@@ -50,13 +54,6 @@ package final class NotificationBus: @unchecked Sendable {
         self.version = version
         self.imageDirectory = imageDirectory
         self.deliver = deliver
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC); _ = fcntl(fd, F_SETFL, O_NONBLOCK) }
-        } else {
-            fds = [-1, -1]
-        }
-        wake = (fds[0], fds[1])
     }
 
     /// Connects and serves on a new thread.
@@ -67,9 +64,7 @@ package final class NotificationBus: @unchecked Sendable {
     /// The HUD of `id` is gone (on the server's loop): `ActionInvoked` first when an action
     /// ended it, then `NotificationClosed`.
     package func ended(id: UInt32, reason: CloseReason, action: String?) {
-        outbox.withLock { $0.append((id, reason, action)) }
-        var b: UInt8 = 1
-        _ = write(wake.write, &b, 1)
+        outbox.post(Ended(id: id, reason: reason, action: action))
     }
 
     // MARK: The bus thread
@@ -124,19 +119,14 @@ package final class NotificationBus: @unchecked Sendable {
             lib.flush(c)
             if lost { return deliver(.status("notifications are off: another daemon took \(Self.name)")) }
             if lib.isConnected(c) == 0 { return deliver(.status("notifications are off: the session bus closed")) }
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: outbox.readFD, events: Int16(POLLIN), revents: 0)]
             if poll(&fds, 2, -1) < 0 && errno != EINTR { return deliver(.status("notifications are off: poll failed")) }
-            if fds[1].revents != 0 {
-                var buf = [UInt8](repeating: 0, count: 64)
-                while read(wake.read, &buf, buf.count) > 0 {}
-            }
             if lib.readWrite(c, 0) == 0 { return deliver(.status("notifications are off: the session bus closed")) }
         }
     }
 
     private func sendEnded(on c: LibDBus.Ptr) {
-        let ended = outbox.withLock { o in defer { o.removeAll() }; return o }
-        for e in ended {
+        for e in outbox.take() {
             if let a = e.action, let s = lib.newSignal(Self.path, Self.name, "ActionInvoked") {
                 let it = BusIter.appending(lib, s)
                 it.append(e.id)
