@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(name: "example-migration", dependencies: ["XHUD"], path: "Examples/Migration"),
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
-        .testTarget(name: "HUDServiceTests", dependencies: ["HUDService", "HUDEngine", "HUDCore", "HUDSocket", "HUDSystem", "HUDX11"]),
+        .testTarget(name: "HUDServiceTests", dependencies: ["HUDService", "HUDCommandLine", "HUDEngine", "HUDCore", "HUDSocket", "HUDSystem", "HUDX11"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket", "HUDSystem"]),
         .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDSystem", "HUDNotifications", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDSystem", "HUDAccessibility", "HUDBus", "HUDCore"]),

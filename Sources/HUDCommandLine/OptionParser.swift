@@ -100,13 +100,20 @@ package struct OptionSpec: Sendable {
     package var completion = Completion.none
     /// The configuration key of the same name; nil for options of one invocation only.
     package var setting: SettingSpec?
+    /// How the option applies to a HUD when it names one property of it (`hudConfiguration`
+    /// applies these in the table's order); nil for the rest (what they mean together, or
+    /// nothing of a HUD's look).
+    package typealias Applier = @Sendable (HUDOptions, inout HUDConfiguration) -> Void
+    package var hud: Applier?
 
-    package init(name: String, kind: Kind, help: String = "", completion: Completion = .none, setting: SettingSpec? = nil) {
+    package init(name: String, kind: Kind, help: String = "", completion: Completion = .none, setting: SettingSpec? = nil,
+                 hud: Applier? = nil) {
         self.name = name
         self.kind = kind
         self.help = help
         self.completion = completion
         self.setting = setting
+        self.hud = hud
     }
 
     package var isHidden: Bool { help.isEmpty }
@@ -129,18 +136,18 @@ package struct OptionSpec: Sendable {
 
 package enum OptionTable {
     private static func text(_ name: String, _ help: String = "", completion: OptionSpec.Completion = .none, key: SettingSpec? = nil,
-                             _ set: @escaping @Sendable (inout HUDOptions, String) -> Void) -> OptionSpec {
-        OptionSpec(name: name, kind: .value { o, v throws(UsageError) in set(&o, v) }, help: help, completion: completion, setting: key)
+                             hud: OptionSpec.Applier? = nil, _ set: @escaping @Sendable (inout HUDOptions, String) -> Void) -> OptionSpec {
+        OptionSpec(name: name, kind: .value { o, v throws(UsageError) in set(&o, v) }, help: help, completion: completion, setting: key, hud: hud)
     }
 
-    private static func number(_ name: String, _ help: String = "", key: SettingSpec? = nil,
+    private static func number(_ name: String, _ help: String = "", key: SettingSpec? = nil, hud: OptionSpec.Applier? = nil,
                                _ set: @escaping @Sendable (inout HUDOptions, Double) -> Void) -> OptionSpec {
         OptionSpec(name: name, kind: .value { o, v throws(UsageError) in
             // Swift's own reading of a Double: "1e3", "inf" and "nan" are numbers (ranges are
             // checked in `validate`), "12px" and "" are not.
             guard let d = Double(v) else { throw invalid(v, name) }
             set(&o, d)
-        }, help: help, setting: key)
+        }, help: help, setting: key, hud: hud)
     }
 
     private static func integer(_ name: String, _ set: @escaping @Sendable (inout HUDOptions, Int) -> Void) -> OptionSpec {
@@ -151,14 +158,15 @@ package enum OptionTable {
     }
 
     private static func choice<E: RawRepresentable & CaseIterable & Sendable>(
-        _ name: String, _ type: E.Type, _ help: String, key: SettingSpec? = nil, _ set: @escaping @Sendable (inout HUDOptions, E) -> Void
+        _ name: String, _ type: E.Type, _ help: String, key: SettingSpec? = nil, hud: OptionSpec.Applier? = nil,
+        _ set: @escaping @Sendable (inout HUDOptions, E) -> Void
     ) -> OptionSpec where E.RawValue == String {
         OptionSpec(name: name, kind: .value { o, v throws(UsageError) in
             guard let e = E(rawValue: v) else {
                 throw UsageError("\(invalid(v, name)). Please provide one of \(E.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")).")
             }
             set(&o, e)
-        }, help: help, completion: .choices(E.allCases.map(\.rawValue)), setting: key)
+        }, help: help, completion: .choices(E.allCases.map(\.rawValue)), setting: key, hud: hud)
     }
 
     /// The value is quoted up to 80 characters: a message stays a line whatever was given.
@@ -171,9 +179,21 @@ package enum OptionTable {
         OptionSpec(name: name, kind: .flag(set), help: help)
     }
 
-    private static func toggle(_ name: String, _ help: String, key: SettingSpec? = nil,
+    private static func toggle(_ name: String, _ help: String, key: SettingSpec? = nil, hud: OptionSpec.Applier? = nil,
                                _ set: @escaping @Sendable (inout HUDOptions, Bool) -> Void) -> OptionSpec {
-        OptionSpec(name: name, kind: .toggle(set), help: help, setting: key)
+        OptionSpec(name: name, kind: .toggle(set), help: help, setting: key, hud: hud)
+    }
+
+    /// How an option that names one property of the HUD applies to it: its value, when given,
+    /// becomes the property.
+    private static func sets<V>(_ field: WritableKeyPath<HUDOptions, V?> & Sendable,
+                                _ property: WritableKeyPath<HUDConfiguration, V> & Sendable) -> OptionSpec.Applier {
+        { o, c in if let v = o[keyPath: field] { c[keyPath: property] = v } }
+    }
+
+    private static func sets<V>(_ field: WritableKeyPath<HUDOptions, V?> & Sendable,
+                                _ property: WritableKeyPath<HUDConfiguration, V?> & Sendable) -> OptionSpec.Applier {
+        { o, c in if let v = o[keyPath: field] { c[keyPath: property] = v } }
     }
 
     static let images = OptionSpec.Completion.files(["png", "svg", "svgz"])
@@ -192,43 +212,43 @@ package enum OptionTable {
             }, help: "indeterminate (spinner) | determinate (pie) | annular (ring: progress) | bar | success | error | info | warning | custom (--image) | text; MBProgressHUD's names too, also in camelCase",
                completion: .choices(HUDMode.allCases.map(\.rawValue) + HUDMode.aliasNames), setting: .text { c, _ in c.mode.rawValue }),
             text("label", "The single-line label (ellipsized when too long).", key: .text { c, _ in c.label }) { $0.label = $1 },
-            text("details", "The multi-line details label.", key: .text { c, _ in c.details }) { $0.details = $1 },
+            text("details", "The multi-line details label.", key: .text { c, _ in c.details }, hud: sets(\.details, \.details)) { $0.details = $1 },
             number("progress", "Progress 0...1 for determinate, annular and bar.") { $0.progress = $1 },
             text("button", "A button with this title; clicking it cancels (exit 1).", key: .text { c, _ in c.button }) { $0.button = $1 },
             text("image", "Image for --mode custom: a PNG or SVG file, or an icon name from the icon theme (dialog-information).",
                  completion: images, key: .text { c, _ in c.image }) { $0.image = $1 },
-            number("image-size", "Size in pixels of the box the image is fitted into (default 37).", key: .number { c, _ in c.imageSize }) { $0.imageSize = $1 },
-            toggle("tint-image", "Tint the image with the content colour.", key: .flag { c, _ in c.tintImage }) { $0.tintImage = $1 },
+            number("image-size", "Size in pixels of the box the image is fitted into (default 37).", key: .number { c, _ in c.imageSize }, hud: sets(\.imageSize, \.imageSize)) { $0.imageSize = $1 },
+            toggle("tint-image", "Tint the image with the content colour.", key: .flag { c, _ in c.tintImage }, hud: sets(\.tintImage, \.tintImage)) { $0.tintImage = $1 },
             text("success-image", "An image or icon name drawn instead of the success icon (SVProgressHUD's setSuccessImage).",
                  completion: images, key: .text { c, _ in c.successImage }) { $0.successImage = $1 },
             text("error-image", "An image or icon name drawn instead of the error icon.", completion: images, key: .text { c, _ in c.errorImage }) { $0.errorImage = $1 },
             text("info-image", "An image or icon name drawn instead of the info icon.", completion: images, key: .text { c, _ in c.infoImage }) { $0.infoImage = $1 },
             text("warning-image", "An image or icon name drawn instead of the warning icon.", completion: images, key: .text { c, _ in c.warningImage }) { $0.warningImage = $1 },
-            choice("spinner", SpinnerStyle.self, "ring (SVProgressHUD) | spokes (classic activity indicator)", key: .text { c, _ in c.spinner.rawValue }) { $0.spinner = $1 },
-            number("ring-thickness", "Line width of the spinner's ring and the progress ring, 0.5-64 (default 2; SVProgressHUD's ringThickness).", key: .number { c, _ in c.ringThickness }) { $0.ringThickness = $1 },
-            number("ring-radius", "Radius of those rings, 1-256 (default: the indicator's own; SVProgressHUD's ringRadius).", key: .number { c, _ in c.ringRadius }) { $0.ringRadius = $1 },
-            toggle("show-value", "Show the value (45%) beside a bar or inside a ring.", key: .flag { c, _ in c.showValue }) { $0.showValue = $1 },
-            toggle("alternate", "The bar's alternate state (e.g. muted), drawn in --alternate-color.") { $0.alternate = $1 },
+            choice("spinner", SpinnerStyle.self, "ring (SVProgressHUD) | spokes (classic activity indicator)", key: .text { c, _ in c.spinner.rawValue }, hud: sets(\.spinner, \.spinner)) { $0.spinner = $1 },
+            number("ring-thickness", "Line width of the spinner's ring and the progress ring, 0.5-64 (default 2; SVProgressHUD's ringThickness).", key: .number { c, _ in c.ringThickness }, hud: sets(\.ringThickness, \.ringThickness)) { $0.ringThickness = $1 },
+            number("ring-radius", "Radius of those rings, 1-256 (default: the indicator's own; SVProgressHUD's ringRadius).", key: .number { c, _ in c.ringRadius }, hud: sets(\.ringRadius, \.ringRadius)) { $0.ringRadius = $1 },
+            toggle("show-value", "Show the value (45%) beside a bar or inside a ring.", key: .flag { c, _ in c.showValue }, hud: sets(\.showValue, \.showValue)) { $0.showValue = $1 },
+            toggle("alternate", "The bar's alternate state (e.g. muted), drawn in --alternate-color.", hud: sets(\.alternate, \.alternate)) { $0.alternate = $1 },
             text("alternate-color", "Colour of the alternate state (default: a muted red).", key: .text { c, _ in c.alternateColor.description }) { $0.alternateColor = $1 },
             toggle("markup", "Interpret label and details as Pango markup (otherwise only zenity's --text is).", key: .flag { c, _ in c.markup }) { $0.markup = $1 },
             toggle("smooth", "Ease progress changes over 0.2 s (default: each value is on screen exactly in the next frame).", key: .flag { _, o in o.smooth ?? false }) { $0.smooth = $1 },
         ]),
         ("Appearance", [
-            choice("style", HUDStyle.self, "dark | light | custom", key: .text { c, _ in c.style.rawValue }) { $0.style = $1 },
+            choice("style", HUDStyle.self, "dark | light | custom", key: .text { c, _ in c.style.rawValue }, hud: sets(\.style, \.style)) { $0.style = $1 },
             text("bezel-color", "Bezel colour: #RRGGBB[AA], rgba(r,g,b,a), a name, NAME/ALPHA.", key: .text { c, _ in c.effectiveBezelColor.description }) { $0.bezelColor = $1 },
             text("content-color", "Colour of label, details, button and indicator.", key: .text { c, _ in c.effectiveContentColor.description }) { $0.contentColor = $1 },
             text("mask", "none (click-through) | clear (blocks input) | black | gradient | COLOR | blur | blur:COLOR (blurred, tinted). Default: clear for spinner and progress, none for notifications.", key: .text { c, _ in c.effectiveMask.settingText }) { $0.mask = $1 },
-            toggle("shadow", "A drop shadow under the bezel (default on).", key: .flag { c, _ in c.shadow }) { $0.shadow = $1 },
-            number("blur", "Blur radius of what shows through the bezel, in pixels (default 20, a material like iOS's; 0: none).", key: .number { c, _ in c.blur }) { $0.blur = $1 },
-            number("margin", "Margin around the content and from the region's edges (default 20).", key: .number { c, _ in c.margin }) { $0.margin = $1 },
-            number("spacing", "Space between the indicator, label, details and button (default 4).", key: .number { c, _ in c.spacing }) { $0.spacing = $1 },
-            number("corner-radius", "Corner radius of the bezel (default 10).", key: .number { c, _ in c.cornerRadius }) { $0.cornerRadius = $1 },
+            toggle("shadow", "A drop shadow under the bezel (default on).", key: .flag { c, _ in c.shadow }, hud: sets(\.shadow, \.shadow)) { $0.shadow = $1 },
+            number("blur", "Blur radius of what shows through the bezel, in pixels (default 20, a material like iOS's; 0: none).", key: .number { c, _ in c.blur }, hud: sets(\.blur, \.blur)) { $0.blur = $1 },
+            number("margin", "Margin around the content and from the region's edges (default 20).", key: .number { c, _ in c.margin }, hud: sets(\.margin, \.margin)) { $0.margin = $1 },
+            number("spacing", "Space between the indicator, label, details and button (default 4).", key: .number { c, _ in c.spacing }, hud: sets(\.spacing, \.spacing)) { $0.spacing = $1 },
+            number("corner-radius", "Corner radius of the bezel (default 10).", key: .number { c, _ in c.cornerRadius }, hud: sets(\.cornerRadius, \.cornerRadius)) { $0.cornerRadius = $1 },
             text("min-size", "Minimum bezel size, WxH.", key: .pair("x") { c, _ in [c.minSize.width, c.minSize.height] }) { $0.minSize = $1 },
-            toggle("square", "Make the bezel square when it fits.", key: .flag { c, _ in c.square }) { $0.square = $1 },
+            toggle("square", "Make the bezel square when it fits.", key: .flag { c, _ in c.square }, hud: sets(\.square, \.square)) { $0.square = $1 },
             text("offset", "Offset of the bezel from the centre, X,Y; a huge value pins it to that edge.", key: .pair(",") { c, _ in [c.offset.x, c.offset.y] }) { $0.offset = $1 },
-            text("font", "Font of the label (Pango description, e.g. 'Sans Bold 16px').", key: .text { c, _ in c.labelFont }) { $0.font = $1 },
-            text("details-font", "Font of the details label.", key: .text { c, _ in c.detailsFont }) { $0.detailsFont = $1 },
-            number("max-text-width", "Widest the label and details may be before they wrap or are ellipsized (default 300).", key: .number { c, _ in c.maxTextWidth }) { $0.maxTextWidth = $1 },
+            text("font", "Font of the label (Pango description, e.g. 'Sans Bold 16px').", key: .text { c, _ in c.labelFont }, hud: sets(\.font, \.labelFont)) { $0.font = $1 },
+            text("details-font", "Font of the details label.", key: .text { c, _ in c.detailsFont }, hud: sets(\.detailsFont, \.detailsFont)) { $0.detailsFont = $1 },
+            number("max-text-width", "Widest the label and details may be before they wrap or are ellipsized (default 300).", key: .number { c, _ in c.maxTextWidth }, hud: sets(\.maxTextWidth, \.maxTextWidth)) { $0.maxTextWidth = $1 },
         ]),
         ("Configuration", [
             text("theme", "A theme: sv-dark, sv-light, mb-classic, osd, or a theme file (see --print-config).", key: .text { _, o in o.theme }) { $0.theme = $1 },
@@ -238,11 +258,11 @@ package enum OptionTable {
             text("icon-theme", "Icon theme for --image NAME (default: GTK's gtk-icon-theme-name, then hicolor).", key: .text { _, o in o.iconTheme ?? IconTheme.userTheme ?? "hicolor" }) { $0.iconTheme = $1 },
         ]),
         ("Timing", [
-            choice("animation", HUDAnimation.self, "fade | zoom | zoom-in | zoom-out | pop | none", key: .text { c, _ in c.animation.rawValue }) { $0.animation = $1 },
-            number("fade-in", "Seconds the show animation takes (default: the animation's own, 0.3; pop 0.15).", key: .number { c, _ in c.showDuration }) { $0.fadeIn = $1 },
-            number("fade-out", "Seconds the hide animation takes (default as --fade-in).", key: .number { c, _ in c.hideDuration }) { $0.fadeOut = $1 },
-            number("grace", "Seconds to wait before showing; a HUD hidden before then never appears (default 0; 0.5 when wrapping).", key: .number { c, o in o.grace ?? (o.command.isEmpty ? c.graceTime : 0.5) }) { $0.grace = $1 },
-            number("min-show", "Once shown, stay at least this many seconds (default 0; 0.5 when wrapping).", key: .number { c, o in o.minShow ?? (o.command.isEmpty ? c.minShowTime : 0.5) }) { $0.minShow = $1 },
+            choice("animation", HUDAnimation.self, "fade | zoom | zoom-in | zoom-out | pop | none", key: .text { c, _ in c.animation.rawValue }, hud: sets(\.animation, \.animation)) { $0.animation = $1 },
+            number("fade-in", "Seconds the show animation takes (default: the animation's own, 0.3; pop 0.15).", key: .number { c, _ in c.showDuration }, hud: sets(\.fadeIn, \.showDuration)) { $0.fadeIn = $1 },
+            number("fade-out", "Seconds the hide animation takes (default as --fade-in).", key: .number { c, _ in c.hideDuration }, hud: sets(\.fadeOut, \.hideDuration)) { $0.fadeOut = $1 },
+            number("grace", "Seconds to wait before showing; a HUD hidden before then never appears (default 0; 0.5 when wrapping).", key: .number { c, o in o.grace ?? (o.command.isEmpty ? c.graceTime : 0.5) }, hud: sets(\.grace, \.graceTime)) { $0.grace = $1 },
+            number("min-show", "Once shown, stay at least this many seconds (default 0; 0.5 when wrapping).", key: .number { c, o in o.minShow ?? (o.command.isEmpty ? c.minShowTime : 0.5) }, hud: sets(\.minShow, \.minShowTime)) { $0.minShow = $1 },
             number("hide-after", "Hide after this many seconds.", key: .number { _, o in o.hideAfter }) { $0.hideAfter = $1 },
             flag("wait", "Notifications: wait until the HUD is hidden instead of returning at once.") { $0.wait = $1 },
             number("min-duration", "Notifications: shortest display time (default 5; SVProgressHUD's minimumDismissTimeInterval).", key: .number { _, o in o.minDuration }) { $0.minDuration = $1 },

@@ -5,47 +5,31 @@ import HUDX11
 /// What the parsed options mean: the HUD configuration they name, the parent region, the
 /// notification's display time; and zenity's spelling turned into ours before parsing.
 extension HUDOptions {
-    /// `base` with what these flags name changed (the defaults for a new HUD).
+    /// `base` with what these flags name changed (the defaults for a new HUD): each option that
+    /// names one property through the table (`OptionSpec.hud`), then what options mean together
+    /// and what must be read (colours, the mask, sizes).
     package func hudConfiguration(base: HUDConfiguration = HUDConfiguration()) throws -> HUDConfiguration {
         var c = base
+        for o in OptionTable.all { o.hud?(self, &c) }
         if let m = requestedMode { c.mode = m }
+        // The label: --label, else zenity's --text, else a notification's text.
         if verb?.isNotification == true, let m = message { c.label = m }
         if let t = text { c.label = t }
         if let l = label { c.label = l }
-        if let d = details { c.details = d }
         if let p = percentage { c.progress = Limits.percentage.clamp(p) / 100 }
         if let p = progress { c.progress = p }
         if let b = button { c.button = b }
         else if zenityProgress && !noCancel && base.button.isEmpty { c.button = cancelLabel ?? "Cancel" }
         if noCancel { c.button = "" }
         if let i = image { c.image = i }
-        if let s = imageSize { c.imageSize = s }
-        if let t = tintImage { c.tintImage = t }
+        // A result image given as "" is the drawn icon.
         if let i = successImage { c.successImage = i.isEmpty ? nil : i }
         if let i = errorImage { c.errorImage = i.isEmpty ? nil : i }
         if let i = infoImage { c.infoImage = i.isEmpty ? nil : i }
         if let i = warningImage { c.warningImage = i.isEmpty ? nil : i }
-        if let t = ringThickness { c.ringThickness = t }
-        if let r = ringRadius { c.ringRadius = r }
-        if let s = spinner { c.spinner = s }
-        if let v = showValue { c.showValue = v }
-        if let a = alternate { c.alternate = a }
         if let m = markup { c.markup = m }
         // zenity shows its dialog's --text as Pango markup (--no-markup: as written).
         else if zenityProgress && text != nil { c.markup = true }
-        if let s = style { c.style = s }
-        if let s = shadow { c.shadow = s }
-        if let b = blur { c.blur = b }
-        if let m = margin { c.margin = m }
-        if let s = spacing { c.spacing = s }
-        if let w = maxTextWidth { c.maxTextWidth = w }
-        if let r = cornerRadius { c.cornerRadius = r }
-        if let s = square { c.square = s }
-        if let a = animation { c.animation = a }
-        if let d = fadeIn { c.showDuration = d }
-        if let d = fadeOut { c.hideDuration = d }
-        if let g = grace { c.graceTime = g }
-        if let m = minShow { c.minShowTime = m }
         do {
             if let b = bezelColor { c.bezelColor = try RGBA.parse(b) }
             if let f = contentColor { c.contentColor = try RGBA.parse(f) }
@@ -67,8 +51,6 @@ extension HUDOptions {
             // Beyond an edge pins the bezel to it: huge values are clamped, not refused.
             c.offset = Point(x: Limits.offset.clamp(p[0]), y: Limits.offset.clamp(p[1]))
         }
-        if let f = font { c.labelFont = f }
-        if let f = detailsFont { c.detailsFont = f }
         return c
     }
 
