@@ -498,7 +498,8 @@ class XSession:
             raise RuntimeError("xcompmgr did not take _NET_WM_CM_S0")
         if self.xcompmgr.poll() is not None:
             raise RuntimeError("xcompmgr died: " + (self.tmp / "xcompmgr.log").read_text(errors="replace"))
-        time.sleep(0.2)  # first paint of the root
+        # Nothing to wait for: the root it paints is the colour the server already shows, and a
+        # window mapped while it starts is found by its query of the tree.
 
     def stop(self) -> None:
         for p in reversed(self.procs):
@@ -603,6 +604,20 @@ class XSession:
                 return box, shot
             time.sleep(0.05)
 
+    def wait_screen(self, predicate, timeout: float = 5.0, interval: float = 0.05) -> Screenshot:
+        """Takes screenshots until predicate(shot) holds or timeout passes; returns the last one
+        (kept, as screenshot() keeps them) for the caller to assert on."""
+        shots = []
+
+        def look():
+            shots[:] = [self.screenshot(keep=False)]
+            return predicate(shots[0])
+
+        wait_until(look, timeout, interval)
+        self.shot_count += 1
+        shots[0].save_ppm(self.tmp / f"screen{self.shot_count:02d}.ppm")
+        return shots[0]
+
     # -- test windows ------------------------------------------------------------------------
 
     def start_xev(self, geometry: str = "400x300+100+100", events: str = "button") -> XevProcess:
@@ -613,13 +628,11 @@ class XSession:
             raise AssertionError("xev did not report its window")
         if not wait_until(lambda: (self.window_info(xev.outer) or WinInfo(0, 0, 0, 0, 0, 0, False, False, False)).viewable, 5):
             raise AssertionError("xev window not mapped")
-        time.sleep(0.1)
         return xev
 
     def click(self, x: int, y: int, button: int = 1) -> None:
-        self.run("xdotool", "mousemove", str(x), str(y))
-        time.sleep(0.05)
-        self.run("xdotool", "click", str(button))
+        # One xdotool: the server takes the move and the click in that order.
+        self.run("xdotool", "mousemove", str(x), str(y), "click", str(button))
 
 
 # ---------------------------------------------------------------------------------------------
