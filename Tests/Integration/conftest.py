@@ -69,6 +69,20 @@ def wait_until(predicate, timeout: float, interval: float = 0.02):
         time.sleep(interval)
 
 
+def wait_steady(read, timeout: float, apart: float):
+    """Reads until two reads `apart` seconds apart agree and are truthy: whatever moves for less
+    than `apart` (a slide, a fade) is over. Returns that value, or None when timeout passes."""
+    deadline = time.monotonic() + timeout
+    last = read()
+    while time.monotonic() < deadline:
+        time.sleep(apart)   # the comparison's interval
+        now = read()
+        if now and now == last:
+            return now
+        last = now
+    return None
+
+
 def kill_group(proc: subprocess.Popen, grace: float = 2.0) -> None:
     """Ends a process started with start_new_session=True, and its process group."""
     if proc.poll() is None:
