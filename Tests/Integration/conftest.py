@@ -321,6 +321,14 @@ class Screenshot:
         path.write_bytes(b"P6\n%d %d\n255\n" % (self.width, self.height) + self.data)
 
 
+def region_bytes(shot: Screenshot, region) -> bytes:
+    """The pixels of region (x, y, w, h; clipped to the screen), row after row."""
+    x0, y0, w, h = region
+    x0, x1 = max(0, x0), min(shot.width, x0 + w)
+    stride = shot.width * 3
+    return b"".join(shot.data[y * stride + x0 * 3 : y * stride + x1 * 3] for y in range(max(0, y0), min(shot.height, y0 + h)))
+
+
 def parse_ppm(raw: bytes) -> Screenshot:
     # P6 <ws> width <ws> height <ws> maxval <one ws> data; ImageMagick writes no comments here
     m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", raw)
@@ -631,6 +639,29 @@ class XSession:
         self.shot_count += 1
         shots[0].save_ppm(self.tmp / f"screen{self.shot_count:02d}.ppm")
         return shots[0]
+
+    def wait_still(self, region, unlike=None, timeout: float = 5.0) -> Screenshot:
+        """Screenshots until region (x, y, w, h) shows the same in two in a row and, given unlike
+        (a colour, or a screenshot taken before), is not all that colour or not what that showed:
+        a HUD that does not move, drawn. Returns the last screenshot."""
+        last = []
+
+        def still(shot):
+            now = region_bytes(shot, region)
+            same = bool(last) and now == last[0]
+            last[:] = [now]
+            if not same or unlike is None:
+                return same
+            if isinstance(unlike, Screenshot):
+                return now != region_bytes(unlike, region)
+            return shot.bbox_not(unlike, 0, region) is not None
+
+        return self.wait_screen(still, timeout)
+
+    def root_selects(self, event: str) -> bool:
+        """Whether a client selects event (as xwininfo names it: SubstructureNotify, ...) on the root."""
+        out = self.run("xwininfo", "-root", "-events").stdout
+        return event in out.split("Someone wants these events:")[-1].split("Do not propagate")[0].split()
 
     # -- test windows ------------------------------------------------------------------------
 

@@ -311,8 +311,7 @@ def root_watcher(x) -> XevProcess:
                 stderr=subprocess.DEVNULL)
     watcher = XevProcess(p)
     # It has selected the events: without a compositor nothing else here wants SubstructureNotify.
-    wait_until(lambda: "SubstructureNotify" in x.run("xwininfo", "-root", "-events").stdout
-               .split("Someone wants these events:")[-1].split("Do not propagate")[0], 5)
+    wait_until(lambda: x.root_selects("SubstructureNotify"), 5)
     x.start_xev("20x20+0+0", events="button")
     assert wait_until(lambda: "MapNotify" in watcher.text(), 5), "the root watcher saw no MapNotify of xev"
     watcher.clear()
