@@ -258,6 +258,22 @@ def set_active_window(display: str, wid: int) -> None:
         x.XCloseDisplay(d)
 
 
+def create_and_destroy_a_window(display: str) -> None:
+    """A CreateNotify and a DestroyNotify on the root, and nothing on screen: an unmapped 1x1
+    window made and destroyed."""
+    x, d = _open(display)
+    try:
+        x.XCreateSimpleWindow.restype = ctypes.c_ulong
+        x.XCreateSimpleWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
+                                          ctypes.c_uint, ctypes.c_uint, ctypes.c_ulong, ctypes.c_ulong]
+        x.XDestroyWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+        w = x.XCreateSimpleWindow(d, x.XRootWindow(d, x.XDefaultScreen(d)), 0, 0, 1, 1, 0, 0, 0)
+        x.XDestroyWindow(d, w)
+        x.XSync(d, 0)
+    finally:
+        x.XCloseDisplay(d)
+
+
 def compositor_running(display: str) -> bool:
     x, d = _open(display)
     try:
@@ -447,6 +463,13 @@ class XevProcess:
 
     def button_presses(self) -> int:
         return self.text().count("ButtonPress event")
+
+    def stop(self, timeout: float = 5.0) -> str:
+        """Ends xev; returns all it printed."""
+        self.proc.terminate()
+        self.proc.wait(timeout)
+        self._thread.join(timeout)
+        return self.text()
 
 
 class XSession:
@@ -674,6 +697,27 @@ class XSession:
         if not wait_until(lambda: (self.window_info(xev.outer) or WinInfo(0, 0, 0, 0, 0, 0, False, False, False)).viewable, 5):
             raise AssertionError("xev window not mapped")
         return xev
+
+    def watch_root(self) -> XevProcess:
+        """xev on the root's substructure (every map, unmap, configure of a top-level window),
+        once it is listening: it has printed the CreateNotify of a window made for it to see."""
+        xev = XevProcess(self.spawn(["stdbuf", "-oL", "xev", "-root", "-event", "substructure"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
+        self.sync_watcher(xev)
+        xev.clear()
+        return xev
+
+    def sync_watcher(self, xev: XevProcess, timeout: float = 5.0) -> None:
+        """Returns once a root watcher has printed every event the server sent it so far: the
+        server sends events in order, so the CreateNotify of a window made now comes last."""
+        before = xev.text().count("CreateNotify")
+
+        def seen():
+            create_and_destroy_a_window(self.display)
+            return wait_until(lambda: xev.text().count("CreateNotify") > before, 0.5)
+
+        if not wait_until(seen, timeout, 0):
+            raise AssertionError("the root watcher printed no CreateNotify: " + xev.text()[-600:])
 
     def click(self, x: int, y: int, button: int = 1) -> None:
         # One xdotool: the server takes the move and the click in that order.

@@ -305,17 +305,8 @@ def test_wrapping_without_display_passes_through(xhud_bin, extra):
 
 
 def root_watcher(x) -> XevProcess:
-    """xev on the root's substructure: reports every MapNotify of a top-level window. Ready
-    once it has seen the map of a sentinel window."""
-    p = x.spawn(["stdbuf", "-oL", "xev", "-root", "-event", "substructure"], stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL)
-    watcher = XevProcess(p)
-    # It has selected the events: without a compositor nothing else here wants SubstructureNotify.
-    wait_until(lambda: x.root_selects("SubstructureNotify"), 5)
-    x.start_xev("20x20+0+0", events="button")
-    assert wait_until(lambda: "MapNotify" in watcher.text(), 5), "the root watcher saw no MapNotify of xev"
-    watcher.clear()
-    return watcher
+    """xev on the root's substructure: reports every MapNotify of a top-level window."""
+    return x.watch_root()
 
 
 def test_quick_command_never_maps_a_window(xs):
