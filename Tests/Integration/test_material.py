@@ -46,8 +46,8 @@ class _XRect(ctypes.Structure):
     _fields_ = [("x", ctypes.c_short), ("y", ctypes.c_short), ("width", ctypes.c_ushort), ("height", ctypes.c_ushort)]
 
 
-def bounding_shape(display: str, wid: int) -> list[tuple[int, int, int, int]]:
-    """The window's bounding shape as rectangles (XShapeGetRectangles)."""
+def bounding_shape(display: str, wid: int, kind: int = 0) -> list[tuple[int, int, int, int]]:
+    """The window's bounding shape (or, kind=2, its input shape) as rectangles (XShapeGetRectangles)."""
     ext = ctypes.CDLL(ctypes.util.find_library("Xext"))
     ext.XShapeGetRectangles.restype = ctypes.POINTER(_XRect)
     ext.XShapeGetRectangles.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int,
@@ -55,7 +55,7 @@ def bounding_shape(display: str, wid: int) -> list[tuple[int, int, int, int]]:
     x, d = _open(display)
     try:
         count, ordering = ctypes.c_int(0), ctypes.c_int(0)
-        rects = ext.XShapeGetRectangles(d, wid, 0, ctypes.byref(count), ctypes.byref(ordering))  # ShapeBounding
+        rects = ext.XShapeGetRectangles(d, wid, kind, ctypes.byref(count), ctypes.byref(ordering))  # 0: ShapeBounding
         out = [(rects[i].x, rects[i].y, rects[i].width, rects[i].height) for i in range(count.value)]
         if rects:
             x.XFree(rects)
