@@ -69,6 +69,20 @@ def wait_until(predicate, timeout: float, interval: float = 0.02):
         time.sleep(interval)
 
 
+def wait_steady(read, timeout: float, apart: float):
+    """Reads until two reads `apart` seconds apart agree and are truthy: whatever moves for less
+    than `apart` (a slide, a fade) is over. Returns that value, or None when timeout passes."""
+    deadline = time.monotonic() + timeout
+    last = read()
+    while time.monotonic() < deadline:
+        time.sleep(apart)   # the comparison's interval
+        now = read()
+        if now and now == last:
+            return now
+        last = now
+    return None
+
+
 def kill_group(proc: subprocess.Popen, grace: float = 2.0) -> None:
     """Ends a process started with start_new_session=True, and its process group."""
     if proc.poll() is None:
@@ -244,6 +258,22 @@ def set_active_window(display: str, wid: int) -> None:
         x.XCloseDisplay(d)
 
 
+def create_and_destroy_a_window(display: str) -> None:
+    """A CreateNotify and a DestroyNotify on the root, and nothing on screen: an unmapped 1x1
+    window made and destroyed."""
+    x, d = _open(display)
+    try:
+        x.XCreateSimpleWindow.restype = ctypes.c_ulong
+        x.XCreateSimpleWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
+                                          ctypes.c_uint, ctypes.c_uint, ctypes.c_ulong, ctypes.c_ulong]
+        x.XDestroyWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+        w = x.XCreateSimpleWindow(d, x.XRootWindow(d, x.XDefaultScreen(d)), 0, 0, 1, 1, 0, 0, 0)
+        x.XDestroyWindow(d, w)
+        x.XSync(d, 0)
+    finally:
+        x.XCloseDisplay(d)
+
+
 def compositor_running(display: str) -> bool:
     x, d = _open(display)
     try:
@@ -305,6 +335,14 @@ class Screenshot:
 
     def save_ppm(self, path: Path) -> None:
         path.write_bytes(b"P6\n%d %d\n255\n" % (self.width, self.height) + self.data)
+
+
+def region_bytes(shot: Screenshot, region) -> bytes:
+    """The pixels of region (x, y, w, h; clipped to the screen), row after row."""
+    x0, y0, w, h = region
+    x0, x1 = max(0, x0), min(shot.width, x0 + w)
+    stride = shot.width * 3
+    return b"".join(shot.data[y * stride + x0 * 3 : y * stride + x1 * 3] for y in range(max(0, y0), min(shot.height, y0 + h)))
 
 
 def parse_ppm(raw: bytes) -> Screenshot:
@@ -426,6 +464,13 @@ class XevProcess:
     def button_presses(self) -> int:
         return self.text().count("ButtonPress event")
 
+    def stop(self, timeout: float = 5.0) -> str:
+        """Ends xev; returns all it printed."""
+        self.proc.terminate()
+        self.proc.wait(timeout)
+        self._thread.join(timeout)
+        return self.text()
+
 
 class XSession:
     """One X server for one test: Xvfb, maybe xcompmgr, and whatever the test starts."""
@@ -498,7 +543,8 @@ class XSession:
             raise RuntimeError("xcompmgr did not take _NET_WM_CM_S0")
         if self.xcompmgr.poll() is not None:
             raise RuntimeError("xcompmgr died: " + (self.tmp / "xcompmgr.log").read_text(errors="replace"))
-        time.sleep(0.2)  # first paint of the root
+        # Nothing to wait for: the root it paints is the colour the server already shows, and a
+        # window mapped while it starts is found by its query of the tree.
 
     def stop(self) -> None:
         for p in reversed(self.procs):
@@ -603,6 +649,43 @@ class XSession:
                 return box, shot
             time.sleep(0.05)
 
+    def wait_screen(self, predicate, timeout: float = 5.0, interval: float = 0.05) -> Screenshot:
+        """Takes screenshots until predicate(shot) holds or timeout passes; returns the last one
+        (kept, as screenshot() keeps them) for the caller to assert on."""
+        shots = []
+
+        def look():
+            shots[:] = [self.screenshot(keep=False)]
+            return predicate(shots[0])
+
+        wait_until(look, timeout, interval)
+        self.shot_count += 1
+        shots[0].save_ppm(self.tmp / f"screen{self.shot_count:02d}.ppm")
+        return shots[0]
+
+    def wait_still(self, region, unlike=None, timeout: float = 5.0) -> Screenshot:
+        """Screenshots until region (x, y, w, h) shows the same in two in a row and, given unlike
+        (a colour, or a screenshot taken before), is not all that colour or not what that showed:
+        a HUD that does not move, drawn. Returns the last screenshot."""
+        last = []
+
+        def still(shot):
+            now = region_bytes(shot, region)
+            same = bool(last) and now == last[0]
+            last[:] = [now]
+            if not same or unlike is None:
+                return same
+            if isinstance(unlike, Screenshot):
+                return now != region_bytes(unlike, region)
+            return shot.bbox_not(unlike, 0, region) is not None
+
+        return self.wait_screen(still, timeout)
+
+    def root_selects(self, event: str) -> bool:
+        """Whether a client selects event (as xwininfo names it: SubstructureNotify, ...) on the root."""
+        out = self.run("xwininfo", "-root", "-events").stdout
+        return event in out.split("Someone wants these events:")[-1].split("Do not propagate")[0].split()
+
     # -- test windows ------------------------------------------------------------------------
 
     def start_xev(self, geometry: str = "400x300+100+100", events: str = "button") -> XevProcess:
@@ -613,13 +696,32 @@ class XSession:
             raise AssertionError("xev did not report its window")
         if not wait_until(lambda: (self.window_info(xev.outer) or WinInfo(0, 0, 0, 0, 0, 0, False, False, False)).viewable, 5):
             raise AssertionError("xev window not mapped")
-        time.sleep(0.1)
         return xev
 
+    def watch_root(self) -> XevProcess:
+        """xev on the root's substructure (every map, unmap, configure of a top-level window),
+        once it is listening: it has printed the CreateNotify of a window made for it to see."""
+        xev = XevProcess(self.spawn(["stdbuf", "-oL", "xev", "-root", "-event", "substructure"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
+        self.sync_watcher(xev)
+        xev.clear()
+        return xev
+
+    def sync_watcher(self, xev: XevProcess, timeout: float = 5.0) -> None:
+        """Returns once a root watcher has printed every event the server sent it so far: the
+        server sends events in order, so the CreateNotify of a window made now comes last."""
+        before = xev.text().count("CreateNotify")
+
+        def seen():
+            create_and_destroy_a_window(self.display)
+            return wait_until(lambda: xev.text().count("CreateNotify") > before, 0.5)
+
+        if not wait_until(seen, timeout, 0):
+            raise AssertionError("the root watcher printed no CreateNotify: " + xev.text()[-600:])
+
     def click(self, x: int, y: int, button: int = 1) -> None:
-        self.run("xdotool", "mousemove", str(x), str(y))
-        time.sleep(0.05)
-        self.run("xdotool", "click", str(button))
+        # One xdotool: the server takes the move and the click in that order.
+        self.run("xdotool", "mousemove", str(x), str(y), "click", str(button))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN, children_of, proc_state, tagged_hosts, wait_until
+from conftest import XHUD_BIN, children_of, proc_state, region_bytes, tagged_hosts, wait_steady, wait_until
 from test_named import intersect, nx  # noqa: F401 (nx is a fixture)
 
 X_LIBRARIES = ("libX11", "libxcb", "libcairo", "libpango", "libfontconfig")
@@ -167,7 +167,8 @@ def test_huds_of_many_clients_stack_without_overlap(nx):
     clients = [start(nx, "--mode", "bar", "--progress", f"0.{i}", "--label", f"Client {i}") for i in range(1, 7)]
     rects = wait_until(lambda: (r := hud_rects(nx)) and len(r) == 6 and r, 10)
     assert rects, f"{len(hud_rects(nx))} of 6 HUDs visible"
-    time.sleep(0.5)   # the stack settles (each new HUD moves the group)
+    # The stack settles (each new HUD moves the group): two reads a slide's length apart agree.
+    wait_steady(lambda: sorted(hud_rects(nx)), 10, 0.3)
     rects = hud_rects(nx)
     for i, a in enumerate(rects):
         for b in rects[i + 1:]:
@@ -220,13 +221,17 @@ def test_a_stdin_hud_comes_back_as_it_was(nx):
     client.stdin.write(b"label=Copying files\n60\n")
     client.stdin.flush()
     assert wait_until(lambda: hud_rects(nx), 5)
-    time.sleep(0.6)   # the show animation ends
     rect = hud_rects(nx)[0]
-    before = nx.screenshot()
+
+    def at_rest():
+        """The HUD's pixels once two reads a show's length (0.3 s) apart agree."""
+        assert wait_steady(lambda: region_bytes(nx.screenshot(keep=False), rect), 5, 0.3), "the HUD never came to rest"
+        return nx.screenshot()
+
+    before = at_rest()
     os.kill(server_pids(nx)[0], signal.SIGKILL)
     assert wait_until(lambda: server_pids(nx) and hud_rects(nx), 3), "the HUD did not come back"
-    time.sleep(0.4)
-    after = nx.screenshot()
+    after = at_rest()
     assert hud_rects(nx)[0] == rect
     x0, y0, w, h = rect
     differ = sum(1 for yy in range(y0, y0 + h) for xx in range(x0, x0 + w)
@@ -282,17 +287,25 @@ def test_a_stack_over_a_desktop_without_a_wallpaper_shows_no_hud_in_another(nx):
     for prop in ("_XROOTPMAP_ID", "_XSETROOT_ID"):
         nx.run("xprop", "-root", "-remove", prop)
     clients = []
+
+    def at_rest():
+        """The HUDs' windows and pixels the same in two reads in a row."""
+        def look():
+            rects = sorted(hud_rects(nx))
+            shot = nx.screenshot(keep=False)
+            return rects, [region_bytes(shot, r) for r in rects]
+        assert wait_steady(look, 5, 0.05), "the HUDs never came to rest"
+
     for i in range(3):
         clients.append(start(nx, "--mode", "text", "--label", "Same", "--no-shadow", "--animation", "none", "--mask", "none"))
         assert wait_until(lambda: len(hud_rects(nx)) == i + 1, 5), f"HUD {i + 1} did not show"
-        time.sleep(0.3)
-    watch = nx.spawn(["stdbuf", "-oL", "xev", "-root", "-event", "substructure"], stdout=subprocess.PIPE, text=True)
-    time.sleep(0.3)
+        at_rest()
+    watch = nx.watch_root()
     clients.append(start(nx, "--mode", "text", "--label", "Same", "--no-shadow", "--animation", "none", "--mask", "none"))
     assert wait_until(lambda: len(hud_rects(nx)) == 4, 5)
-    time.sleep(0.4)
-    watch.terminate()
-    events = watch.communicate(timeout=5)[0]
+    at_rest()
+    nx.sync_watcher(watch)   # it has printed all that happened
+    events = watch.stop()
     assert "MapNotify" in events, "xev saw nothing"
     assert "UnmapNotify" not in events, "HUDs were unmapped to make room for another"
     shot = nx.screenshot()
@@ -324,7 +337,7 @@ def test_a_notification_with_stdin_a_pipe_ignores_its_end(nx):
     client = start(nx, "--mode", "text", "--label", "Hi", "--hide-after", "1", stdin=subprocess.PIPE)
     client.stdin.close()   # its input ends at once
     assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
-    time.sleep(0.5)
+    time.sleep(0.5)   # time passing is what is tested: it outlives the end of its input
     assert hud_rects(nx), "the end of stdin hid the notification"
     assert client.poll() is None, "the client left before its notification"
     assert client.wait(5) == 0
@@ -375,7 +388,8 @@ def test_a_wallpaper_freed_under_the_server_is_noticed(nx):
     assert len(server_pids(nx)) == 1, "the server did not linger between the two HUDs"
     second = start(nx, *args)
     assert wait_until(lambda: hud_rects(nx), 5), "no second HUD"
-    time.sleep(0.3)   # the error, and the frame drawn over the copy of the screen
+    # The error comes back, and the frame is drawn again over a copy of the screen.
+    wait_until(lambda: close(bezel_pixel(), before), 5)
     after = bezel_pixel()
     assert close(after, before), f"the bezel over a freed wallpaper is {after}, the first was {before}"
     second.send_signal(signal.SIGTERM)
@@ -536,7 +550,7 @@ def test_huds_of_every_region_and_place_share_one_layout(nx):
         assert r.returncode == 0, r.stderr
     assert wait_until(lambda: len(hud_rects(nx)) == 5, 10), hud_rects(nx)
     # Settled: two reads a slide's length apart agree.
-    assert wait_until(lambda: (a := sorted(hud_rects(nx))) == (time.sleep(0.3) or sorted(hud_rects(nx))), 10)
+    assert wait_steady(lambda: sorted(hud_rects(nx)), 10, 0.3)
     rects = hud_rects(nx)
     for i, a in enumerate(rects):
         for b in rects[i + 1:]:

@@ -8,7 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from conftest import XHUD_BIN, wait_until
+from conftest import BACKGROUND, XHUD_BIN, wait_until
 from test_named import LINGER, hidden, nx, ok, one_window  # noqa: F401 (nx is a fixture)
 from test_scripts import bar_fill, bright_bands
 
@@ -29,9 +29,15 @@ def xhud(x, *args, timeout=10, env=None) -> subprocess.CompletedProcess:
                           timeout=timeout, stdin=subprocess.DEVNULL)
 
 
-def bezel_edge_pixel(x, win):
+def bezel_edge_pixel(x, win, shot=None):
     """A pixel just inside the bezel's left edge, halfway down (no text, no corner)."""
-    return x.screenshot().pixel(win.x + 4, win.y + win.height // 2)
+    return (shot or x.screenshot()).pixel(win.x + 4, win.y + win.height // 2)
+
+
+def drawn(x, win, whole=True):
+    """A screenshot once the HUD is drawn and still: the whole window or, when a spinner turns
+    in it (whole=False), its left edge."""
+    return x.wait_still(win.rect if whole else (win.x, win.y, 8, win.height), unlike=BACKGROUND)
 
 
 def near(p, q, tol=12) -> bool:
@@ -80,8 +86,7 @@ animation = "none"
 """)
     hud = xplain.start_xhud("--mode", "text", "--label", "Hello")
     win = xplain.visible_hud_windows()[0]
-    time.sleep(0.2)
-    assert near(bezel_edge_pixel(xplain, win), (255, 0, 0)), "the file's bezel colour was not applied"
+    assert near(bezel_edge_pixel(xplain, win, drawn(xplain, win)), (255, 0, 0)), "the file's bezel colour was not applied"
     hud.signal(15)
     assert hud.wait(5) == 0
     err = hud.stderr
@@ -91,8 +96,7 @@ animation = "none"
 
     hud = xplain.start_xhud("--mode", "text", "--label", "Hello", "--bezel-color", "#00ff00ff")
     win = xplain.visible_hud_windows()[0]
-    time.sleep(0.2)
-    assert near(bezel_edge_pixel(xplain, win), (0, 255, 0)), "the command line did not win over the file"
+    assert near(bezel_edge_pixel(xplain, win, drawn(xplain, win)), (0, 255, 0)), "the command line did not win over the file"
 
 
 def test_a_file_that_does_not_parse_names_its_line_and_the_hud_shows(xplain):
@@ -121,7 +125,6 @@ def test_the_server_reads_the_file_again_when_it_changes(nx):
     win = one_window(nx)
     assert near(bezel_edge_pixel(nx, win), (255, 0, 0))
     assert hidden(nx, 3)
-    time.sleep(0.05)
     write_config(nx, '[id.osd]\nmode = "text"\nlabel = "A"\nbezel-color = "#0000ffff"\nshadow = false\nanimation = "none"\n')
     ok(nx, "--id", "osd", "--hide-after", "30")
     win = one_window(nx)
@@ -137,8 +140,7 @@ def test_themes_draw_their_look(xplain):
     for theme in ["sv-dark", "sv-light", "mb-classic", "osd"]:
         hud = xplain.start_xhud("--theme", theme, "--label", "Theme", "--animation", "none", "--no-shadow", "--blur", "0")
         win = xplain.visible_hud_windows()[0]
-        time.sleep(0.25)
-        looks[theme] = (win.width, win.height, bezel_edge_pixel(xplain, win))
+        looks[theme] = (win.width, win.height, bezel_edge_pixel(xplain, win, drawn(xplain, win, whole=False)))
         hud.signal(15)
         hud.wait(5)
         assert hud.stderr == "", f"{theme}: {hud.stderr}"
@@ -167,9 +169,7 @@ def test_an_svg_is_drawn_at_the_device_size(xplain, tmp_path):
         hud = xplain.start_xhud("--mode", "custom", "--image", str(svg), "--image-size", "40", "--scale", scale,
                                 "--animation", "none", "--no-shadow")
         win = xplain.visible_hud_windows()[0]
-        time.sleep(0.25)
-        shot = xplain.screenshot()
-        areas[scale] = count(shot, win.rect, is_red)
+        areas[scale] = count(drawn(xplain, win), win.rect, is_red)
         hud.signal(15)
         hud.wait(5)
     # A 40 px disc: pi * 20^2 = 1257 px at scale 1, four times that at scale 2 (not upscaled).
@@ -203,7 +203,7 @@ def test_a_hostile_svg_is_refused_while_another_hud_keeps_turning(nx, tmp_path):
     for _ in range(3):
         shot = nx.screenshot()
         shots.append(bytes(shot.data[(win.y + 30) * shot.width * 3:(win.y + 50) * shot.width * 3]))
-        time.sleep(0.15)
+        time.sleep(0.15)   # sampling: it must turn within these 0.45 s
     assert len(set(shots)) > 1, "the witness spinner stood still"
 
 
@@ -230,7 +230,7 @@ def test_an_svg_that_takes_long_to_draw_is_drawn_aside_and_given_up(nx, tmp_path
     while t.is_alive():
         shot = nx.screenshot(keep=False)
         frames.append((time.monotonic(), bytes(shot.data[(win.y + 20) * shot.width * 3:(win.y + 60) * shot.width * 3])))
-        time.sleep(0.04)
+        time.sleep(0.04)   # sampling interval
     t.join()
     res = result["res"]
     # Given up either way: the parent's wall-clock limit, or the child's CPU limit if it comes first.
@@ -262,8 +262,7 @@ def test_an_icon_name_comes_from_the_users_icon_theme(xplain, tmp_path):
     xplain.env = icon_theme(xplain, tmp_path)
     hud = xplain.start_xhud("--mode", "custom", "--image", "xhud-test-dot", "--animation", "none", "--no-shadow")
     win = xplain.visible_hud_windows()[0]
-    time.sleep(0.25)
-    assert count(xplain.screenshot(), win.rect, is_red) > 600, "the theme's icon was not drawn"
+    assert count(drawn(xplain, win), win.rect, is_red) > 600, "the theme's icon was not drawn"
     cfg = xhud(xplain, "--print-config", "--image", "xhud-test-dot").stdout
     assert "XhudTest/scalable/status/xhud-test-dot.svg" in cfg, cfg
 
@@ -318,8 +317,7 @@ def test_svprogresshuds_knobs_are_configuration_keys(xplain, tmp_path):
     assert "xhud-test-dot.svg" in lines["success-image"], lines["success-image"]
     hud = xplain.start_xhud("success", "Saved", "--animation", "none", "--no-shadow", "--image-size", "40")
     win = xplain.visible_hud_windows()[0]
-    time.sleep(0.25)
-    assert count(xplain.screenshot(), win.rect, is_red) > 600, "the theme's icon replaced the check mark"
+    assert count(drawn(xplain, win), win.rect, is_red) > 600, "the theme's icon replaced the check mark"
     assert hud.proc.poll() is None
 
 
@@ -331,8 +329,7 @@ def test_a_relative_config_is_the_callers_file(nx, tmp_path):
                          capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
     assert res.returncode == 0, res.stderr
     win = one_window(nx)
-    time.sleep(0.2)
-    assert count(nx.screenshot(), win.rect, is_red) > 400, "the caller's file set the bezel's colour"
+    assert count(drawn(nx, win, whole=False), win.rect, is_red) > 400, "the caller's file set the bezel's colour"
 
 
 def test_a_file_of_many_bad_lines_gives_a_readable_warning(nx, tmp_path):
@@ -367,7 +364,7 @@ def test_a_configuration_slow_to_read_is_read_off_the_loop(nx, tmp_path):
     t.start()
     while t.is_alive():
         digests.append((time.monotonic(), grabber.digest((win.x, win.y, win.width, win.height))))
-        time.sleep(0.02)
+        time.sleep(0.02)   # sampling interval
     grabber.close()
     assert result["res"].returncode == 0, result["res"].stderr
     assert time.monotonic() - t0 > 1.4, "the file was not read slowly (XHUD_TEST_SLOW_SETTINGS ignored?)"

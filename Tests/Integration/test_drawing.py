@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from conftest import BACKGROUND, SCREEN_H, SCREEN_W, XHUD_BIN, wait_until
+from conftest import BACKGROUND, SCREEN_H, SCREEN_W, XHUD_BIN, wait_steady, wait_until
+from test_scripts import bar_fill
 
 BAR = ["--mode", "bar", "--label", "Copying", "--animation", "none", "--mask", "none"]
 
@@ -50,7 +51,7 @@ def settle(x, rect, timeout=3.0):
         if pixels == last or time.monotonic() > deadline:
             return shot, pixels
         last = pixels
-        time.sleep(0.1)
+        time.sleep(0.1)   # polling interval
 
 
 def stop(p):
@@ -65,7 +66,7 @@ def test_a_progress_update_equals_a_full_redraw(x):
     rect = hud_rect(x)
     a.stdin.write(b"70\n")
     a.stdin.flush()
-    time.sleep(0.3)
+    x.wait_screen(lambda s: (f := bar_fill(s, rect))[1] > 60 and f[0] > 0.6 * f[1])   # 70 % taken
     _, updated = settle(x, rect)
     stop(a)
     assert wait_until(lambda: not x.visible_hud_windows(), 3)
@@ -90,7 +91,7 @@ def test_no_square_behind_the_spinner(x):
         near = shot.pixel(cx + 21, y)      # inside the old damage square, outside the ring
         far = shot.pixel(left + 12, y)     # the bezel away from the indicator
         assert max(abs(p - q) for p, q in zip(near, far)) <= 2, f"near the spinner {near}, elsewhere {far}"
-        time.sleep(0.07)
+        time.sleep(0.07)   # sampling: the spinner at other angles
 
 
 def test_no_ghost_of_a_previous_hud(xplain):
@@ -109,14 +110,17 @@ def test_no_ghost_of_a_previous_hud(xplain):
     assert wait_until(lambda: not x.visible_hud_windows(), 3)
     first = x.start_xhud("--label", "Step A", "--details", "Exit status 3", "--mode", "error", "--animation", "none")
     second = x.start_xhud("--label", "Step B", "--mode", "success", "--animation", "none", wait_mapped=False)
-    time.sleep(0.5)
+    wait_until(lambda: len(x.visible_hud_windows()) == 2, 5)
+    # Stacked: two reads a slide's length (0.25 s) apart agree.
+    wait_steady(lambda: sorted(w.rect for w in x.visible_hud_windows()), 5, 0.3)
     both = [w.rect for w in x.visible_hud_windows()]
     assert len(both) == 2
     (ax, ay, aw, ah), (bx, by, bw, bh) = both
     assert ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay, f"the two HUDs overlap: {both}"
     first.signal(15)
     first.wait(3)
-    time.sleep(0.6)   # the stack closes up: the second HUD moves to where the first one was
+    # The stack closes up: the second HUD moves to where a HUD alone is.
+    wait_until(lambda: [w.rect for w in x.visible_hud_windows()] == [(wx, wy, ww, wh)], 5)
     _, after = settle(x, rect)
     second.signal(15)
     assert max_diff(after, alone) <= 2, "the second HUD shows the first one's pixels"
@@ -153,7 +157,7 @@ def test_plain_requests_and_shared_memory_draw_the_same(xplain):
         rect = hud_rect(xplain)
         p.stdin.write(b"55\nlabel=Half way\n")
         p.stdin.flush()
-        time.sleep(0.3)
+        xplain.wait_screen(lambda s: (f := bar_fill(s, rect))[1] > 60 and f[0] > 0.45 * f[1])   # 55 % taken
         shots.append(settle(xplain, rect)[1])
         stop(p)
         assert wait_until(lambda: not xplain.visible_hud_windows(), 3)
@@ -178,23 +182,36 @@ def test_a_tcp_display_works_fully(tmp_path):
             from conftest import parse_ppm
             return parse_ppm(raw)
 
+        empty = grab()
+        centre = [(x, y) for y in range(240, 360, 2) for x in range(300, 500, 2)]
+
+        def differ(a, b, points):
+            return any(a.pixel(*c) != b.pixel(*c) for c in points)
+
         p = subprocess.Popen([str(XHUD_BIN), *BAR, "--progress", "0.1"], env=remote, stdin=subprocess.PIPE,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(1.0)
-        before = grab()
+        before = wait_until(lambda: (g := grab()) and differ(g, empty, centre) and g, 10)
+        assert before, "no HUD on the TCP display"
         p.stdin.write(b"90\n")
         p.stdin.flush()
-        time.sleep(0.5)
+        wait_until(lambda: differ(before, grab(), centre), 5)
         after = grab()
-        centre = [(x, y) for y in range(240, 360, 2) for x in range(300, 500, 2)]
         assert any(before.pixel(*c) != after.pixel(*c) for c in centre), "the update did not reach the screen"
         p.stdin.close()
         assert p.wait(timeout=5) == 0, p.stderr.read()
         s = subprocess.Popen([str(XHUD_BIN), "--label", "Spinning", "--mask", "none"], env=remote,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(1.0)
+
+        def left_edge():
+            """The bezel's left edge on the middle row and a pixel just inside it (away from the
+            spinner): the same in two reads once the HUD has faded in."""
+            g = grab()
+            edge = next((x for x in range(400) if g.pixel(x, 300) != empty.pixel(x, 300)), None)
+            return edge is not None and (edge, g.pixel(edge + 6, 300))
+
+        assert wait_steady(left_edge, 10, 0.3), "no spinning HUD at rest on the TCP display"
         a = grab()
-        time.sleep(0.25)
+        time.sleep(0.25)   # time passing is what is tested: it turns meanwhile
         b = grab()
         box = [(x, y) for y in range(250, 320) for x in range(360, 440)]
         assert any(a.pixel(*c) != b.pixel(*c) for c in box), "the spinner does not turn over TCP"
@@ -237,8 +254,7 @@ def test_the_screen_shows_what_the_renderer_draws(xplain, tmp_path, case):
     from conftest import parse_ppm
     want = parse_ppm(flat)
     hud = xplain.start_xhud(*geometry, *case)
-    time.sleep(0.4)
-    shot = xplain.screenshot()
+    shot = xplain.wait_still((100, 100, 400, 300), unlike=BACKGROUND)
     differ = 0
     worst = 0
     for y in range(want.height):

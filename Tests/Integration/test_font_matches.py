@@ -9,10 +9,9 @@ import os
 import re
 import signal
 import subprocess
-import time
 from pathlib import Path
 
-from conftest import XHUD_BIN, kill_tagged, tagged_hosts, wait_until
+from conftest import XHUD_BIN, kill_tagged, region_bytes, tagged_hosts, wait_steady, wait_until
 from test_named import nx  # noqa: F401 (a fixture)
 
 SANS_BOLD = re.compile(r"^font Sans Bold 16px\t.*:file=([^:]*DejaVuSans-Bold\.ttf)", re.M)
@@ -34,8 +33,10 @@ def cold_label(x) -> bytes:
     assert not tagged_hosts(x.tag), "a server runs already"
     client = x.spawn([str(XHUD_BIN), "--mode", "text", "--label", "Kept Match 42"],
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    assert wait_until(lambda: x.visible_hud_windows(), 5), "no HUD"
-    time.sleep(0.4)   # faded in
+    wins = wait_until(lambda: x.visible_hud_windows(), 5)
+    assert wins, "no HUD"
+    # Faded in: two reads a fade's length (0.3 s) apart agree.
+    assert wait_steady(lambda: region_bytes(x.screenshot(keep=False), wins[0].rect), 5, 0.3), "the HUD never came to rest"
     (left, top, right, bottom), shot = x.hud_bbox()
     rows = [shot.data[(y * shot.width + left) * 3:(y * shot.width + right + 1) * 3] for y in range(top, bottom + 1)]
     client.send_signal(signal.SIGTERM)

@@ -27,17 +27,19 @@ def test_mask_blocks_clicks(x, args):
     xev = x.start_xev("400x300+100+100")
     xev_sees_clicks(x, xev)
     hud = x.start_xhud("--label", "Busy", "--animation", "none", *args)
-    time.sleep(0.3)  # let the input window or shape settle
+    assert wait_until(lambda: [w for w in x.hud_windows() if w.viewable and w.input_only], 5), (
+        "no input-only window blocks the monitor: " + hud.describe())
     for _ in range(2):
         x.click(*CLICK)
-    time.sleep(0.8)
+    time.sleep(0.8)  # time passing is what is tested: no click comes through meanwhile
     assert xev.button_presses() == 0, f"a click went through the HUD ({' '.join(args)}): {xev.text()}"
     assert hud.proc.poll() is None, "xhud ended on a click: " + hud.describe()
 
     # ... and once the HUD is gone, clicks reach the window again.
     hud.signal(15)
     assert hud.wait(3) == 0, hud.describe()
-    time.sleep(0.2)
+    # Gone from the screen: the HUD's windows may outlive the process that asked for them a moment.
+    assert wait_until(lambda: not [w for w in x.hud_windows() if w.viewable], 3), "the HUD's windows stay mapped"
     x.click(*CLICK)
     assert wait_until(lambda: xev.button_presses() >= 1, 3), "clicks stay blocked after xhud exited"
 
@@ -50,8 +52,7 @@ def test_mask_blocks_clicks(x, args):
 def test_no_mask_is_click_through(x, args):
     xev = x.start_xev("400x300+100+100")
     xev_sees_clicks(x, xev)
-    hud = x.start_xhud("--animation", "none", *args)
-    time.sleep(0.3)
+    hud = x.start_xhud("--animation", "none", *args)   # its input shape is set before it is mapped
     x.click(*CLICK)
     assert wait_until(lambda: xev.button_presses() >= 1, 3), (
         f"the click did not reach the window below ({' '.join(args)}): {xev.text()!r}; {hud.describe()}")
@@ -64,7 +65,6 @@ def test_no_mask_click_on_bezel_goes_through(x):
     xev = x.start_xev("400x300+100+100")
     hud = x.start_xhud("--mode", "text", "--label", "Through", "--no-shadow", "--animation", "none",
                        "--geometry", "400x300+100+100")
-    time.sleep(0.3)
     x.click(300, 250)  # the bezel's centre
     assert wait_until(lambda: xev.button_presses() >= 1, 3), (
         f"a click on the bezel did not reach the window below: {xev.text()!r}; {hud.describe()}")

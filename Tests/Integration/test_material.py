@@ -8,7 +8,6 @@ from __future__ import annotations
 import ctypes
 import shutil
 import subprocess
-import time
 
 import pytest
 
@@ -47,8 +46,8 @@ class _XRect(ctypes.Structure):
     _fields_ = [("x", ctypes.c_short), ("y", ctypes.c_short), ("width", ctypes.c_ushort), ("height", ctypes.c_ushort)]
 
 
-def bounding_shape(display: str, wid: int) -> list[tuple[int, int, int, int]]:
-    """The window's bounding shape as rectangles (XShapeGetRectangles)."""
+def bounding_shape(display: str, wid: int, kind: int = 0) -> list[tuple[int, int, int, int]]:
+    """The window's bounding shape (or, kind=2, its input shape) as rectangles (XShapeGetRectangles)."""
     ext = ctypes.CDLL(ctypes.util.find_library("Xext"))
     ext.XShapeGetRectangles.restype = ctypes.POINTER(_XRect)
     ext.XShapeGetRectangles.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int,
@@ -56,7 +55,7 @@ def bounding_shape(display: str, wid: int) -> list[tuple[int, int, int, int]]:
     x, d = _open(display)
     try:
         count, ordering = ctypes.c_int(0), ctypes.c_int(0)
-        rects = ext.XShapeGetRectangles(d, wid, 0, ctypes.byref(count), ctypes.byref(ordering))  # ShapeBounding
+        rects = ext.XShapeGetRectangles(d, wid, kind, ctypes.byref(count), ctypes.byref(ordering))  # 0: ShapeBounding
         out = [(rects[i].x, rects[i].y, rects[i].width, rects[i].height) for i in range(count.value)]
         if rects:
             x.XFree(rects)
@@ -85,15 +84,25 @@ def hud_window(x):
     return wins[0]
 
 
+def wallpaper_shown(x, period: int, band: int):
+    """Waits until the screen shows the striped wallpaper (a compositor that paints through its
+    overlay window shows nothing of it before its first paint); returns that screenshot."""
+    def shows(shot):
+        return all(shot.pixel(xx, shot.height - 20) == (STRIPE if xx % period < band else GROUND) for xx in range(64))
+    shot = x.wait_screen(shows)
+    assert shows(shot), "the wallpaper is not on screen"
+    return shot
+
+
 def test_blur_without_a_compositor_softens_what_shows_through(xplain):
     set_striped_root(xplain.display)
+    bare = xplain.screenshot()
     contrast = {}
     for blur in ["0", "10"]:
         hud = xplain.start_xhud("--mode", "text", "--label", "Blur", "--bezel-color", "#00000030", "--mask", "none",
                                 "--animation", "none", "--blur", blur)
         win = hud_window(xplain)
-        time.sleep(0.3)
-        shot = xplain.screenshot()
+        shot = xplain.wait_still(win.rect, unlike=bare)
         contrast[blur] = row_sharpness(shot, win, win.y + 8)
         hud.signal(15)
         hud.wait(5)
@@ -105,12 +114,12 @@ def test_the_default_bezel_is_a_blurred_material(xplain):
     """As MBProgressHUD 1.x and SVProgressHUD 2.x, a HUD blurs what is behind it by default:
     the stripes behind the default bezel are far softer than behind a flat one (`--blur 0`)."""
     set_striped_root(xplain.display)
+    bare = xplain.screenshot()
     contrast = {}
     for extra in ([], ["--blur", "0"]):
         hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--mask", "none", "--animation", "none", *extra)
         win = hud_window(xplain)
-        time.sleep(0.3)
-        contrast[bool(extra)] = row_contrast(xplain.screenshot(), win, win.y + 8)
+        contrast[bool(extra)] = row_contrast(xplain.wait_still(win.rect, unlike=bare), win, win.y + 8)
         hud.signal(15)
         hud.wait(5)
     assert contrast[False] < contrast[True] / 2, f"the default did not blur: default {contrast[False]}, flat {contrast[True]}"
@@ -119,11 +128,11 @@ def test_the_default_bezel_is_a_blurred_material(xplain):
 def test_the_blur_stops_at_the_rounded_edge(xplain):
     """Outside the bezel (its rounded corner) the wallpaper is sharp: no seam, no box."""
     set_striped_root(xplain.display)
+    bare = xplain.screenshot()
     hud = xplain.start_xhud("--mode", "text", "--label", "Blur", "--bezel-color", "#00000030", "--mask", "none",
                             "--animation", "none", "--blur", "10", "--corner-radius", "16", "--geometry", "400x300+0+0")
     win = hud_window(xplain)
-    time.sleep(0.3)
-    shot = xplain.screenshot()
+    shot = xplain.wait_still(win.rect, unlike=bare)
     corner = shot.pixel(win.x + 1, win.y + 1)
     assert corner in (STRIPE, GROUND), f"the corner outside the rounded bezel is not the plain wallpaper: {corner}"
     hud.signal(15)
@@ -136,8 +145,8 @@ def test_composited_the_window_is_the_rounded_bezel(x):
         pytest.skip("compositor case")
     hud = x.start_xhud("--mode", "annular", "--label", "Shape", "--blur", "12", "--mask", "none", "--animation", "none")
     win = hud_window(x)
-    time.sleep(0.3)
-    rects = bounding_shape(x.display, win.id)
+    rects = wait_until(lambda: (r := bounding_shape(x.display, win.id)) and len(r) > 4 and r, 5) or \
+        bounding_shape(x.display, win.id)
     assert len(rects) > 4, f"no rounded shape: {rects}"
     top = min(r[1] for r in rects)
     first = [r for r in rects if r[1] == top][0]
@@ -156,7 +165,8 @@ def test_composited_the_window_is_the_rounded_bezel(x):
     hud.wait(5)
     hud = x.start_xhud("--mode", "text", "--label", "Flat", "--no-shadow", "--mask", "none", "--animation", "none", "--blur", "0")
     win = hud_window(x)
-    time.sleep(0.2)
+    # Shaped (the blur's region is set with the shape), with its shadow hint.
+    wait_until(lambda: len(bounding_shape(x.display, win.id)) > 4 and "= 0" in x.xprop(win.id, "_COMPTON_SHADOW"), 5)
     assert "= 0" in x.xprop(win.id, "_COMPTON_SHADOW")
     assert "not found" in x.xprop(win.id, "_KDE_NET_WM_BLUR_BEHIND_REGION")
 
@@ -174,12 +184,11 @@ def test_picom_blurs_and_shadows_the_bezel_not_a_box(xplain):
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     from conftest import compositor_running
     assert wait_until(lambda: compositor_running(xplain.display), 5), "picom did not start"
-    time.sleep(0.5)
+    bare = wallpaper_shown(xplain, 8, 4)
     hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--bezel-color", "#00000030", "--mask", "none",
                             "--animation", "none", "--corner-radius", "16")
     win = hud_window(xplain)
-    time.sleep(0.6)
-    shot = xplain.screenshot()
+    shot = xplain.wait_still((win.x - 20, win.y - 70, win.width + 40, win.height + 90), unlike=bare)
 
     def spread(y):
         red = [shot.pixel(xx, y)[0] for xx in range(win.x + 20, win.x + win.width - 20)]
@@ -204,14 +213,14 @@ def test_xcompmgr_client_shadows_leave_an_input_blocking_hud_alone(xplain):
     from conftest import BACKGROUND, compositor_running
     xcm = xplain.spawn(["xcompmgr", "-c"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert wait_until(lambda: compositor_running(xplain.display), 5)
-    time.sleep(0.3)
+    # Set up: it selects SubstructureNotify on the root with its redirection (nothing else here does).
+    assert wait_until(lambda: xplain.root_selects("SubstructureNotify"), 5), "xcompmgr -c did not set up"
     a = 0.92   # the dark style's fill where a blur is asked for and xcompmgr does not blur
     expected = tuple(round(25.5 * a + b * (1 - a)) for b in BACKGROUND)
     for run in range(3):
         hud = xplain.start_xhud("--mode", "text", "--label", "Blocking", "--mask", "clear", "--animation", "none")
         win = hud_window(xplain)
-        time.sleep(0.4)
-        shot = xplain.screenshot()
+        shot = xplain.wait_still((win.x - 10, win.y - 10, win.width + 20, win.height + 20), unlike=BACKGROUND)
         inside = shot.pixel(win.x + 4, win.y + win.height // 2)
         around = [shot.pixel(win.x - 6, win.y + win.height // 2), shot.pixel(win.x + win.width // 2, win.y + win.height + 6)]
         assert max(abs(p - q) for p, q in zip(inside, expected)) <= 6, f"run {run}: bezel {inside}, expected {expected}"
@@ -235,8 +244,7 @@ def test_xsetroot_placeholder_is_not_a_wallpaper(xplain, tmp_path):
     assert "_XSETROOT_ID" in xplain.run("xprop", "-root", "_XSETROOT_ID").stdout
     hud = xplain.start_xhud("--mode", "text", "--label", "Over xsetroot", "--animation", "none", "--mask", "none", "--blur", "0")
     win = hud_window(xplain)
-    time.sleep(0.3)
-    got = xplain.screenshot().pixel(win.x + 4, win.y + win.height // 2)
+    got = xplain.wait_still(win.rect, unlike=(0xE0, 0xE0, 0xE0)).pixel(win.x + 4, win.y + win.height // 2)
     want = round(25.5 * 0.82 + 0xE0 * 0.18)
     assert all(abs(c - want) <= 4 for c in got), f"bezel {got}: not the dark bezel over #e0e0e0 ({want})"
     hud.signal(15)
@@ -257,11 +265,12 @@ def test_a_compositor_that_does_not_blur_gets_a_denser_fill(xplain):
                                                               "--blur-background"])):
         comp = xplain.spawn(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         assert wait_until(lambda: compositor_running(xplain.display), 5), f"{name} did not start"
-        time.sleep(0.3)
+        assert wait_until(lambda: xplain.root_selects("SubstructureNotify"), 5), f"{name} did not set up"
+        bare = wallpaper_shown(xplain, 8, 4)
         hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--mask", "none", "--animation", "none")
         win = hud_window(xplain)
-        time.sleep(0.5)
-        contrast[name] = row_contrast(xplain.screenshot(), win, win.y + win.height // 2 + 14)
+        shot = xplain.wait_still(win.rect, unlike=bare)
+        contrast[name] = row_contrast(shot, win, win.y + win.height // 2 + 14)
         hud.signal(15)
         assert hud.wait(5) == 0
         comp.terminate()
@@ -280,8 +289,7 @@ def test_colour_glows_through_the_frost(xplain):
     set_root_background(xplain.display, green)
     hud = xplain.start_xhud("--mode", "text", "--label", "Frost", "--mask", "none", "--animation", "none")
     win = hud_window(xplain)
-    time.sleep(0.4)
-    got = xplain.screenshot().pixel(win.x + 6, win.y + win.height // 2)
+    got = xplain.wait_still(win.rect, unlike=green).pixel(win.x + 6, win.y + win.height // 2)
     a = 0.66   # the dark material's fill (HUDConfiguration.materialBezelColor)
     plain = [25.5 * a + c * (1 - a) for c in green]
     assert max(got) - min(got) >= 1.3 * (max(plain) - min(plain)), f"bezel {got}: no more colourful than {plain}"

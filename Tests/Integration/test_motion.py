@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import XHUD_BIN, _open, wait_until
+from conftest import XHUD_BIN, _open, wait_steady, wait_until
 from test_scripts import bar_fill, bright
 
 
@@ -46,8 +46,15 @@ def test_a_bar_is_seen_full_before_it_fades(xplain, easing):
         win = wait_until(lambda: xplain.visible_hud_windows(), 5)
         assert win, "no HUD"
         win = win[0]
-        time.sleep(0.8)                                  # shown, fade-in over
-        shot = xplain.screenshot()
+        shots = []
+
+        def look():                                      # the bar and the bezel's alpha
+            shots[:] = [xplain.screenshot(keep=False)]
+            return bar_fill(shots[0], win.rect)[:2], shots[0].pixel(win.x + 3, win.y + win.height // 2)
+
+        # Shown, fade-in over: two reads a fade's length (0.3 s) apart agree.
+        assert wait_steady(look, 5, 0.3), "the HUD never came to rest"
+        shot = shots[0]
         fill, track, y = bar_fill(shot, win.rect)
         assert y is not None and track > 60, "no bar"
         left = next(xx for xx in range(win.x, win.x + win.width) if bright(shot.pixel(xx, y)))
@@ -99,14 +106,22 @@ def test_a_stack_slides_into_the_room_of_a_leaving_hud_as_it_fades(x):
     from conftest import BACKGROUND
     first = x.start_xhud("--label", "First", "--mask", "none")
     second = x.start_xhud("--mode", "annular", "--progress", "0.5", "--label", "Second", "--mask", "none")
+    from test_liveness import Grabber
     assert wait_until(lambda: len(x.visible_hud_windows()) == 2, 5)
-    time.sleep(0.6)   # both at rest
     column = (640, 0, 1, 800)
-    with Frames(x.display, column) as frames:
-        time.sleep(0.05)
-        first.signal(15)
-        assert first.wait(5) == 0
-        time.sleep(0.6)
+    grabber = Grabber(x.display)
+    try:
+        # Both at rest (the first's spinner turns): two reads of where they are a fade's length
+        # (0.3 s) apart agree.
+        assert wait_steady(lambda: sorted(w.rect for w in x.visible_hud_windows()), 5, 0.3), "the HUDs never came to rest"
+        with Frames(x.display, column) as frames:
+            assert wait_until(frames.latest, 2), "no frame was read"
+            first.signal(15)
+            assert first.wait(5) == 0
+            assert wait_steady(lambda: grabber.raw(column), 5, 0.3), "the stack never came to rest"
+            assert wait_until(lambda: frames.latest() == grabber.raw(column), 3), "the last frame was not read"
+    finally:
+        grabber.close()
     spans = [column_spans(f, BACKGROUND) for f in frames.frames]
     spans = [s for s in spans if s]
     bottoms = [s[-1][1] for s in spans]   # the second HUD's lower edge: the lowest bezel's
@@ -132,14 +147,22 @@ def test_a_growing_bezel_eases_to_its_size(x):
     from conftest import BACKGROUND
     p = subprocess.Popen([str(XHUD_BIN), "--mode", "bar", "--label", "Converting", "--mask", "none"], env=x.env,
                          stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    from test_liveness import Grabber
     assert wait_until(lambda: x.visible_hud_windows(), 5)
-    time.sleep(0.5)
     column = (640, 0, 1, 800)
-    with Frames(x.display, column) as frames:
-        time.sleep(0.05)
-        p.stdin.write(b"details=track-02.flac\nand a second line of details\nbutton=Cancel\n")
-        p.stdin.flush()
-        time.sleep(0.6)
+    grabber = Grabber(x.display)
+    try:
+        # Shown: two reads of the column a fade's length (0.3 s) apart agree.
+        assert wait_steady(lambda: grabber.raw(column), 5, 0.3), "the HUD never came to rest"
+        with Frames(x.display, column) as frames:
+            assert wait_until(frames.latest, 2), "no frame was read"
+            p.stdin.write(b"details=track-02.flac\nand a second line of details\nbutton=Cancel\n")
+            p.stdin.flush()
+            assert wait_until(lambda: grabber.raw(column) != frames.frames[0], 3), "the HUD did not change"
+            assert wait_steady(lambda: grabber.raw(column), 5, 0.3), "the HUD never came to rest"
+            assert wait_until(lambda: frames.latest() == grabber.raw(column), 3), "the last frame was not read"
+    finally:
+        grabber.close()
     heights = []
     for f in frames.frames:
         s = column_spans(f, BACKGROUND)

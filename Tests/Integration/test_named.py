@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN, wait_until
+from conftest import XHUD_BIN, wait_steady, wait_until
 from test_scripts import TAG, alive, bar_fill, bright, bright_bands, kill_tagged, tagged_hosts, visible
 
 LINGER = ["--linger", "0.5"]   # servers go away on their own soon after their last HUD
@@ -69,7 +69,7 @@ def servers(x) -> list[int]:
 def one_window(x, timeout=2.0):
     wins = wait_until(lambda: visible(x), timeout)
     assert wins, "no xhud window"
-    time.sleep(0.15)
+    time.sleep(0.15)   # a second window, if there is one, shows meanwhile: time passing is what is tested
     wins = visible(x)
     assert len(wins) == 1, f"want exactly one xhud window, got {[w.rect for w in wins]}"
     return wins[0]
@@ -150,16 +150,16 @@ def test_fifty_updates_one_window_full_bar(nx):
     assert max(times[1:]) < 0.5, f"updates should return at once; slowest {slow}"
     win = one_window(x)
     assert len(servers(x)) == 1, f"servers: {servers(x)}"
-    time.sleep(0.2)
-    fill, track, _ = bar_fill(x.screenshot(), win.rect)
+    shot = x.wait_screen(lambda s: (f := bar_fill(s, win.rect))[1] > 60 and f[0] > 0.9 * f[1])
+    fill, track, _ = bar_fill(shot, win.rect)
     assert track > 60, f"no bar found in {win.rect}"
     assert fill > 0.9 * track, f"after --progress 1.00 the bar shows {fill} of {track} px"
 
     ok(x, "--id", "vol", "--progress", "0.5", *LINGER)   # only the options given change
-    time.sleep(0.3)
+    shot = x.wait_screen(lambda s: 0.35 * track < bar_fill(s, win.rect)[0] < 0.65 * track)
     win2 = one_window(x)
     assert win2.id == win.id, "an update replaced the window instead of updating it"
-    half, track2, _ = bar_fill(x.screenshot(), win2.rect)
+    half, track2, _ = bar_fill(shot, win2.rect)
     assert abs(track2 - track) <= 2 and 0.35 * track < half < 0.65 * track, (
         f"--progress 0.5: {half} of {track2} px (1.0: {fill})")
     ok(x, "hide", "--id", "vol", *LINGER)
@@ -186,7 +186,7 @@ def test_racing_first_invocations_one_server(nx):
             pytest.fail("a racing invocation did not return within 10 s")
         results.append((p.returncode, err.decode(errors="replace").strip()))
     assert all(rc == 0 for rc, _ in results), f"racing invocations: {results}"
-    time.sleep(0.3)
+    wait_until(lambda: len(servers(x)) == 1, 3)
     assert len(servers(x)) == 1, f"want one server for the display, got pids {servers(x)}"
     one_window(x)
     res, _ = ok(x, "list")
@@ -283,8 +283,7 @@ def test_other_uid_refused(nx):
     ok(x, "--id", "vol", "--mode", "bar", "--progress", "0.3", "--label", "Volume", "--no-shadow",
        "--animation", "none", "--hide-after", "20", *LINGER)
     win = one_window(x)
-    time.sleep(0.2)
-    before = region_bytes(x.screenshot(), win.rect)
+    before = region_bytes(x.wait_screen(lambda s: bar_fill(s, win.rect)[1] > 60), win.rect)
     path = sock_path(x)
     assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, f"socket mode {oct(path.stat().st_mode)}"
     assert stat.S_IMODE((x.rt / "xhud").stat().st_mode) == 0o700
@@ -311,13 +310,13 @@ def test_other_uid_refused(nx):
     assert status != 0 and stderr.strip(), f"another uid's request was accepted: {reply}"
     assert "refused" in stderr or "another user" in stderr, reply
 
-    time.sleep(0.3)
+    time.sleep(0.3)   # a change, had there been one, shows meanwhile: time passing is what is tested
     after_win = one_window(x)
     assert after_win.rect == win.rect
     assert region_bytes(x.screenshot(), win.rect) == before, "another uid's request changed the HUD"
     ok(x, "--id", "vol", "--progress", "0.9", *LINGER)   # and the owner still can
-    time.sleep(0.3)
-    fill, track, _ = bar_fill(x.screenshot(), one_window(x).rect)
+    rect = one_window(x).rect
+    fill, track, _ = bar_fill(x.wait_screen(lambda s: (f := bar_fill(s, rect))[0] > 0.8 * f[1] > 0), rect)
     assert fill > 0.8 * track, f"the owner's update after the refusal: {fill} of {track} px"
 
 
@@ -358,13 +357,13 @@ def test_malformed_messages_rejected(nx):
     rejected("bad name", request(["--id", "no such name!", "--label", "x"]))
 
     # Still serving, the same window, and a normal update works.
-    time.sleep(0.2)
+    time.sleep(0.2)   # a change, had there been one, shows meanwhile: time passing is what is tested
     assert one_window(x).id == win.id, "the HUD was replaced or is gone after malformed messages"
     fill0, track, _ = bar_fill(x.screenshot(), win.rect)
     assert fill0 < 0.4 * track, f"a rejected message changed the bar: {fill0} of {track}"
     ok(x, "--id", "vol", "--progress", "0.9", *LINGER)
-    time.sleep(0.3)
-    fill, track, _ = bar_fill(x.screenshot(), one_window(x).rect)
+    rect = one_window(x).rect
+    fill, track, _ = bar_fill(x.wait_screen(lambda s: (f := bar_fill(s, rect))[0] > 0.8 * f[1] > 0), rect)
     assert fill > 0.8 * track, f"a normal update after malformed messages: {fill} of {track} px"
     assert len(servers(x)) == 1
 
@@ -437,7 +436,8 @@ def two_stacked(x):
     ok(x, "--id", "second", "--mode", "bar", "--progress", "0.5", "--label", "Second", "--no-shadow",
        "--hide-after", "10", *LINGER)
     assert wait_until(lambda: len(visible(x)) == 2, 2), f"want two windows, got {[w.rect for w in visible(x)]}"
-    time.sleep(0.5)   # let the stack settle
+    # The stack has settled: two reads a slide's length (0.25 s) apart agree.
+    assert wait_steady(lambda: sorted(w.rect for w in visible(x)), 5, 0.3), "the stack never came to rest"
     wins = {w.id: w for w in visible(x)}
     assert len(wins) == 2 and first.id in wins
     a = wins.pop(first.id)
@@ -479,8 +479,7 @@ def test_alternate_bar_colour(nx):
     ok(x, "--id", "vol", "--mode", "bar", "--progress", "0.6", "--label", "Volume", "--no-shadow",
        "--animation", "none", "--hide-after", "10", *LINGER)
     win = one_window(x)
-    time.sleep(0.2)
-    shot = x.screenshot()
+    shot = x.wait_screen(lambda s: bar_fill(s, win.rect)[1] > 60)
     fill, track, y = bar_fill(shot, win.rect)
     assert track > 60 and y is not None, f"no bar in {win.rect}"
     left = next(xx for xx in range(win.x, win.x + win.width) if bright(shot.pixel(xx, y)))
@@ -489,15 +488,17 @@ def test_alternate_bar_colour(nx):
     assert bright(normal), f"premise: the fill is light, got {normal}"
 
     ok(x, "--id", "vol", "--alternate", *LINGER)
-    time.sleep(0.3)
+
+    def alternate(px):
+        return max(abs(p - q) for p, q in zip(px, normal)) > 60 and px[0] > px[2] + 40
+
+    alt = x.wait_screen(lambda s: alternate(s.pixel(*sample))).pixel(*sample)
     assert one_window(x).id == win.id
-    alt = x.screenshot().pixel(*sample)
     assert max(abs(p - q) for p, q in zip(alt, normal)) > 60, f"--alternate fill {alt} vs normal {normal}"
     assert alt[0] > alt[2] + 40, f"the default alternate colour is a muted red, got {alt}"
 
     ok(x, "--id", "vol", "--no-alternate", *LINGER)
-    time.sleep(0.3)
-    back = x.screenshot().pixel(*sample)
+    back = x.wait_screen(lambda s: max(abs(p - q) for p, q in zip(s.pixel(*sample), normal)) <= 10).pixel(*sample)
     assert max(abs(p - q) for p, q in zip(back, normal)) <= 10, f"--no-alternate: {back} vs {normal}"
 
 
@@ -506,9 +507,10 @@ def test_alternate_bar_colour(nx):
 
 
 def label_width(x, win) -> int:
-    shot = x.screenshot()
-    cols = [xx for xx in range(win.x, win.x + win.width)
-            if any(bright(shot.pixel(xx, y)) for y in range(win.y, win.y + win.height))]
+    def columns(shot):
+        return [xx for xx in range(win.x, win.x + win.width)
+                if any(bright(shot.pixel(xx, y)) for y in range(win.y, win.y + win.height))]
+    cols = columns(x.wait_screen(columns))   # drawn: a frame shows whole
     assert cols, f"no label drawn in {win.rect}"
     return cols[-1] - cols[0] + 1
 
@@ -518,7 +520,6 @@ def test_label_is_literal_without_markup(nx):
     ok(x, "--id", "lit", "--mode", "text", "--label", "<b>x</b>", "--no-shadow", "--animation", "none",
        "--hide-after", "10", *LINGER)
     win = one_window(x)
-    time.sleep(0.2)
     literal = label_width(x, win)
     ok(x, "hide", "--id", "lit", *LINGER)
     assert hidden(x, 1.0)
@@ -526,7 +527,6 @@ def test_label_is_literal_without_markup(nx):
     ok(x, "--id", "mark", "--mode", "text", "--label", "<b>x</b>", "--markup", "--no-shadow", "--animation",
        "none", "--hide-after", "10", *LINGER)
     win2 = one_window(x)
-    time.sleep(0.2)
     marked = label_width(x, win2)
     assert literal > 3 * marked, (f"'<b>x</b>' without --markup is {literal} px wide, with --markup {marked} px: "
                                   "the tags were not shown as text")
@@ -648,5 +648,6 @@ def test_named_huds_and_notifications_come_back_after_the_server_is_killed(nx):
         os.kill(pid, signal.SIGTERM)
     assert wait_until(lambda: not servers(nx), 5)
     ok(nx, "--id", "other", "--label", "Alone", "--hide-after", "30", *LINGER)
-    time.sleep(0.3)
+    assert wait_until(lambda: nx.visible_hud_windows(), 5), "no HUD for the new invocation"
+    time.sleep(0.3)   # what would come back shows meanwhile: time passing is what is tested
     assert len(nx.visible_hud_windows()) == 1

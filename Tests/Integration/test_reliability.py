@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN, wait_until
+from conftest import XHUD_BIN, wait_steady, wait_until
 from test_named import LINGER, named, nx, ok, servers  # noqa: F401  (nx is a fixture)
 from test_scripts import alive
 
@@ -116,7 +116,9 @@ def test_a_large_image_is_kept_small(nx, tmp_path):
     [server] = servers(nx)
     before = rss_kib(server)
     ok(nx, "--id", "pic", "--mode", "custom", "--image", str(image), "--hide-after", "30")
-    time.sleep(0.3)
+    # Shown and drawn: two HUDs, their stack at rest (two reads a fade's length apart agree).
+    assert wait_until(lambda: len(nx.visible_hud_windows()) == 2, 5), "the image's HUD did not show"
+    wait_steady(lambda: sorted(w.rect for w in nx.visible_hud_windows()), 5, 0.3)
     assert rss_kib(server) - before < 8 * 1024, f"RSS grew by {(rss_kib(server) - before) / 1024:.1f} MiB"
 
 
@@ -140,7 +142,8 @@ def test_server_memory_is_flat_over_a_thousand_huds(nx):
     for i in range(1, 1000):
         cycle(i)
     assert wait_until(lambda: not ok(nx, "list")[0].stdout.strip(), 5), "HUDs still listed"
-    time.sleep(0.3)
+    # Freed: a HUD's windows are destroyed with it.
+    assert wait_until(lambda: not nx.hud_windows(), 5), "HUD windows outlive their HUDs"
     after = rss_kib(server)
     assert servers(nx) == [server]
     assert after - first < 5 * 1024, f"RSS {first / 1024:.1f} MiB after the first HUD, {after / 1024:.1f} MiB after 1000"
@@ -186,8 +189,7 @@ def test_sigterm_does_not_wait_out_min_show(xplain):
 def test_escape_gives_input_back_from_a_plain_hud(xplain):
     """`xhud --label Busy` blocks clicks on the monitor: Escape cancels it (exit 1)."""
     hud = xplain.start_xhud("--label", "Busy")
-    time.sleep(0.2)
-    xplain.run("xdotool", "key", "Escape")
+    xplain.run("xdotool", "key", "Escape")   # its grab is requested with the map
     assert hud.wait(3) == 1
 
 
@@ -207,7 +209,8 @@ def test_killing_xhud_loses_no_output_of_the_command(xplain, tmp_path):
     with open(out, "wb") as f:
         p = subprocess.Popen([str(XHUD_BIN), "--progress-from-output", "--", "sh", "-c", script], env=xplain.env,
                              stdout=f, stderr=subprocess.DEVNULL, start_new_session=True)
-        time.sleep(0.5)
+        # Killed while the command prints: its first lines are through.
+        assert wait_until(lambda: out.read_bytes().count(b"\n") >= 2, 5), out.read_bytes()
         p.kill()
         p.wait()
     assert wait_until(lambda: out.read_bytes().count(b"\n") == 6, 5), out.read_bytes()

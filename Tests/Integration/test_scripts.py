@@ -79,6 +79,8 @@ def bar_fill(shot, rect):
     top, bottom = bands[0]
     y = (top + bottom) // 2
     xs_ = [xx for xx in range(max(0, x0), min(shot.width, x0 + w)) if bright(shot.pixel(xx, y))]
+    if not xs_:   # the first band is no bar (a label between two frames, while the mode changes)
+        return 0, 0, None
     return len(xs_), xs_[-1] - xs_[0] + 1, y
 
 
@@ -93,6 +95,25 @@ def any_hud_viewable(x) -> bool:
 def region_bytes(shot, rect) -> bytes:
     x0, y0, w, h = rect
     return b"".join(bytes(shot.pixel(x, y)) for y in range(y0, y0 + h) for x in range(x0, x0 + w))
+
+
+def wait_bar(x, ok=lambda fill, track: True, timeout=5.0):
+    """Screenshots until the first HUD window shows a bar whose (fill, track) satisfies ok and
+    is the same as in the screenshot before (its tween is over); returns (rect, screenshot)."""
+    state = {"rect": (0, 0, 0, 0), "last": None}
+
+    def shows(shot):
+        wins = visible(x)
+        if not wins:
+            state["last"] = None
+            return False
+        rect = wins[0].rect
+        fill, track, _ = bar_fill(shot, rect)
+        before, state["last"], state["rect"] = state["last"], (rect, fill, track), rect
+        return track > 60 and ok(fill, track) and before == (rect, fill, track)
+
+    shot = x.wait_screen(shows, timeout)
+    return state["rect"], shot
 
 
 # ---------------------------------------------------------------------------------------------
@@ -114,12 +135,9 @@ def test_zenity_script_progress_grows_and_exits_0(xt):
     script.stdout.close()
     wins = wait_until(lambda: hud.poll() is not None or visible(x), 5)
     assert hud.poll() is None and wins, f"no HUD window for a zenity script (rc {hud.poll()}): {err.read_text()}"
-    rect = visible(x)[0].rect
-    time.sleep(max(0, t0 + 0.25 - time.monotonic()))
-    early = x.screenshot()
-    time.sleep(max(0, t0 + 1.25 - time.monotonic()))   # after "70"
-    late = x.screenshot()
+    rect, early = wait_bar(x)
     f1, track1, _ = bar_fill(early, rect)
+    _, late = wait_bar(x, lambda fill, track: fill - f1 > 0.3 * track)   # "70" or "90" came
     f2, track2, _ = bar_fill(late, rect)
     assert track1 > 60 and abs(track1 - track2) <= 3, f"no bar track found: widths {track1}, {track2} in {rect}"
     assert f2 - f1 > 0.3 * track2, f"the bar did not fill between 10% and 70%: {f1} -> {f2} of {track2} px"
@@ -166,10 +184,15 @@ def start_stdin_hud(x, *args):
     return hud, err
 
 
-def send(hud, data: bytes, pause=0.25):
+def send(hud, data: bytes):
     hud.stdin.write(data)
     hud.stdin.flush()
-    time.sleep(pause)
+
+
+def wait_warnings(err, n, timeout=5.0):
+    """The warning lines on stderr once there are n of them (or timeout passes)."""
+    wait_until(lambda: len(lines_of(err.read_bytes())) >= n, timeout)
+    return lines_of(err.read_bytes())
 
 
 def test_line_protocol_label_progress_mode_done(xs):
@@ -177,25 +200,25 @@ def test_line_protocol_label_progress_mode_done(xs):
     hud, err = start_stdin_hud(x, "--label", "Start")
     before = x.screenshot()
     rect0 = visible(x)[0].rect
-    send(hud, b"label=Hello protocol\nmode=bar\nprogress=0.5\n", 0.4)
-    rect = visible(x)[0].rect
-    mid = x.screenshot()
+    send(hud, b"label=Hello protocol\nmode=bar\nprogress=0.5\n")
+    rect, mid = wait_bar(x, lambda fill, track: 0.3 * track < fill < 0.75 * track)
     fill, track, _ = bar_fill(mid, rect)
     assert track > 60, f"mode=bar: no bar in {rect}"
     assert 0.3 * track < fill < 0.75 * track, f"progress=0.5: {fill} of {track} px filled"
     assert rect != rect0 or region_bytes(before, rect0) != region_bytes(mid, rect0), "label/mode change not drawn"
-    send(hud, b"progress=1\n", 0.4)
-    full, track2, _ = bar_fill(x.screenshot(), visible(x)[0].rect)
+    send(hud, b"progress=1\n")
+    rect2, shot = wait_bar(x, lambda fill, track: fill > 0.9 * track)
+    full, track2, _ = bar_fill(shot, rect2)
     assert full > 0.9 * track2 and full > fill + 0.3 * track, f"progress=1: {full} of {track2} px (0.5: {fill})"
 
-    send(hud, b"frobnicate the widgets\n", 0.4)
-    warn = lines_of(err.read_bytes())
+    send(hud, b"frobnicate the widgets\n")
+    warn = wait_warnings(err, 1)
     assert len(warn) == 1, f"an unknown line: want one warning line, got {warn!r}"
     assert "frobnicate" in warn[0] and "line 5" in warn[0], warn
     assert hud.poll() is None, "xhud ended on an unknown line"
     assert visible(x), "the HUD went away on an unknown line"
 
-    send(hud, b"done\n", 0)
+    send(hud, b"done\n")
     try:
         rc = hud.wait(3)
     except subprocess.TimeoutExpired:
@@ -208,7 +231,7 @@ def test_line_protocol_label_progress_mode_done(xs):
 def test_line_protocol_cancel_exits_1(xs):
     x = xs
     hud, err = start_stdin_hud(x, "--label", "Start")
-    send(hud, b"label=About to cancel\ncancel\n", 0)
+    send(hud, b"label=About to cancel\ncancel\n")
     try:
         rc = hud.wait(3)
     except subprocess.TimeoutExpired:
@@ -223,20 +246,22 @@ def test_line_protocol_bad_lines_warn_and_go_on(xs):
     crash, and the end of input still ends xhud with 0."""
     x = xs
     hud, err = start_stdin_hud(x, "--mode", "bar", "--progress", "0.2", "--label", "Start")
-    send(hud, b"label=caf\xe9 \xff\xfe bytes\n", 0.3)               # line 1
-    w1 = lines_of(err.read_bytes())
+    send(hud, b"label=caf\xe9 \xff\xfe bytes\n")                    # line 1
+    w1 = wait_warnings(err, 1)
     assert len(w1) == 1 and "line 1" in w1[0] and "UTF-8" in w1[0], f"invalid UTF-8 line: {w1!r}"
-    send(hud, b"label=" + b"x" * (10 * 1024 * 1024) + b"\n", 0.5)     # line 2
-    w2 = lines_of(err.read_bytes())[1:]
+    send(hud, b"label=" + b"x" * (10 * 1024 * 1024) + b"\n")          # line 2
+    w2 = wait_warnings(err, 2)[1:]
     assert len(w2) == 1 and "line 2" in w2[0], f"10 MB line: want one warning line, got {[l[:200] for l in w2]!r}"
     assert len(w2[0]) < 400, f"the warning for a 10 MB line is {len(w2[0])} characters long"
     assert hud.poll() is None, f"xhud died on a 10 MB line: rc {hud.returncode}"
-    send(hud, b"progress=0.9\n", 0.4)                                    # still listening
-    fill, track, _ = bar_fill(x.screenshot(), visible(x)[0].rect)
+    send(hud, b"progress=0.9\n")                                         # still listening
+    rect, shot = wait_bar(x, lambda fill, track: fill > 0.75 * track)
+    fill, track, _ = bar_fill(shot, rect)
     assert track > 60 and fill > 0.75 * track, f"progress=0.9 after the bad lines: {fill} of {track} px"
 
     # Lines that are garbage through and through: warned about (each warning names its line).
-    send(hud, b"\xff\xfe\xfd\n" + b"y" * (10 * 1024 * 1024) + b"\n", 0.5)  # lines 4 and 5
+    send(hud, b"\xff\xfe\xfd\n" + b"y" * (10 * 1024 * 1024) + b"\n")  # lines 4 and 5
+    wait_until(lambda: (m := lines_of(err.read_bytes())[2:]) and any("line 5" in l for l in m), 5)
     more = lines_of(err.read_bytes())[2:]
     assert any("line 4" in l for l in more) and any("line 5" in l for l in more), more
     assert all(len(l) < 400 and ("line 4" in l or "line 5" in l) for l in more), [l[:200] for l in more]
@@ -280,17 +305,8 @@ def test_wrapping_without_display_passes_through(xhud_bin, extra):
 
 
 def root_watcher(x) -> XevProcess:
-    """xev on the root's substructure: reports every MapNotify of a top-level window. Ready
-    once it has seen the map of a sentinel window."""
-    p = x.spawn(["stdbuf", "-oL", "xev", "-root", "-event", "substructure"], stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL)
-    watcher = XevProcess(p)
-    time.sleep(0.1)
-    x.start_xev("20x20+0+0", events="button")
-    assert wait_until(lambda: "MapNotify" in watcher.text(), 5), "the root watcher saw no MapNotify of xev"
-    time.sleep(0.1)
-    watcher.clear()
-    return watcher
+    """xev on the root's substructure: reports every MapNotify of a top-level window."""
+    return x.watch_root()
 
 
 def test_quick_command_never_maps_a_window(xs):
@@ -337,11 +353,12 @@ def wait_tree(pidfile, timeout=5.0):
     return [sh, *children_of(sh)]
 
 
-def button_centre(x, rect):
+def button_in(shot, rect):
     """The centre of the button: the lowest band of bright pixels in the bezel (the button's
-    outline and title)."""
-    bands = bright_bands(x.screenshot(), rect)
-    assert bands, f"nothing bright in the HUD window {rect}"
+    outline and title); None when there is none."""
+    bands = bright_bands(shot, rect)
+    if not bands:
+        return None
     x0, y0, w, h = rect
     # A crisp 1 px outline is a band of its own: the button is the last bands that lie within a
     # few pixels of each other (outline, title, outline).
@@ -350,8 +367,19 @@ def button_centre(x, rect):
         if top - b > 8:
             break
         top = t
-    assert len(bands) >= 2 and bottom - top >= 10, f"no button found: bright bands {bands}"
+    if not (len(bands) >= 2 and bottom - top >= 10):
+        return None
     return x0 + w // 2, (top + bottom) // 2
+
+
+def button_centre(x, rect):
+    """The button's centre, once it is drawn."""
+    shot = x.wait_screen(lambda s: button_in(s, rect))
+    bands = bright_bands(shot, rect)
+    assert bands, f"nothing bright in the HUD window {rect}"
+    centre = button_in(shot, rect)
+    assert centre, f"no button found: bright bands {bands}"
+    return centre
 
 
 def test_cancel_button_kills_wrapped_command(xt):
@@ -363,7 +391,6 @@ def test_cancel_button_kills_wrapped_command(xt):
     pids = wait_tree(pidfile)
     assert len(pids) == 2, f"expected sh and its sleep, got {pids}"
     assert wait_until(lambda: visible(x), 3), "no HUD window for the wrapped command"
-    time.sleep(0.2)
     bx, by = button_centre(x, visible(x)[0].rect)
     x.click(bx, by)
     t_click = time.monotonic()
@@ -387,8 +414,7 @@ def test_cancel_exits_promptly_once_command_is_gone(xs):
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     pids = wait_tree(pidfile)
     assert wait_until(lambda: visible(x), 3), "no HUD window for the wrapped command"
-    time.sleep(0.2)
-    x.run("xdotool", "key", "Escape")
+    x.run("xdotool", "key", "Escape")   # its grab is requested with the map
     assert wait_until(lambda: not any(alive(p) for p in pids), 2), "Escape did not end the wrapped command"
 
     def cpu_seconds():
@@ -418,10 +444,9 @@ def test_cancel_kills_command_ignoring_sigterm(xs):
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     pids = wait_tree(pidfile)
     assert wait_until(lambda: visible(x), 3), "no HUD window for the wrapped command"
-    time.sleep(0.2)
-    x.run("xdotool", "key", "Escape")
+    x.run("xdotool", "key", "Escape")   # its grab is requested with the map
     t0 = time.monotonic()
-    time.sleep(0.25)
+    time.sleep(0.25)   # SIGTERM has come and gone: time passing is what is tested
     assert all(alive(p) for p in pids), "premise: the command should ignore SIGTERM"
     gone = wait_until(lambda: not any(alive(p) for p in pids), 2.0)
     assert gone, f"a SIGTERM-ignoring command survived --kill-timeout 0.5: {[(p, proc_state(p)) for p in pids]}"
@@ -477,7 +502,6 @@ def test_icon_notification_dismissed_by_click(xs):
     assert res.returncode == 0, res
     wins = wait_until(lambda: visible(x), 1)
     assert wins, "no HUD window for `xhud info`"
-    time.sleep(0.2)
     cx, cy = wins[0].centre
     x.click(int(cx), int(cy))
     t_click = time.monotonic()
@@ -495,11 +519,10 @@ def test_text_notification_lets_clicks_through(xs):
     assert res.returncode == 0, res
     wins = wait_until(lambda: visible(x), 1)
     assert wins, "no HUD window for --mode text"
-    time.sleep(0.2)
     cx, cy = wins[0].centre
     x.click(int(cx), int(cy))
     assert wait_until(lambda: xev.button_presses() >= 1, 2), "the click on a text HUD did not reach the window below"
-    time.sleep(0.4)
+    time.sleep(0.4)   # a dismissal, had there been one, shows meanwhile: time passing is what is tested
     assert visible(x), "a click dismissed the text-only HUD (it should pass through)"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import time
 
-from conftest import XHUD_BIN, wait_until
+from conftest import XHUD_BIN, wait_steady, wait_until
 
 
 def test_an_icon_no_theme_has_shows_the_text_alone(xplain):
@@ -24,7 +24,7 @@ def test_an_icon_no_theme_has_shows_the_text_alone(xplain):
     region = (w.x, w.y, w.width, w.height)
     a = xplain.screenshot().bbox_not((0, 0, 0), region=region)
     first = xplain.screenshot()
-    time.sleep(0.25)
+    time.sleep(0.25)   # time passing is what is tested
     second = xplain.screenshot()
     rows = [first.data[(y * first.width + w.x) * 3:(y * first.width + w.x + w.width) * 3] for y in range(w.y, w.y + w.height)]
     rows2 = [second.data[(y * second.width + w.x) * 3:(y * second.width + w.x + w.width) * 3] for y in range(w.y, w.y + w.height)]
@@ -51,8 +51,19 @@ def test_a_button_given_on_stdin_to_a_click_through_hud_is_clickable(xplain):
         p.stdin.write(b"button=Cancel\n")
         p.stdin.flush()
         assert wait_until(lambda: xplain.visible_hud_windows() and xplain.visible_hud_windows()[0].height > before.height + 20, 3)
-        time.sleep(0.1)
-        w = xplain.visible_hud_windows()[0]
+        from test_material import bounding_shape
+
+        def takes_the_click():
+            """Its size once two reads in a row agree, and its input shape holds the button."""
+            w = wait_steady(lambda: (v := xplain.visible_hud_windows()) and v[0], 3, 0.05)
+            if not w:
+                return None
+            bx, by = _button_point(w)
+            inside = any(x0 <= bx - w.x < x0 + rw and y0 <= by - w.y < y0 + rh
+                         for x0, y0, rw, rh in bounding_shape(xplain.display, w.id, 2))   # ShapeInput
+            return inside and w
+
+        w = wait_until(takes_the_click, 3) or xplain.visible_hud_windows()[0]
         xplain.click(*_button_point(w))
         assert p.wait(timeout=3) == 1, "Cancel ends the HUD with status 1"
     finally:
@@ -77,7 +88,8 @@ def test_zenity_text_is_markup_unless_no_markup(xplain):
                               *extra], env=xplain.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             assert wait_until(lambda: xplain.visible_hud_windows(), 5)
-            time.sleep(0.1)
+            # Laid out: two reads in a row agree.
+            wait_steady(lambda: (v := xplain.visible_hud_windows()) and v[0].width, 3, 0.05)
             widths[tuple(extra)] = xplain.visible_hud_windows()[0].width
         finally:
             p.stdin.close()

@@ -8,7 +8,7 @@ import subprocess
 import threading
 import time
 
-from conftest import XHUD_BIN, set_root_background, wait_until
+from conftest import XHUD_BIN, set_root_background, wait_steady, wait_until
 from test_liveness import Grabber
 
 GREEN = (0x20, 0xA0, 0x40)
@@ -29,7 +29,7 @@ class Frames:
             raw = self.grabber.raw(self.rect)
             if raw and (not self.frames or raw != self.frames[-1]):
                 self.frames.append(raw)
-            time.sleep(0.004)
+            time.sleep(0.004)   # sampling interval
 
     def __enter__(self):
         self.thread.start()
@@ -39,6 +39,9 @@ class Frames:
         self.stop.set()
         self.thread.join()
         self.grabber.close()
+
+    def latest(self) -> bytes:
+        return self.frames[-1] if self.frames else b""
 
     def green_pixels(self, raw: bytes) -> int:
         """Pixels whose green stands out of red and blue: the wallpaper, or a bezel tinted by it."""
@@ -55,12 +58,15 @@ def test_a_window_shows_through_the_bezel_never_the_wallpaper(x):
     a hide, no frame inside the page shows green, with or without a compositor."""
     set_root_background(x.display, GREEN)
     page = x.start_xev("700x500+290+150")   # xev's window is white: the page
-    time.sleep(0.2)
     inside = (300, 160, 680, 480)           # within the page, away from its border
+    probes = [(640, 400), (979, 160), (300, 639), (979, 639)]   # its middle and corners
+    shot = x.wait_screen(lambda s: all(s.pixel(*p) == (255, 255, 255) for p in probes))
+    assert all(shot.pixel(*p) == (255, 255, 255) for p in probes), "the page is not on screen"
     with Frames(x.display, inside) as frames:
         p = subprocess.Popen([str(XHUD_BIN), "--label", "Copying", "--mask", "none"], env=x.env,
                              stdin=subprocess.PIPE, stderr=subprocess.PIPE)
         assert wait_until(lambda: x.visible_hud_windows(), 5)
+        # Each step plays while frames are read: time passing is what is tested.
         time.sleep(0.5)
         p.stdin.write(b"details=file 2 of 3\\nalmost there\n")
         p.stdin.flush()
@@ -71,7 +77,8 @@ def test_a_window_shows_through_the_bezel_never_the_wallpaper(x):
         p.stdin.close()
         assert p.wait(5) == 0
         assert wait_until(lambda: not x.visible_hud_windows(), 3)
-        time.sleep(0.2)
+        # The frames end once they show the page as it was before the HUD.
+        assert wait_until(lambda: frames.latest() == frames.frames[0], 3), "the page did not come back whole"
     assert len(frames.frames) > 10, "too few frames were read"
     worst = max(frames.green_pixels(f) for f in frames.frames)
     assert worst == 0, f"{worst} pixels of the page looked like the wallpaper in the worst of {len(frames.frames)} frames"
@@ -81,8 +88,7 @@ def test_a_window_shows_through_the_bezel_never_the_wallpaper(x):
 def edge_contrast(x, background) -> int:
     """How far the bezel's left edge (its first pixels, halfway down) stands from the background."""
     win = x.visible_hud_windows()[0]
-    time.sleep(0.3)
-    shot = x.screenshot()
+    shot = x.wait_screen(lambda s: s.bbox_not(background, 10, win.rect) is not None)   # drawn
     y = win.y + win.height // 2
     return max(max(abs(a - b) for a, b in zip(shot.pixel(xx, y), background)) for xx in range(win.x, win.x + 6))
 
@@ -111,15 +117,20 @@ def test_a_fading_blurred_bezel_never_leaves_a_blurred_slab(xplain):
     set_striped_root(xplain.display, period=16, band=8)
     hud = xplain.start_xhud("--mode", "text", "--label", "Fading", "--mask", "none", "--animation", "fade")
     win = xplain.visible_hud_windows()[0]
-    time.sleep(0.5)
     row = (win.x + 20, win.y + 8, win.width - 40, 1)   # the bezel's top margin: no text
-    sharp_shot = None
-    with Frames(xplain.display, row) as frames:
-        time.sleep(0.05)
-        hud.signal(15)
-        assert hud.wait(5) == 0
-        assert wait_until(lambda: not xplain.visible_hud_windows(), 3)
-        time.sleep(0.1)
+    grabber = Grabber(xplain.display)
+    try:
+        # Faded in: two reads a fade's length (0.3 s) apart agree.
+        assert wait_steady(lambda: grabber.raw(row), 5, 0.3), "the HUD never came to rest"
+        with Frames(xplain.display, row) as frames:
+            assert wait_until(frames.latest, 2), "no frame of the HUD was read"
+            hud.signal(15)
+            assert hud.wait(5) == 0
+            assert wait_until(lambda: not xplain.visible_hud_windows(), 3)
+            # Unmapped, the root is already repainted: the frames end once they show it.
+            assert wait_until(lambda: frames.latest() == grabber.raw(row), 3), "the last frame was not read"
+    finally:
+        grabber.close()
 
     def measure(raw):
         reds = [raw[i + 2] for i in range(0, len(raw) - 3, 4)]
@@ -176,15 +187,23 @@ def bezel_pixel(x, win):
     return x.screenshot().pixel(win.x + 8, win.y + win.height // 2)
 
 
+def grabbed_pixel(grabber, win):
+    """bezel_pixel's pixel read with XGetImage (fast enough to poll), as (r, g, b)."""
+    b, g, r = grabber.raw((win.x + 8, win.y + win.height // 2, 1, 1))[:3]
+    return (r, g, b)
+
+
 def test_a_bezel_never_shows_what_is_gone_from_beneath_it(xplain):
     """Without a compositor the bezel blends over a copy of the screen taken as it appears. When
     the window beneath draws anew (here: white to black), the copy is out of date and the bezel
     rises to opaque rather than keep showing the white that is gone."""
     page = Page(xplain.display, (240, 150, 800, 500), (255, 255, 255))
+    grabber = Grabber(xplain.display)
     try:
         hud = xplain.start_xhud("--mode", "text", "--label", "Beneath", "--mask", "none", "--animation", "none", "--blur", "0")
         win = xplain.visible_hud_windows()[0]
-        time.sleep(0.3)
+        # Drawn (no longer the page's white) and at rest.
+        wait_steady(lambda: (p := grabbed_pixel(grabber, win)) != (255, 255, 255) and p, 5, 0.1)
         before = bezel_pixel(xplain, win)
         assert before[0] > 55, f"premise: the white page shows through the bezel: {before}"
         page.paint((0, 0, 0))
@@ -193,6 +212,7 @@ def test_a_bezel_never_shows_what_is_gone_from_beneath_it(xplain):
         hud.signal(15)
         assert hud.wait(5) == 0
     finally:
+        grabber.close()
         page.close()
 
 
@@ -200,22 +220,28 @@ def test_a_stack_moving_over_a_still_page_keeps_its_material(xplain):
     """What a HUD's own windows uncover as they move and leave is not a change beneath: after a
     second HUD comes and goes (the first slides twice) the first still blends as before."""
     page = Page(xplain.display, (240, 150, 800, 500), (255, 255, 255))
+    grabber = Grabber(xplain.display)
     try:
         first = xplain.start_xhud("--mode", "text", "--label", "First", "--mask", "none", "--blur", "0")
-        time.sleep(0.5)
         win = xplain.visible_hud_windows()[0]
+        # Faded in: two reads a fade's length (0.3 s) apart agree.
+        assert wait_steady(lambda: grabbed_pixel(grabber, win), 5, 0.3), "the first HUD never came to rest"
         before = bezel_pixel(xplain, win)
         second = xplain.start_xhud("--mode", "text", "--label", "Second", "--mask", "none", "--blur", "0")
         assert wait_until(lambda: len(xplain.visible_hud_windows()) == 2, 5)
-        time.sleep(0.5)
+        # The first has slid up: two reads a slide's length (0.25 s) apart agree.
+        assert wait_steady(lambda: sorted(w.rect for w in xplain.visible_hud_windows()), 5, 0.3)
         second.signal(15)
         assert second.wait(5) == 0
         assert wait_until(lambda: len(xplain.visible_hud_windows()) == 1, 5)
-        time.sleep(0.6)
+        # Slid back, and at rest for longer than a rise to opaque (0.3 s) would take.
+        rest = wait_steady(lambda: (w := xplain.visible_hud_windows()) and (w[0].rect, grabbed_pixel(grabber, w[0])), 5, 0.35)
+        assert rest, "the first HUD never came to rest after the second left"
         win = xplain.visible_hud_windows()[0]
         after = bezel_pixel(xplain, win)
         assert abs(after[0] - before[0]) <= 6, f"the bezel changed: {before} -> {after}"
         first.signal(15)
         assert first.wait(5) == 0
     finally:
+        grabber.close()
         page.close()

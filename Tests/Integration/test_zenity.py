@@ -52,7 +52,6 @@ def test_attach_and_cancel_label(xplain):
     """--attach names the parent window; --cancel-label titles the button, which cancels (1)."""
     root = xplain.run("xdotool", "search", "--maxdepth", "0", "--name", "").stdout.split()
     hud = xplain.start_xhud("--progress", "--attach=root", "--cancel-label=Stop it", "--text=Copying", "--animation=none")
-    time.sleep(0.3)
-    xplain.run("xdotool", "key", "Escape")
+    xplain.run("xdotool", "key", "Escape")   # its grab is requested with the map
     assert hud.wait(3) == 1
     assert root is not None
