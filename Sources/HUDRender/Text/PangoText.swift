@@ -88,6 +88,10 @@ package final class PangoText: TextMeasurer {
         return (ink, logical)
     }
 
+    /// Plain text longer than this many characters is laid out from its first ones first (see
+    /// `layout(for:)`): as many as fill the height of any region at the smallest sizes.
+    static let prefixCharacters = 3000
+
     package func layout(for r: TextRequest) -> OpaquePointer {
         if let l = layouts[r] { return l }
         if layouts.count > 64 { // a label that changes every frame must not grow the cache
@@ -110,10 +114,19 @@ package final class PangoText: TextMeasurer {
             pango_layout_set_height(layout, Int32(saturating: min(h * scale, Double(Int32.max / 2))))
         }
         if r.markup && pango_parse_markup(r.text, -1, 0, nil, nil, nil, nil) != 0 {
-            pango_layout_set_markup(layout, r.text, -1)
+            pango_layout_set_markup(layout, r.singleLine ? r.text : BreakOpportunities.add(to: r.text, markup: true), -1)
+        } else if !r.singleLine, r.maxHeight != nil, r.text.utf8.count > Self.prefixCharacters,
+                  case let prefix = String(r.text.prefix(Self.prefixCharacters)), prefix.utf8.count < r.text.utf8.count {
+            // A long text cut at its height shows its first lines: when those of a prefix
+            // already fill the height (Pango ellipsizes the last), they are the text's own, and
+            // the rest (up to 16 KB of details) is never laid out on the loop.
+            pango_layout_set_text(layout, BreakOpportunities.add(to: prefix, markup: false), -1)
+            if pango_layout_is_ellipsized(layout) == 0 {
+                pango_layout_set_text(layout, BreakOpportunities.add(to: r.text, markup: false), -1)
+            }
         } else {
             // Plain text, and markup that does not parse is shown as it was written.
-            pango_layout_set_text(layout, r.text, -1)
+            pango_layout_set_text(layout, r.singleLine ? r.text : BreakOpportunities.add(to: r.text, markup: false), -1)
         }
         layouts[r] = layout
         return layout
