@@ -49,6 +49,10 @@ import threading
 import time
 from pathlib import Path
 
+# The processes of a run: the same helpers as the integration tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "Integration"))
+from hosts import end_hosts, hosts  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 BG = "3366cc"
 
@@ -496,50 +500,8 @@ def first_paint_time(conns: list[Conn], since: float) -> float | None:
 # Processes
 
 
-def hosts_of(runtime: str) -> list[int]:
-    want = b"XDG_RUNTIME_DIR=" + runtime.encode()
-    found = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            if open(f"/proc/{d}/comm").read().strip() != "xhud-host":
-                continue
-            if open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
-                continue
-            if want in open(f"/proc/{d}/environ", "rb").read().split(b"\0"):
-                found.append(int(d))
-        except OSError:
-            continue
-    return found
-
-
-def reap():
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-
-
-def end_hosts(runtime: str) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        pids = hosts_of(runtime)
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + 3
-        while pids and time.monotonic() < deadline:
-            reap()
-            pids = hosts_of(runtime)
-            if pids:
-                time.sleep(0.02)
-        if not pids:
-            return
+def end_runtime_hosts(runtime: str) -> None:
+    end_hosts("XDG_RUNTIME_DIR", runtime)
 
 
 def stop(p: subprocess.Popen | None) -> None:
@@ -604,7 +566,7 @@ class Bench:
 
     def close(self, s) -> None:
         stop(s.get("server"))
-        end_hosts(s["runtime"])
+        end_runtime_hosts(s["runtime"])
         s["proxy"].close()
         for p in (s["comp"], s["xvfb"]):
             stop(p)
@@ -622,7 +584,7 @@ class Bench:
         return None, (r.stdout + r.stderr).strip()[-200:]
 
     def start_server(self, s, xhud: str) -> None:
-        end_hosts(s["runtime"])
+        end_runtime_hosts(s["runtime"])
         s["server_bin"] = xhud
         p = subprocess.Popen([xhud, "server"], env=s["remote"], stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
@@ -652,7 +614,7 @@ class Bench:
         deadline = time.monotonic() + 10
         while not s["font_matches"].exists() and time.monotonic() < deadline:
             time.sleep(0.05)
-        end_hosts(s["runtime"])
+        end_runtime_hosts(s["runtime"])
 
     def run_one(self, s, key: str, cmd, opt) -> tuple[float | None, list, str]:
         proxy: Proxy = s["proxy"]
@@ -666,13 +628,13 @@ class Bench:
         elif opt.get("server") == "cold":
             stop(s["server"])
             s["server"] = None
-            end_hosts(s["runtime"])
+            end_runtime_hosts(s["runtime"])
             self.keep_font_matches(s, cmd)
         else:
             if s["server"] is not None:
                 stop(s["server"])
                 s["server"] = None
-            end_hosts(s["runtime"])
+            end_runtime_hosts(s["runtime"])
         with proxy.lock:
             known = len(proxy.conns)
         since = time.monotonic()
@@ -687,7 +649,7 @@ class Bench:
         for c in conns:
             waits += [(c.id, ms_, what) for ms_, what in waits_of(c, since, paint, rtt)]
         if opt.get("server") == "cold":
-            end_hosts(s["runtime"])
+            end_runtime_hosts(s["runtime"])
         return ms, waits, err
 
 

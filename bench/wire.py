@@ -35,6 +35,10 @@ import threading
 import time
 from pathlib import Path
 
+# The processes of a run: the same helpers as the integration tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "Integration"))
+from hosts import end_hosts, hosts  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 HZ = os.sysconf("SC_CLK_TCK")
 
@@ -106,53 +110,13 @@ def tree_cpu(pid: int) -> float:
 
 
 def servers(runtime: str) -> list[int]:
-    """The HUD servers that use XDG_RUNTIME_DIR=runtime: processes named xhud-host with it in
-    their environment (zombies left out)."""
-    want = b"XDG_RUNTIME_DIR=" + runtime.encode()
-    found = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            if open(f"/proc/{d}/comm").read().strip() != "xhud-host":
-                continue
-            if open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
-                continue
-            if want in open(f"/proc/{d}/environ", "rb").read().split(b"\0"):
-                found.append(int(d))
-        except OSError:
-            continue
-    return found
-
-
-def reap() -> None:
-    """Servers re-parented to this process (a child subreaper) that have ended."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    """The HUD servers that use XDG_RUNTIME_DIR=runtime (zombies left out)."""
+    return hosts("XDG_RUNTIME_DIR", runtime)
 
 
 def end_servers(runtime: str, timeout: float = 3.0) -> None:
     """SIGTERM to every server of `runtime`, then waits (SIGKILL after `timeout`)."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        pids = servers(runtime)
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + timeout
-        while pids and time.monotonic() < deadline:
-            reap()
-            pids = servers(runtime)
-            if pids:
-                time.sleep(0.02)
-        if not pids:
-            return
+    end_hosts("XDG_RUNTIME_DIR", runtime, timeout)
 
 
 def start_x(number: int, composited: bool):
@@ -163,7 +127,6 @@ def start_x(number: int, composited: bool):
         if subprocess.run(["xdpyinfo"], env=env, capture_output=True).returncode == 0:
             break
         time.sleep(0.05)
-    sys.path.insert(0, str(REPO / "Tests" / "Integration"))
     from conftest import set_root_background
     set_root_background(f":{number}", (0x33, 0x66, 0xCC))
     comp = None

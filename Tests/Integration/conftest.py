@@ -35,7 +35,10 @@ from pathlib import Path
 
 import pytest
 
+from hosts import alive, end_hosts, environ_of, hosts, proc_state  # noqa: F401 (used by the tests too)
+
 REPO = Path(__file__).resolve().parents[2]
+
 
 def _xhud_bin() -> Path:
     value = os.environ.get("XHUD_BIN", "")
@@ -107,32 +110,6 @@ def kill_group(proc: subprocess.Popen, grace: float = 2.0) -> None:
 TAG = "XHUD_TEST_TAG"  # marks the environment of everything a test starts (see kill_tagged)
 
 
-def environ_of(pid: int) -> dict[str, str]:
-    try:
-        raw = open(f"/proc/{pid}/environ", "rb").read()
-    except OSError:
-        return {}
-    out = {}
-    for item in raw.split(b"\0"):
-        k, sep, v = item.partition(b"=")
-        if sep:
-            out[k.decode(errors="replace")] = v.decode(errors="replace")
-    return out
-
-
-def proc_state(pid: int) -> str | None:
-    """The state letter of pid (R, S, Z, ...), None when there is no such process."""
-    try:
-        text = open(f"/proc/{pid}/stat").read()
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()[0]
-
-
-def alive(pid: int) -> bool:
-    return proc_state(pid) not in (None, "Z", "X")
-
-
 def children_of(pid: int) -> list[int]:
     try:
         return [int(p) for p in open(f"/proc/{pid}/task/{pid}/children").read().split()]
@@ -142,32 +119,13 @@ def children_of(pid: int) -> list[int]:
 
 def tagged_hosts(tag: str) -> list[int]:
     """Live xhud-host processes (whatever their argv[0]) started with TAG=tag."""
-    pids = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        pid = int(name)
-        try:
-            comm = open(f"/proc/{pid}/comm").read().strip()
-        except OSError:
-            continue
-        if comm == "xhud-host" and alive(pid) and environ_of(pid).get(TAG) == tag:
-            pids.append(pid)
-    return pids
+    return hosts(TAG, tag)
 
 
 def kill_tagged(tag: str) -> None:
     """Ends the detached HUD processes a test started (notifications live on in a new session,
     out of reach of the session's process-group cleanup)."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        pids = tagged_hosts(tag)
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        if not pids or wait_until(lambda: not tagged_hosts(tag), 1.0):
-            return
+    end_hosts(TAG, tag, timeout=1.0)
 
 
 # ---------------------------------------------------------------------------------------------
