@@ -42,7 +42,7 @@ let package = Package(
         // Plain text without Pango: fontconfig, HarfBuzz (loaded on first use) and Cairo, for the
         // text whose pixels are Pango's anyway (see its header).
         .target(name: "CDirectText", dependencies: ["CCairo"]),
-        .target(name: "HUDRender", dependencies: ["HUDCore", "HUDFiles", "CCairo", "CPango", "CDirectText"]),
+        .target(name: "HUDRender", dependencies: ["HUDSystem", "HUDCore", "HUDFiles", "CCairo", "CPango", "CDirectText"]),
         // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
         // draw), the interface a display backend implements (HUDBackend, HUDOutput), and the
         // registry that stacks a process's HUDs (the server's, the library's).

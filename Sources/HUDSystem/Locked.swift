@@ -8,7 +8,7 @@ import Glibc
 /// cannot see (its callers' accesses then read as races); the mutex lives on the heap, never
 /// in a Swift property that `&` could move.
 package final class Locked<Value>: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
     package init(_ value: Value) {
@@ -32,6 +32,10 @@ package final class Locked<Value>: @unchecked Sendable {
 extension Locked where Value == Void {
     /// A plain lock, for state that lives elsewhere.
     package convenience init() { self.init(()) }
+
+    /// For a lock held across calls that a closure cannot span; `withLock` wherever it can.
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         try withLock { (_: inout Void) in try body() }

@@ -1,4 +1,5 @@
 import Foundation
+import HUDSystem
 
 /// Delivers the library's callbacks (completions, button actions, notifications).
 ///
@@ -13,7 +14,7 @@ enum Callbacks {
     static let patience = 0.1
 
     private static let queue = DispatchQueue(label: "xhud.callbacks")
-    private static let lock = NSLock()
+    private static let lock = Locked()
     /// The main queue left the last callback waiting and has not run anything of ours since:
     /// later ones do not wait for it again (a sleeping main thread costs one wait, not one each).
     nonisolated(unsafe) private static var mainStalled = false
@@ -51,7 +52,7 @@ enum Callbacks {
     private final class Job: @unchecked Sendable {
         let work: @Sendable () -> Void
         let done = DispatchSemaphore(value: 0)
-        private let lock = NSLock()
+        private let lock = Locked()
         private var claimed = false
 
         init(_ work: @escaping @Sendable () -> Void) { self.work = work }

@@ -1,4 +1,5 @@
 import Foundation
+import HUDSystem
 import HUDCore
 import HUDX11
 import HUDRender
@@ -29,13 +30,13 @@ public final class HUD: @unchecked Sendable {
         get { queueLock.withLock { queueStorage } }
         set { queueLock.withLock { queueStorage = newValue } }
     }
-    private static let queueLock = NSLock()
+    private static let queueLock = Locked()
     nonisolated(unsafe) private static var queueStorage: DispatchQueue?
 
     /// The parent region the HUD covers.
     public let parent: ParentSpec
     let runtime: Runtime
-    private let lock = NSLock()
+    private let lock = Locked()
     private var state = State()
     /// Owned by the loop's thread, as are the three below.
     private var host: X11HUD?
@@ -515,7 +516,7 @@ enum HUDEvent: Sendable {
 /// The HUDs shown over each parent, in the order they were shown; a shown HUD is kept alive here
 /// until it is hidden (a HUD that nobody holds still hides, and its completion still runs).
 enum Registry {
-    private static let lock = NSLock()
+    private static let lock = Locked()
     nonisolated(unsafe) private static var shown: [HUD] = []
 
     static func add(_ hud: HUD) {

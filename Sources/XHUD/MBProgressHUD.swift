@@ -247,7 +247,7 @@ public final class MBProgressHUD: @unchecked Sendable {
             }
         }
     }
-    private let lock = NSLock()
+    private let lock = Locked()
     private weak var delegateStorage: MBProgressHUDDelegate?
 
     /// The delegate, held weakly by the HUD's hidden callback. It is called where callbacks run

@@ -1,4 +1,5 @@
 import Foundation
+import HUDSystem
 import HUDCore
 import HUDX11
 
@@ -11,7 +12,7 @@ final class Runtime: @unchecked Sendable {
     let loop: HUDLoop
     private var thread: Thread?
 
-    private static let lock = NSLock()
+    private static let lock = Locked()
     nonisolated(unsafe) private static var runtimes: [String: Runtime] = [:]
 
     /// The runtime for a display (`nil`: `$DISPLAY`), started on first use.

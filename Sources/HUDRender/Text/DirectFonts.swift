@@ -4,6 +4,7 @@ import Glibc
 import CCairo
 import CDirectText
 import HUDCore
+import HUDSystem
 
 /// The fonts of every renderer in the process, one per description (a server's HUDs each have
 /// a renderer: each new HUD would otherwise match and open its font again). Fonts do not change
@@ -18,11 +19,8 @@ enum DirectFonts {
     nonisolated(unsafe) private static var fonts: [String: OpaquePointer?] = [:]
     /// The matches read from the file (nil: none, or they no longer hold).
     nonisolated(unsafe) private static var kept: [String: String]?
-    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(m, nil)
-        return m
-    }()
+    /// Guards `fonts` and `kept`.
+    private static let lock = Locked()
     static let limit = 64
 
     /// The options PangoText's context has for the image surfaces HUDs are drawn into: the
@@ -43,15 +41,15 @@ enum DirectFonts {
     /// if its font is among them). Before the first font (FontWarmup.start).
     static func readKeptMatches() -> Bool {
         let read = FontMatchCache.read()
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
+        lock.lock()
+        defer { lock.unlock() }
         kept = read
         return read != nil
     }
 
     static func font(_ description: String) -> OpaquePointer? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
+        lock.lock()
+        defer { lock.unlock() }
         if let known = fonts[description] { return known }
         guard fonts.count < limit else { return nil }
         var font: OpaquePointer?
@@ -71,10 +69,10 @@ enum DirectFonts {
     /// the old font stays open (lines shaped with it may still be drawn). Any thread; slow
     /// (fontconfig's configuration, a match per description): not on a frame's path.
     static func settle() {
-        pthread_mutex_lock(lock)
+        lock.lock()
         let opened = fonts
         let read = kept
-        pthread_mutex_unlock(lock)
+        lock.unlock()
         var matches: [String: String] = [:]
         var files: [String] = []
         // The default fonts too, drawn or not: a cold HUD's details, button or value finds its
@@ -94,12 +92,12 @@ enum DirectFonts {
             }
             free(text)
         }
-        pthread_mutex_lock(lock)
+        lock.lock()
         for (description, match) in matches where read?[description] != nil && read?[description] != match {
             if fonts[description] != nil { fonts[description] = xhud_direct_font_open_match(match, options) }
         }
         kept = matches
-        pthread_mutex_unlock(lock)
+        lock.unlock()
         // Written unless the file holds these very matches now (another server may have written
         // it meanwhile, or someone removed it).
         guard FontMatchCache.read() != matches else { return }
