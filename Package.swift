@@ -11,6 +11,10 @@ let layout = Context.packageDirectory + "/layout"
 /// Each function in a section of its own, so that the order can place it: only targets outside the
 /// XHUD library product (a package that depends on it may not carry unsafe flags).
 let ownSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+/// The executables' main.swift (one call each) in Swift 5 mode: Swift 6 runs top-level code on
+/// the main actor, which links the concurrency runtime and libdispatch into programs that use
+/// neither (700 KB of code and their start-up). Everything they call is in Swift 6 mode.
+let entryPoint: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 func packedCode(_ order: String) -> [String] {
     ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(layout)/\(order)", "-Xlinker", "--no-warn-symbol-ordering"]
 }
@@ -90,7 +94,7 @@ let package = Package(
         // for help, `xhud server` and where no server can run.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
         // Its folder is not Sources/xhud: that differs from Sources/XHUD only by case.
-        .executableTarget(name: "xhud", dependencies: ["HUDSystem", "HUDSocket", "HUDClient", "CArgv"], path: "Sources/xhud-client", swiftSettings: ownSections,
+        .executableTarget(name: "xhud", dependencies: ["HUDClient", "CArgv"], path: "Sources/xhud-client", swiftSettings: ownSections + entryPoint,
                           linkerSettings: [.unsafeFlags(["-static-executable"]),
                                            .unsafeFlags(packedCode("xhud.order"), .when(configuration: .release))]),
         // The display's HUD server: requests parsed and applied, HUDs stacked, client sessions,
@@ -99,11 +103,14 @@ let package = Package(
         .target(name: "HUDService", dependencies: ["HUDSystem", 
             "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles", "HUDNotifications", "HUDAccessibility",
         ], swiftSettings: ownSections),
-        // The server's program: `xhud server`, a server started by a client, a private server and
-        // its client, help, `--print-config`, `--render-png`. No Foundation and no argument parser.
-        .executableTarget(name: "xhud-host", dependencies: ["HUDSystem", 
-            "HUDService", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CArgv", "CCairo",
-        ], swiftSettings: ownSections, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
+        // The server's program (HostCommand): `xhud server`, a server started by a client, a
+        // private server and its client, help, `--print-config`, `--render-png`. No Foundation and
+        // no argument parser.
+        .target(name: "HUDHost", dependencies: [
+            "HUDSystem", "HUDService", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CCairo",
+        ], swiftSettings: ownSections),
+        // Its executable: one call. Its main.swift is in Swift 5 mode (see there).
+        .executableTarget(name: "xhud-host", dependencies: ["HUDHost", "CArgv"], swiftSettings: ownSections + entryPoint, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
                                                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                                           "-Xlinker", "--no-export-dynamic"],
                                          .when(configuration: .release))]),

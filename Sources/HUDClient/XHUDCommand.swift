@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDSocket
+import HUDSystem
+
+/// The `xhud` command starts lean: it links neither X11, Cairo, Pango nor the argument parser.
+/// Every HUD is drawn by the display's server, started here when none runs; this process sends
+/// the invocation as it is (the server parses it, once) and stays a thin client for the HUD's
+/// life. xhud-host does the rest: help, `--print-config`, `xhud server`, and a private server
+/// where no display-wide one can run.
+package enum XHUDCommand {
+    package static func main() -> Never {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let own = arguments.prefix { $0 != "--" }          // a wrapped command's arguments are not ours
+        let verb = own.first.flatMap(Verb.init(rawValue:))
+        let wantsHost = verb == .server || own.contains {
+            ["-h", "--help", "--help-hidden", "--version", "--print-config", "--render-png"].contains($0)
+                || $0.hasPrefix("--generate-completion-script") || $0.hasPrefix("--render-png=")
+        }
+        let named = verb?.isNamed == true || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
+
+        if wantsHost { execHost(arguments) }
+        guard let paths = ServerPaths.current() else { execHost(arguments) }   // the host reports the missing display
+        // hide, list and pop need no server: without one nothing is showing.
+        let quietWithoutServer = verb?.succeedsWithoutServer == true
+        do {
+            if quietWithoutServer { try paths.checkPrivateDirectory() } else { try paths.preparePrivateDirectory() }
+        } catch .noServer {
+            exit(0)
+        } catch {
+            execHost(arguments)   // a private server draws the HUD, or the host explains what is wrong with the directory
+        }
+        var st = stat()
+        let (request, command) = SessionClient.request(
+            arguments: arguments, cwd: Environment.currentDirectory, staysConnected: !named,
+            stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: getenv("XHUD_STATS") != nil)
+        let client = SessionClient(paths: paths, host: quietWithoutServer ? nil : hostPath(), request: request, command: command)
+        switch client.run() {
+        case .exit(let status):
+            exit(status)
+        case .drawItYourself:
+            if quietWithoutServer {
+                // No server: nothing shows, so there is nothing to hide or list. A server that did not
+                // answer may show something: that is not success.
+                guard let why = client.answerMissing else { exit(0) }
+                Console.error("xhud: the display's HUD server did not answer (\(why)); nothing was done\n")
+                exit(3)
+            }
+            execHost(arguments)
+        }
+    }
+
+    /// xhud-host: `$XHUD_HOST`, next to this executable, or in ../lib/xhud (packaged).
+    static func hostPath() -> String? {
+        if let path = Environment.value("XHUD_HOST"), access(path, X_OK) == 0 { return path }
+        return Environment.companion("xhud-host")
+    }
+
+    /// Replaces this process with xhud-host.
+    static func execHost(_ arguments: [String]) -> Never {
+        if let path = hostPath() {
+            var argv: [UnsafeMutablePointer<CChar>?] = (["xhud"] + arguments).map { strdup($0) }
+            argv.append(nil)
+            execv(path, &argv)
+        }
+        Console.error("xhud: cannot run xhud-host (looked beside this program and in ../lib/xhud; XHUD_HOST names another)\n")
+        exit(2)
+    }
+}
