@@ -60,6 +60,16 @@ REQUIRED_TOOLS = ["Xvfb", "xdpyinfo", "xdotool", "xwininfo", "xprop", "import", 
 # Small utilities
 
 
+def longest_still(frames: list[tuple[float, bytes]]) -> float:
+    """The longest time, in seconds, that (time, pixels) samples stayed the same."""
+    still, longest = frames[0], 0.0
+    for at, data in frames[1:]:
+        if data != still[1]:
+            still = (at, data)
+        longest = max(longest, at - still[0])
+    return longest
+
+
 def wait_until(predicate, timeout: float, interval: float = 0.02):
     """Polls predicate until it returns something truthy (returned) or timeout passes (None)."""
     deadline = time.monotonic() + timeout

@@ -8,7 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from conftest import BACKGROUND, XHUD_BIN, wait_until
+from conftest import BACKGROUND, XHUD_BIN, longest_still, wait_until
 from test_named import LINGER, hidden, nx, ok, one_window  # noqa: F401 (nx is a fixture)
 from test_scripts import bar_fill, bright_bands
 
@@ -236,11 +236,7 @@ def test_an_svg_that_takes_long_to_draw_is_drawn_aside_and_given_up(nx, tmp_path
     # Given up either way: the parent's wall-clock limit, or the child's CPU limit if it comes first.
     assert res.returncode == 2 and ("took more than" in res.stderr or "ran out of its time" in res.stderr), res.stderr
     assert result["took"] < 2.5, result["took"]
-    still, longest = frames[0], 0.0
-    for at, data in frames[1:]:
-        if data != still[1]:
-            still = (at, data)
-        longest = max(longest, at - still[0])
+    longest = longest_still(frames)
     assert longest < 0.3, f"the witness stood still for {longest:.2f} s"
 
 

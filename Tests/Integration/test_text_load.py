@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import wait_until
+from conftest import longest_still, wait_until
 from test_liveness import Grabber
 from test_named import LINGER, named, nx, ok, one_window  # noqa: F401 (nx is a fixture)
 
@@ -41,9 +41,5 @@ def test_long_details_never_stall_a_spinner_beside_them(nx, details):
     t.join()
     grabber.close()
     assert result["res"].returncode == 0, result["res"].stderr
-    still, longest = frames[0], 0.0
-    for at, data in frames[1:]:
-        if data != still[1]:
-            still = (at, data)
-        longest = max(longest, at - still[0])
+    longest = longest_still(frames)
     assert longest < 0.15, f"the witness stood still for {longest:.2f} s while the details were laid out"
