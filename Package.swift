@@ -53,7 +53,9 @@ let package = Package(
         .target(name: "HUDEngine", dependencies: ["HUDCore", "HUDRender", "CCairo"]),
         // The X11 backend: display, visuals, compositor, windows, input, monitors, display link,
         // frames composed on the X server.
-        .target(name: "HUDX11", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CX11"]),
+        // Present's requests and completion event through Xlib (the protocol header only).
+        .target(name: "CPresent", dependencies: ["CX11"]),
+        .target(name: "HUDX11", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CX11", "CPresent"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
         .target(name: "XHUD", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDX11", "HUDSettings"]),
         // The executables' arguments, taken from glibc instead of the Swift runtime's reading of

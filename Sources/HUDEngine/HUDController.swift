@@ -218,7 +218,8 @@ package final class HUDController {
     package var moving: Bool {
         guard lifecycle.isVisible else { return false }
         let now = clock.now
-        return lifecycle.isAnimating || configuration.mode.isAnimated || progress.isMoving(at: now) || progressSource != nil
+        let spins = configuration.mode.isAnimated && output?.spinsByItself != true
+        return lifecycle.isAnimating || spins || progress.isMoving(at: now) || progressSource != nil
             || bezelTween?.isMoving(at: now) == true || slide != nil
             || beneathChangedAt.map { now - $0 < Self.risesFor } == true
     }
@@ -431,7 +432,11 @@ package final class HUDController {
             }
             let shift = f.bezelOverride.map { Point(x: $0.midX - layout.bezel.midX, y: $0.midY - layout.bezel.midY) } ?? .zero
             let centre = Point(x: (r.midX + shift.x - f.origin.x) * scale, y: (r.midY + shift.y - f.origin.y) * scale)
-            let angle = SpinnerSprites.angle(style: style, time: shownAt)
+            // The turn in whole steps, one a refresh: at a steady pace every frame is one step
+            // on, and a display that turns the spinner itself shows the same steps.
+            let steps = max(1, Int((1 / backend.framePeriod).rounded()))
+            let step = Int((shownAt * Double(steps)).rounded())
+            let angle = SpinnerSprites.angle(style: style, time: Double(step % steps) / Double(steps))
             composition.spinner = (centre, angle)
             if !contentChanged, lastPresentation == presentation {
                 // The spokes step twelve times a second: a frame that would show the same step
@@ -443,6 +448,9 @@ package final class HUDController {
                 if !output.composited {
                     let half = (r.width / 2 + 2) * scale
                     composition.area = Rect(x: centre.x - half, y: centre.y - half, width: 2 * half, height: 2 * half).integral
+                    if presentation.alpha >= 1, presentation.scale == 1, f.bezelOverride == nil {
+                        composition.steadySpin = .init(style: style, step: step % steps, steps: steps)
+                    }
                 }
             }
             lastSpinnerAngle = angle

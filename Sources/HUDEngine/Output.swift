@@ -63,6 +63,13 @@ package protocol HUDOutput: AnyObject {
     /// What the HUD says, in words (its label, or its details without one): the window's name,
     /// which window lists and screen readers read. Called when it changes.
     func setTitle(_ title: String)
+    /// The display turns the spinner by itself (after a `steadySpin` frame): no frame is due
+    /// for it until something else changes.
+    var spinsByItself: Bool { get }
+}
+
+extension HUDOutput {
+    package var spinsByItself: Bool { false }
 }
 
 /// Names a spinner sprite: its style, its side in pixels and its colour.
@@ -91,6 +98,20 @@ package struct Composition: Equatable, Sendable {
     }
     /// Only this part changed (the spinner's square), nil for all of it.
     package var area: Rect?
+    /// Set when nothing but the spinner moved since the last frame (alpha 1, no zoom): its turn
+    /// in steps a second, the step this frame shows. A backend may then leave the turning to the
+    /// display (`HUDOutput.spinsByItself`).
+    package var steadySpin: SteadySpin?
+    package struct SteadySpin: Equatable, Sendable {
+        package var style: SpinnerStyle
+        package var step: Int
+        package var steps: Int
+        package init(style: SpinnerStyle, step: Int, steps: Int) {
+            self.style = style
+            self.step = step
+            self.steps = steps
+        }
+    }
     private var spinnerCentre: Point?
     private var spinnerAngle: Double = 0
 

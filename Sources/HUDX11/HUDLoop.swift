@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CX11
+import CPresent
 import HUDCore
 import HUDEngine
 import HUDSystem
@@ -117,13 +118,16 @@ package final class HUDLoop: HUDEventLoop {
             fds.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0))
             let watched = readers
             for r in watched { fds.append(pollfd(fd: r.fd, events: r.events, revents: 0)) }
-            // Events already read from the socket: look, do not wait.
+            // Events already read from the socket (while a reply was awaited): look, do not
+            // wait. One read of the socket a pass, not one per question: a spinner's frame is
+            // four system calls.
+            let queued = XEventsQueued(display.handle, QueuedAfterReading) > 0
             var wait = timespec()
-            let timed = XPending(display.handle) > 0 || timeout(&wait)
-            if XPending(display.handle) > 0 { wait = timespec() }
+            let timed = queued || timeout(&wait)
+            if queued { wait = timespec() }
             let n = timed ? sleep(&fds, &wait) : sleep(&fds, nil)
             if n < 0 && errno != EINTR { break }
-            handleXEvents()
+            if queued || fds[0].revents != 0 { handleXEvents() }
             var read = false
             for (i, r) in watched.enumerated() where fds[i + 2].revents != 0 {
                 // A handler may have removed its reader (end of input) or another one.
@@ -224,9 +228,16 @@ package final class HUDLoop: HUDEventLoop {
     private func handleXEvents() {
         let d = display.handle
         var ev = XEvent()
-        while XPending(d) > 0 {
+        while XEventsQueued(d, QueuedAfterReading) > 0 {
             XNextEvent(d, &ev)
             display.noteEvent(&ev)
+            if ev.type == GenericEvent, let op = display.knownPresentOpcode {
+                var c = XHUDPresentComplete()
+                if xhud_present_complete(d, &ev, op, &c) != 0 {
+                    for o in display.outputs { o.value?.presentCompleted(c) }
+                    continue
+                }
+            }
             if let w = display.damageWatch {
                 let outputs = display.outputs.compactMap(\.value)
                 let outdated = w.outdated(by: &ev, outputs: outputs, now: clock.now)

@@ -11,6 +11,7 @@ package final class OverlayWindow {
     package private(set) var isMapped = false
     let visual: UnsafeMutablePointer<Visual>
     let depth: Int32
+    let colormap: Colormap
 
     package init(display: X11Display, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool) {
         self.display = display
@@ -26,7 +27,8 @@ package final class OverlayWindow {
         }
         var attrs = XSetWindowAttributes()
         attrs.override_redirect = 1
-        attrs.colormap = XCreateColormap(d, display.root, visual, AllocNone)
+        colormap = XCreateColormap(d, display.root, visual, AllocNone)
+        attrs.colormap = colormap
         attrs.border_pixel = 0
         attrs.background_pixmap = 0     // None: nothing is painted before the first frame
         attrs.event_mask = Int(ButtonPressMask | ButtonReleaseMask | ExposureMask | PointerMotionMask | LeaveWindowMask)
@@ -51,6 +53,7 @@ package final class OverlayWindow {
         let d = display.handle
         if blocker != 0 { XDestroyWindow(d, blocker) }
         XDestroyWindow(d, window)
+        XFreeColormap(d, colormap)   // a long-lived server makes one per HUD
         XFlush(d)
     }
 

@@ -16,7 +16,11 @@ final class ServerCanvas {
     let display: X11Display
     let window: Window
     let width: Int, height: Int
+    let depth: Int32
     let content: UploadedImage
+    /// Counts the changes of what a frame is composed from (content, sprite, background, blur):
+    /// a frame kept from an earlier count is stale (`PresentedSpinner`).
+    private(set) var generation = 0
     private(set) var sprite: UploadedImage?
     private var spriteKey: SpriteKey?
     private let windowPicture: Picture
@@ -49,6 +53,7 @@ final class ServerCanvas {
         self.window = window
         self.width = max(1, width)
         self.height = max(1, height)
+        self.depth = depth
         let d = display.handle
         let argb = XRenderFindStandardFormat(d, Int32(PictStandardARGB32))
         windowPicture = XRenderCreatePicture(d, window, XRenderFindVisualFormat(d, visual), 0, nil)
@@ -73,6 +78,7 @@ final class ServerCanvas {
         XFreePixmap(d, back.pixmap)
         if let layer { XFreePixmap(d, layer.pixmap) }
         if snapshotPixmap != 0 { XFreePixmap(d, snapshotPixmap) }
+        if let copyGC { XFreeGC(d, copyGC) }
         dropBlurred()
     }
 
@@ -96,6 +102,7 @@ final class ServerCanvas {
     func setSprite(key: SpriteKey, draw: (OpaquePointer) -> Void) {
         if spriteKey == key { return }
         spriteKey = key
+        generation += 1
         let d = display.handle
         if spritePicture != 0 { XRenderFreePicture(d, spritePicture) }
         let s = UploadedImage(display: display, width: key.side, height: key.side, useSHM: false)
@@ -115,6 +122,7 @@ final class ServerCanvas {
     /// another's background.
     func setBackground(_ b: Background, rect: Rect, under: [(pixmap: Pixmap, rect: Rect)] = []) {
         let d = display.handle
+        generation += 1
         dropBlurred()
         if backgroundPicture != 0 { XRenderFreePicture(d, backgroundPicture); backgroundPicture = 0 }
         let oldSnapshot = snapshotPixmap   // may be one of `under`: freed once copied from
@@ -168,10 +176,10 @@ final class ServerCanvas {
     /// Composes a frame on the server and shows it: the content (and the turned sprite) with
     /// `alpha`, scaled by `zoom` about `zoomCentre` (window pixels), over the background; only
     /// `area` (window pixels) when given.
-    func present(alpha: Double, zoom: Double, zoomCentre: Point, spinner: Spinner?, windowOrigin: Point, area: Rect? = nil) {
+    func present(alpha: Double, zoom: Double, zoomCentre: Point, spinner: Spinner?, windowOrigin: Point, area: Rect? = nil,
+                 toWindow: Bool = true) {
         let d = display.handle
-        let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
-        let a = (area ?? full).intersection(full).integral
+        let a = clipped(area)
         guard !a.isEmpty else { return }
         let x = Int32(a.x), y = Int32(a.y), w = UInt32(a.width), h = UInt32(a.height)
 
@@ -230,8 +238,28 @@ final class ServerCanvas {
         if zoomed { setTransform(source, [1, 0, 0, 0, 1, 0]) }
         if mask != 0 { XRenderFreePicture(d, mask) }
 
-        XRenderComposite(d, PictOpSrc, back.picture, 0, windowPicture, x, y, 0, 0, x, y, w, h)
+        if toWindow { XRenderComposite(d, PictOpSrc, back.picture, 0, windowPicture, x, y, 0, 0, x, y, w, h) }
     }
+
+    /// The part of the window a frame of `area` composes (all of it for nil).
+    func clipped(_ area: Rect?) -> Rect {
+        let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        return (area ?? full).intersection(full).integral
+    }
+
+    private var copyGC: GC?
+
+    /// A pixmap holding `r` of the last frame composed (the back pixmap), copied on the server.
+    func copyBack(_ r: Rect) -> Pixmap {
+        let d = display.handle
+        let p = XCreatePixmap(d, display.root, UInt32(r.width), UInt32(r.height), UInt32(depth))
+        if copyGC == nil { copyGC = XCreateGC(d, back.pixmap, 0, nil) }
+        XCopyArea(d, back.pixmap, p, copyGC, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), 0, 0)
+        return p
+    }
+
+    /// The content was drawn again.
+    func contentChanged() { generation += 1 }
 
     // MARK: Blur
 
@@ -239,7 +267,7 @@ final class ServerCanvas {
     /// shape, window pixels). Only without a compositor: with one, the compositor blurs.
     func setBlur(radius: Double, spans: [Rect]) {
         let r = min(max(0, radius), 128)
-        if r != blurRadius { dropBlurred() }
+        if r != blurRadius { dropBlurred(); generation += 1 }
         blurRadius = r
         let clip = spans.map {
             XRectangle(x: Int16(saturating: $0.x), y: Int16(saturating: $0.y),
@@ -247,6 +275,7 @@ final class ServerCanvas {
         }
         if clip.count != blurClip.count || !zip(clip, blurClip).allSatisfy({ $0.x == $1.x && $0.y == $1.y && $0.width == $1.width && $0.height == $1.height }) {
             blurClip = clip
+            generation += 1
             if blurTargetPicture != 0 { XRenderFreePicture(display.handle, blurTargetPicture); blurTargetPicture = 0 }
         }
     }

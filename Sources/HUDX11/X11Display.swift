@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CX11
+import CPresent
 import HUDCore
 import HUDSystem
 
@@ -28,6 +29,19 @@ package final class X11Display {
         solids[[c16, a16]] = p
         return p
     }
+
+    /// The Present extension's major opcode, nil where the display has none (or XHUD_NO_PRESENT
+    /// is set): asked once, when a spinner first holds still (a round trip).
+    private var presentQuery: Int32??
+    var presentOpcode: Int32? {
+        if let known = presentQuery { return known }
+        var op: Int32 = 0
+        let found: Int32? = getenv("XHUD_NO_PRESENT") == nil && xhud_present_query(handle, &op) != 0 ? op : nil
+        presentQuery = .some(found)
+        return found
+    }
+    /// The opcode once asked for, without asking (events are looked at with it).
+    var knownPresentOpcode: Int32? { presentQuery ?? nil }
 
     /// Made when first needed (asking for the extension is a round trip).
     private var madeDamageWatch: DamageWatch??

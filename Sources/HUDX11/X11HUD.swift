@@ -105,6 +105,7 @@ package final class X11HUD: HUDBackend {
         let o = X11Output(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
                           composited: composited, overScreen: overScreen)
         o.onBeneathChanged = { [weak self] in self?.controller.beneathChanged() }
+        o.spinner.loop = loop
         return o
     }
 

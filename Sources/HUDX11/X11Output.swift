@@ -2,9 +2,11 @@
 import Glibc
 #endif
 import CX11
+import CPresent
 import CCairo
 import HUDCore
 import HUDEngine
+import HUDRender
 
 /// One HUD's output on X11 (`HUDOutput`): its window (and input blocker), the server-side
 /// canvas the frames are composed on, what it blends over without a compositor, its bounding
@@ -28,6 +30,8 @@ final class X11Output: HUDOutput {
     private var shapeKey: (Rect, Double)?
     private(set) var onWallpaper = false
     let useSHM: Bool
+    /// The spinner, while nothing else moves, turned by the X server.
+    let spinner: PresentedSpinner
 
     init(display: X11Display, rect: Rect, blockInputOver: Rect?, clickThrough: Bool, composited: Bool, overScreen: Bool) {
         self.display = display
@@ -36,6 +40,7 @@ final class X11Output: HUDOutput {
         useSHM = display.sharedMemoryUsable
         self.blockInputOver = blockInputOver
         self.clickThrough = clickThrough
+        spinner = PresentedSpinner(display: display)
         window = OverlayWindow(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
         canvas = X11Output.makeCanvas(display, window, useSHM)
         chooseBackground()
@@ -43,6 +48,7 @@ final class X11Output: HUDOutput {
     }
 
     deinit {
+        spinner.stop()   // before its parent window goes
         grabEscape(false)
         if window.isMapped { vacate(window.rect) }
         display.outputs.removeAll { $0.value == nil || $0.value === self }
@@ -76,6 +82,7 @@ final class X11Output: HUDOutput {
 
     /// Moves or resizes the window; a new size gets a new canvas (its content is sent again).
     func move(to r: Rect, blocker region: Rect) {
+        spinner.stop()
         if !window.everMapped {
             // Never configured before its first map (see OverlayWindow.map): made anew where it goes.
             guard r.integral != window.rect || blockInputOver.map({ $0 != region }) == true else { return }
@@ -151,6 +158,7 @@ final class X11Output: HUDOutput {
         display.updateDamageWatch(mapped: window.rect)
     }
     func unmap() {
+        spinner.stop()
         if window.isMapped { vacate(window.rect) }
         window.unmap()
         display.updateDamageWatch()
@@ -159,6 +167,8 @@ final class X11Output: HUDOutput {
     func raise() { window.raise() }
 
     func drawContent(_ draw: (OpaquePointer) -> Void) {
+        spinner.stop()
+        canvas.contentChanged()
         canvas.content.prepareToDraw()
         draw(canvas.content.surface)
         canvas.content.upload()
@@ -167,10 +177,30 @@ final class X11Output: HUDOutput {
     func setSprite(key: SpriteKey, draw: (OpaquePointer) -> Void) { canvas.setSprite(key: key, draw: draw) }
 
     func present(_ c: Composition) {
-        canvas.present(alpha: c.alpha, zoom: c.zoom, zoomCentre: c.zoomCentre,
-                       spinner: c.spinner.map { ServerCanvas.Spinner(centre: $0.centre, angle: $0.angle) },
-                       windowOrigin: Point(x: window.rect.x, y: window.rect.y), area: c.area)
+        let origin = Point(x: window.rect.x, y: window.rect.y)
+        guard let spin = c.steadySpin, let s = c.spinner, !composited else {
+            spinner.stop()
+            canvas.present(alpha: c.alpha, zoom: c.zoom, zoomCentre: c.zoomCentre,
+                           spinner: c.spinner.map { ServerCanvas.Spinner(centre: $0.centre, angle: $0.angle) },
+                           windowOrigin: origin, area: c.area)
+            return
+        }
+        // The X server turns it already: its child window shows this step by now.
+        if spinner.isRunning { return }
+        func compose(angle: Double, toWindow: Bool) {
+            canvas.present(alpha: 1, zoom: 1, zoomCentre: c.zoomCentre, spinner: .init(centre: s.centre, angle: angle),
+                           windowOrigin: origin, area: c.area, toWindow: toWindow)
+        }
+        compose(angle: s.angle, toWindow: true)
+        _ = spinner.steadyFrame(spin, area: canvas.clipped(c.area), canvas: canvas, window: window) { time in
+            compose(angle: SpinnerSprites.angle(style: spin.style, time: time), toWindow: false)
+        }
     }
+
+    var spinsByItself: Bool { spinner.isRunning }
+
+    /// Present's answer to a question about the display's frame counter.
+    func presentCompleted(_ c: XHUDPresentComplete) { spinner.completed(c) }
 
     private(set) var escapeGrabbed = false
     /// A passive grab of Escape on the root: the override-redirect HUD never has the focus. If
@@ -203,6 +233,7 @@ final class X11Output: HUDOutput {
     /// A compositor started or stopped: the background (and the shape) follow.
     func setComposited(_ on: Bool) {
         guard on != composited else { return }
+        spinner.stop()
         composited = on
         shapeKey = nil
         chooseBackground()
@@ -249,6 +280,7 @@ final class X11Output: HUDOutput {
     /// window's logical coordinates; `spans` is asked for only when it or the zoom changed.
     func setShape(bezel: Rect, zoom: Double, spans: () -> [Rect]) {
         if let k = shapeKey, k.0 == bezel, k.1 == zoom { return }
+        spinner.stop()
         shapeKey = (bezel, zoom)
         let s = spans()
         let rects = s.map {

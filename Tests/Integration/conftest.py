@@ -60,6 +60,13 @@ REQUIRED_TOOLS = ["Xvfb", "xdpyinfo", "xdotool", "xwininfo", "xprop", "import", 
 # Small utilities
 
 
+def loop_witness(x) -> None:
+    """Makes the spinners of the session's next server drawn by its loop, frame by frame, so that
+    a witness spinner stands still exactly when the loop does. Otherwise a spinner that holds
+    still is turned by the X server alone (Present), and turns on through any stall of ours."""
+    x.env = dict(x.env, XHUD_NO_PRESENT="1")
+
+
 def longest_still(frames: list[tuple[float, bytes]]) -> float:
     """The longest time, in seconds, that (time, pixels) samples stayed the same."""
     still, longest = frames[0], 0.0

@@ -8,7 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from conftest import BACKGROUND, XHUD_BIN, longest_still, wait_until
+from conftest import BACKGROUND, XHUD_BIN, longest_still, loop_witness, wait_until
 from test_named import LINGER, hidden, nx, ok, one_window  # noqa: F401 (nx is a fixture)
 from test_scripts import bar_fill, bright_bands
 
@@ -192,6 +192,7 @@ def test_a_hostile_svg_is_refused_while_another_hud_keeps_turning(nx, tmp_path):
     evil.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><filter id="t">'
                     '<feTurbulence baseFrequency="0.9" numOctaves="1000000"/></filter>'
                     '<rect width="400" height="400" filter="url(#t)"/></svg>')
+    loop_witness(nx)
     ok(nx, "--id", "witness", "--label", "Witness", "--hide-after", "30", "--animation", "none", *LINGER)
     win = one_window(nx)
     t0 = time.monotonic()
@@ -216,6 +217,7 @@ def test_an_svg_that_takes_long_to_draw_is_drawn_aside_and_given_up(nx, tmp_path
     slow.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><filter id="t">'
                     + '<feTurbulence baseFrequency="0.9" numOctaves="8"/>' * 3
                     + '</filter><rect width="4000" height="4000" filter="url(#t)"/></svg>')
+    loop_witness(nx)
     ok(nx, "--id", "witness", "--label", "Witness", "--hide-after", "30", "--animation", "none", *LINGER)
     win = one_window(nx)
     result = {}
@@ -347,6 +349,7 @@ def test_a_configuration_slow_to_read_is_read_off_the_loop(nx, tmp_path):
     import threading
     from test_liveness import Grabber
     nx.env = dict(nx.env, XHUD_TEST_SLOW_SETTINGS="1.5")
+    loop_witness(nx)
     ok(nx, "--id", "witness", "--label", "Witness", "--hide-after", "30", "--animation", "none", *LINGER)
     win = one_window(nx)
     conf = tmp_path / "new.toml"

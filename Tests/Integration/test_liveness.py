@@ -15,7 +15,7 @@ import subprocess
 import threading
 import time
 
-from conftest import XHUD_BIN, _Xlib, wait_until
+from conftest import XHUD_BIN, _Xlib, loop_witness, wait_until
 
 SECONDS = float(os.environ.get("XHUD_STRESS_SECONDS", "20"))
 
@@ -74,6 +74,7 @@ def feed(proc: subprocess.Popen, stop: threading.Event, rate: float):
 
 
 def test_many_huds_with_fast_updates_under_load_never_freeze(xplain):
+    loop_witness(xplain)
     cells = [(c * 320, r * 400, 320, 400) for r in range(2) for c in range(4)]   # 8 HUDs on 1280x800
     huds = []
     for i, (x0, y0, w, h) in enumerate(cells):

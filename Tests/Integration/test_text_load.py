@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import longest_still, wait_until
+from conftest import longest_still, loop_witness, wait_until
 from test_liveness import Grabber
 from test_named import LINGER, named, nx, ok, one_window  # noqa: F401 (nx is a fixture)
 
@@ -19,6 +19,7 @@ from test_named import LINGER, named, nx, ok, one_window  # noqa: F401 (nx is a 
                          ids=["one-long-word", "combining", "words"])
 def test_long_details_never_stall_a_spinner_beside_them(nx, details):
     # The witness and the long HUD each in a region of their own: neither moves for the other.
+    loop_witness(nx)
     ok(nx, "--id", "witness", "--label", "Witness", "--hide-after", "30", "--animation", "none",
        "--geometry", "600x800+0+0", *LINGER)
     win = one_window(nx)
