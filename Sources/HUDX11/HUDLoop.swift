@@ -179,6 +179,8 @@ package final class HUDLoop: HUDEventLoop {
 
     /// Set while every HUD is visited (`settle`, the ticks): the link is updated after the visit.
     private var deferringLink = false
+    /// When `releaseFreedMemory` last gave back pages of files.
+    var pagesReleasedAt = -Double.infinity
 
     func updateLink() {
         guard !deferringLink else { return }
@@ -259,6 +261,14 @@ private func c_ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ tim
                      _ sigmask: UnsafeRawPointer?) -> Int32
 
 extension HUDLoop {
-    /// Returns freed heap pages to the system (a long-lived server after a HUD goes).
-    package func releaseFreedMemory() { _ = malloc_trim(0) }
+    /// Returns freed heap pages to the system (a long-lived server after a HUD goes), and, at
+    /// most every half minute (reading the mappings takes a millisecond or two, and a request
+    /// faults back in what it runs), the pages of code and data its files no longer need.
+    package func releaseFreedMemory() {
+        _ = malloc_trim(0)
+        let now = clock.now
+        guard now - pagesReleasedAt >= 30 else { return }
+        pagesReleasedAt = now
+        ResidentPages.releaseUnwrittenFilePages()
+    }
 }
