@@ -442,10 +442,10 @@ package final class HUDController {
                 // The spokes step twelve times a second: a frame that would show the same step
                 // is not composed at all; otherwise only the spinner's square is.
                 if angle == lastSpinnerAngle { return }
-                // Under a compositor the whole bezel is composed again (a few requests either
-                // way): a blurring compositor re-blurs only what was damaged, and a spinner's
-                // square alone would show as a square of different blur.
-                if !output.composited {
+                // Under a blurring compositor the whole bezel is composed again (a few requests
+                // either way): it re-blurs only what was damaged, and a spinner's square alone
+                // would show as a square of different blur.
+                if !(output.composited && output.blursBehind) {
                     let half = (r.width / 2 + 2) * scale
                     composition.area = Rect(x: centre.x - half, y: centre.y - half, width: 2 * half, height: 2 * half).integral
                     if presentation.alpha >= 1, presentation.scale == 1, f.bezelOverride == nil {

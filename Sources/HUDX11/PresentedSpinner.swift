@@ -15,9 +15,9 @@ import HUDRender
 /// kept as pixmaps on the server; a turn that left some out (a late tick) is completed by
 /// composing the missing ones. They go into a child window over the square, so that anything
 /// else (a new label, a fade, a move, a hide) first destroys the child, and with it every
-/// frame still queued: nothing stale can show. Without a compositor only (a blurring
-/// compositor re-blurs what a square's damage covers, see `HUDController.drawFrame`), and
-/// only where the display has Present. Owned by its output, on the loop's thread.
+/// frame still queued: nothing stale can show. Not under a blurring compositor (it re-blurs
+/// what a square's damage covers, see `HUDController.drawFrame`), and only where the display
+/// has Present. Owned by its output, on the loop's thread.
 final class PresentedSpinner {
     let display: X11Display
     /// Where the frames go, and what is kept of them (window pixels, one turn's frames by step).

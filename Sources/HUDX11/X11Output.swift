@@ -178,7 +178,7 @@ final class X11Output: HUDOutput {
 
     func present(_ c: Composition) {
         let origin = Point(x: window.rect.x, y: window.rect.y)
-        guard let spin = c.steadySpin, let s = c.spinner, !composited else {
+        guard let spin = c.steadySpin, let s = c.spinner, !(composited && display.compositorBlurs) else {
             spinner.stop()
             canvas.present(alpha: c.alpha, zoom: c.zoom, zoomCentre: c.zoomCentre,
                            spinner: c.spinner.map { ServerCanvas.Spinner(centre: $0.centre, angle: $0.angle) },

@@ -29,6 +29,10 @@ def nx(xplain):
     """xplain with a private XDG_RUNTIME_DIR (0700, under /tmp so that the other-uid test can
     reach it when it opens it up) and a tag on the environment; every server started is killed
     at the end."""
+    yield from private_runtime(xplain)
+
+
+def private_runtime(xplain):
     rt = Path(tempfile.mkdtemp(prefix="xhud-rt-", dir="/tmp"))
     os.chmod(rt, 0o700)
     tag = uuid.uuid4().hex

@@ -12,7 +12,13 @@ import pytest
 
 from conftest import BACKGROUND, loop_witness, wait_steady, wait_until
 from test_liveness import Grabber
-from test_named import LINGER, named, nx, ok, one_window, servers  # noqa: F401 (nx is a fixture)
+from test_named import LINGER, named, nx, ok, one_window, private_runtime, servers  # noqa: F401 (nx is a fixture)
+
+
+@pytest.fixture
+def nxc(x):
+    """nx without and with a compositor (xcompmgr, which does not blur)."""
+    yield from private_runtime(x)
 
 
 def switches(pid: int) -> int:
@@ -41,7 +47,8 @@ def changes(frames) -> list[float]:
 
 @pytest.mark.parametrize("style,rate", [("ring", 60), ("spokes", 12)])
 @pytest.mark.parametrize("present", [True, False], ids=["present", "loop"])
-def test_a_still_spinner_turns_at_its_pace_and_the_server_sleeps(nx, style, rate, present):
+def test_a_still_spinner_turns_at_its_pace_and_the_server_sleeps(nxc, style, rate, present):
+    nx = nxc
     if not present:
         loop_witness(nx)
     ok(nx, "--id", "s", "--mode", "indeterminate", "--spinner", style, "--label", "Loading", "--hide-after", "30",
@@ -131,9 +138,10 @@ def test_a_change_takes_the_spinner_back_and_leaves_nothing_stale(nx):
         grabber.close()
 
 
-def test_a_new_colour_reaches_a_spinner_the_x_server_turns(nx):
+def test_a_new_colour_reaches_a_spinner_the_x_server_turns(nxc):
     """The spinner's colour changed while the X server turns it (same layout, same place): every
     frame after shows the new colour; a frame queued before the change would show the old."""
+    nx = nxc
     args = ["--id", "s", "--mode", "indeterminate", "--label", "Loading", "--hide-after", "30", "--animation", "none",
             "--mask", "none", *LINGER]
     ok(nx, *args, "--content-color", "#ffffff")
