@@ -179,8 +179,9 @@ package final class HUDLoop: HUDEventLoop {
 
     /// Set while every HUD is visited (`settle`, the ticks): the link is updated after the visit.
     private var deferringLink = false
-    /// When `releaseFreedMemory` last gave back pages of files.
+    /// When `releaseFreedMemory` last gave back pages of files, and its timer for the next.
     var pagesReleasedAt = -Double.infinity
+    var pageRelease: Int?
 
     func updateLink() {
         guard !deferringLink else { return }
@@ -261,14 +262,18 @@ private func c_ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ tim
                      _ sigmask: UnsafeRawPointer?) -> Int32
 
 extension HUDLoop {
-    /// Returns freed heap pages to the system (a long-lived server after a HUD goes), and, at
-    /// most every half minute (reading the mappings takes a millisecond or two, and a request
-    /// faults back in what it runs), the pages of code and data its files no longer need.
+    /// Returns freed heap pages to the system (a long-lived server after a HUD goes), and, two
+    /// seconds later and at most every half minute, the pages of code and data its files no
+    /// longer need: reading the mappings takes a millisecond or two (more in a debug build),
+    /// which neither a hide's frames nor a private server's exit wait for, and a request faults
+    /// back in what it runs.
     package func releaseFreedMemory() {
         _ = malloc_trim(0)
-        let now = clock.now
-        guard now - pagesReleasedAt >= 30 else { return }
-        pagesReleasedAt = now
-        ResidentPages.releaseUnwrittenFilePages()
+        guard pageRelease == nil else { return }
+        pageRelease = addTimer(after: max(2, pagesReleasedAt + 30 - clock.now)) { [unowned self] in
+            pageRelease = nil
+            pagesReleasedAt = clock.now
+            ResidentPages.releaseUnwrittenFilePages()
+        }
     }
 }
