@@ -15,8 +15,9 @@ package protocol HUDEventLoop: AnyObject {
     func stop(exitCode code: Int32)
     /// Display-link ticks so far.
     var ticks: Int { get }
-    /// Gives pages freed since the last call back to the system.
-    func releaseFreedMemory()
+    /// Gives pages freed since the last call back to the system, and, `delay` seconds later (at
+    /// most every half minute), the pages of the program's files it no longer runs.
+    func releaseFreedMemory(filePagesAfter delay: Double)
 }
 
 /// The loop as another thread sees it: it can only post work, which runs on the loop's thread

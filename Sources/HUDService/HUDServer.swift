@@ -70,7 +70,7 @@ package final class HUDServer<Display: ServerDisplay> {
         }
         // What starting up allocated and freed (fontconfig's parse of its configuration, the
         // first layouts) goes back to the system once the first HUDs are up, off their path.
-        _ = loop.addTimer(after: 1) { [unowned loop] in loop.releaseFreedMemory() }
+        _ = loop.addTimer(after: 1) { [unowned loop] in loop.releaseFreedMemory(filePagesAfter: 0) }
     }
 
     // MARK: Connections
@@ -285,7 +285,9 @@ package final class HUDServer<Display: ServerDisplay> {
         e.hud.dispose()
         // The HUD's surfaces, layouts and image are freed by now; give the pages back, so that a
         // server that has shown a thousand HUDs is as small as one that has shown one.
-        loop.releaseFreedMemory()
+        // The pages of files a little later: neither this hide's frames nor a private server's
+        // exit wait on the reading of the mappings.
+        loop.releaseFreedMemory(filePagesAfter: 2)
         if huds.isEmpty { scheduleExit() }
     }
 

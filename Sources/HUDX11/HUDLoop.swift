@@ -262,18 +262,24 @@ private func c_ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ tim
                      _ sigmask: UnsafeRawPointer?) -> Int32
 
 extension HUDLoop {
-    /// Returns freed heap pages to the system (a long-lived server after a HUD goes), and, two
-    /// seconds later and at most every half minute, the pages of code and data its files no
-    /// longer need: reading the mappings takes a millisecond or two (more in a debug build),
-    /// which neither a hide's frames nor a private server's exit wait for, and a request faults
-    /// back in what it runs.
-    package func releaseFreedMemory() {
+    /// Returns freed heap pages to the system (a long-lived server after a HUD goes), and, after
+    /// `delay` and at most every half minute, the pages of code and data its files no longer
+    /// need: reading the mappings takes a millisecond or two (more in a debug build), and a
+    /// request faults back in what it runs.
+    package func releaseFreedMemory(filePagesAfter delay: Double) {
         _ = malloc_trim(0)
-        guard pageRelease == nil else { return }
-        pageRelease = addTimer(after: max(2, pagesReleasedAt + 30 - clock.now)) { [unowned self] in
-            pageRelease = nil
-            pagesReleasedAt = clock.now
-            ResidentPages.releaseUnwrittenFilePages()
+        let wait = max(delay, pagesReleasedAt + 30 - clock.now)
+        guard wait > 0 else {
+            if let pageRelease { cancelTimer(pageRelease) }
+            return releaseFilePages()
         }
+        guard pageRelease == nil else { return }
+        pageRelease = addTimer(after: wait) { [unowned self] in releaseFilePages() }
+    }
+
+    private func releaseFilePages() {
+        pageRelease = nil
+        pagesReleasedAt = clock.now
+        ResidentPages.releaseUnwrittenFilePages()
     }
 }

@@ -32,7 +32,7 @@ final class ManualLoop: HUDEventLoop {
     func cancelTimer(_ id: Int) { timers.removeAll { $0.id == id } }
     func post(_ work: @escaping () -> Void) { posted.withLock { $0.append(work) } }
     func stop(exitCode code: Int32) { if stopped == nil { stopped = code } }
-    func releaseFreedMemory() {}
+    func releaseFreedMemory(filePagesAfter delay: Double) {}
 
     /// One frame: ready descriptors, posted work, due timers, then every HUD ticks.
     func frame() {

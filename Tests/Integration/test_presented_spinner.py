@@ -41,6 +41,17 @@ def sample(grabber: Grabber, rect, seconds: float) -> list[tuple[float, bytes]]:
     return frames
 
 
+def wait_left_to_the_x_server(nx) -> None:
+    """Until the X server turns the session's spinner: its server sleeps through half a second."""
+    [server] = servers(nx)
+
+    def sleeping():
+        woke = switches(server)
+        time.sleep(0.5)   # the measurement's window
+        return switches(server) - woke <= 8
+    assert wait_until(sleeping, 5), "the spinner was never left to the X server"
+
+
 def changes(frames) -> list[float]:
     return [t for (t, d), (_, before) in zip(frames[1:], frames) if d != before]
 
@@ -102,13 +113,7 @@ def test_a_change_takes_the_spinner_back_and_leaves_nothing_stale(nx):
     ok(nx, "--id", "s", "--mode", "indeterminate", "--label", "Loading", "--hide-after", "30", "--animation", "none",
        *LINGER)
     one_window(nx)
-    [server] = servers(nx)
-    # The X server turns it: the server sleeps through a second.
-    def sleeping():
-        woke = switches(server)
-        time.sleep(0.5)   # the measurement's window
-        return switches(server) - woke <= 8
-    assert wait_until(sleeping, 5), "the spinner was never left to the X server"
+    wait_left_to_the_x_server(nx)
     ok(nx, "--id", "s", "--mode", "indeterminate", "--label", "Loading", "--details", "one\ntwo\nthree\nfour",
        "--hide-after", "30", "--animation", "none", *LINGER)
     grabber = Grabber(nx.env["DISPLAY"])
@@ -146,13 +151,7 @@ def test_a_new_colour_reaches_a_spinner_the_x_server_turns(nxc):
             "--mask", "none", *LINGER]
     ok(nx, *args, "--content-color", "#ffffff")
     win = one_window(nx)
-    [server] = servers(nx)
-
-    def sleeping():
-        woke = switches(server)
-        time.sleep(0.5)   # the measurement's window
-        return switches(server) - woke <= 8
-    assert wait_until(sleeping, 5), "the spinner was never left to the X server"
+    wait_left_to_the_x_server(nx)
     ok(nx, *args, "--content-color", "#ff2020")
     grabber = Grabber(nx.env["DISPLAY"])
     rect = (win.x, win.y, win.width, win.height)
