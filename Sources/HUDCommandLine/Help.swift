@@ -98,7 +98,8 @@ package enum HelpText {
           1      cancelled: the button, Escape, `cancel` on stdin (as zenity)
           2      usage error: unknown flag, bad number, unknown colour,
                  unreadable image, unknown window or monitor
-          3      no X display: DISPLAY unset or the connection was refused
+          3      no X display: DISPLAY unset or the connection was refused;
+                 or no room for another HUD on its monitor
           5      zenity's --timeout ran out
           N      wrapping: the command's status (128+N: killed by signal N)
           128+N  ended by signal N other than SIGINT/SIGTERM
