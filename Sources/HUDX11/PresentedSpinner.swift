@@ -26,6 +26,9 @@ final class PresentedSpinner {
     private var steps = 0
     private var style: SpinnerStyle = .ring
     private var tiles: [Int: Pixmap] = [:]
+    /// The frames a turn shows (every step for the ring, twelve for the spokes), each with a
+    /// step that shows it.
+    private var needed: [Int: Int] = [:]
     /// What the frames were composed from: a canvas and its state.
     private var source: (canvas: ObjectIdentifier, generation: Int)?
     private var steadyFrames = 0
@@ -65,19 +68,21 @@ final class PresentedSpinner {
             style = spin.style
             parent = window.window
             steadyFrames = 0
+            needed = [:]
+            for step in 0..<steps where needed[tileIndex(step: step)] == nil { needed[tileIndex(step: step)] = step }
         }
         askForSync()
         let tile = tileIndex(step: spin.step)
         if tiles[tile] == nil { tiles[tile] = canvas.copyBack(area) }
         steadyFrames += 1
-        guard let sync, steadyFrames >= 2 else { return false }
-        let missing = Set((0..<steps).map(tileIndex)).subtracting(tiles.keys)
+        // A whole turn kept, or a turn gone by with steps never shown (a late tick): those are
+        // composed now.
+        guard let sync, steadyFrames >= 2, tiles.count == needed.count || steadyFrames > steps else { return false }
+        let missing = needed.filter { tiles[$0.key] == nil }
         if !missing.isEmpty {
-            // A turn has gone by and some steps were never shown (a late tick): composed now.
-            guard steadyFrames > steps else { return false }
-            for t in missing {
-                draw(Double(t) / Double(steps))
-                tiles[t] = canvas.copyBack(area)
+            for (tile, step) in missing {
+                draw(Double(step) / Double(steps))
+                tiles[tile] = canvas.copyBack(area)
             }
             draw(Double(spin.step) / Double(steps))   // the back pixmap holds this frame again
         }
