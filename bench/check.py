@@ -29,6 +29,11 @@ def metric(results: dict, name: str):
         s = plain("startup")
         x, floor = median((s.get(subject) or {}).get("times")), median((s.get("floor") or {}).get("times"))
         return x / floor if x is not None and floor else None
+    if kind == "busy_ratio":
+        # Under a busy loop on each core: over the floor's median under the same load.
+        rows = plain("busy").get("rows") or {}
+        x, floor = median((rows.get(subject) or {}).get("times")), median((rows.get("floor") or {}).get("times"))
+        return x / floor if x is not None and floor else None
     if kind == "warm_ms":
         return median((plain("warm").get(subject) or {}).get("first"))
     if kind.startswith("steady"):

@@ -18,6 +18,7 @@ Sections (each figure is min / median / max over repeated runs, clients interlea
 round so that drift spreads evenly):
   startup     exec to the first changed pixels of the client's first mapped window (firstframe);
               xhud cold (no server running: the invocation starts one) and warm (a server running)
+  busy        the floor and xhud cold, taking turns, with a busy loop on each core all along
   warm        an update of a HUD that is already up, to the new value on screen (pixwatch)
   steady      CPU % of one core, wake-ups/s and peak RSS while up (/proc); for xhud, of the server
               drawing the one HUD, with the client's RSS beside
@@ -30,6 +31,7 @@ No figure ever fails the run: exit status 0 unless the suite itself could not ru
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import datetime
 import json
@@ -56,6 +58,7 @@ HZ = os.sysconf("SC_CLK_TCK")
 T_WARM_FLOOR = 1.0  # warm first paint (the display's server running) within 1.0x the cold C floor's median
 T_COLD_FLOOR = 1.5  # cold first paint (no server running) within 1.5x the floor's median ...
 T_COLD_AHEAD = ("osd_cat", "aosd_cat")  # ... and ahead of these
+T_COLD_BUSY = 1.3  # cold first paint with a busy loop on each core within 1.3x the floor's under the same load
 T_WARM_XOB_MS = 4.0  # xob's FIFO update (performance-notes.md), when xob itself is not installed
 T_STATIC_CPU = 0.05  # "0.0 %" at one decimal
 T_STATIC_WAKE = 1.0
@@ -313,6 +316,7 @@ class XSession:
         self.display = ""
         self.number = 0
         self.runtime: Path | None = None  # this session's XDG_RUNTIME_DIR
+        self.fresh_runtimes = 0
         self.notes: list[str] = []
 
     @property
@@ -408,6 +412,25 @@ class XSession:
         """Where the display's HUD server listens: $XDG_RUNTIME_DIR/xhud/<display number>.sock."""
         return (self.runtime or Path("/nonexistent")) / "xhud" / f"{self.number}.sock"
 
+    @contextlib.contextmanager
+    def fresh_runtime(self):
+        """XDG_RUNTIME_DIR is a new empty directory (0700, this user's) inside the block: a cold
+        start finds nothing an earlier server left there (its socket, its lock, the xhud/
+        directory). The font matches are in XDG_CACHE_HOME and stay kept."""
+        self.fresh_runtimes += 1
+        d = self.s.work / f"run{self.number}-{self.fresh_runtimes}"
+        d.mkdir(mode=0o700)
+        os.chmod(d, 0o700)
+        old = self.runtime
+        self.runtime = d
+        self.env["XDG_RUNTIME_DIR"] = str(d)
+        try:
+            yield d
+        finally:
+            self.runtime = old
+            self.env["XDG_RUNTIME_DIR"] = str(old)
+            shutil.rmtree(d, ignore_errors=True)
+
     def stop(self) -> None:
         for p in (self.server, self.dunst, self.dbus, self.xcm, self.xvfb):
             self.s.procs.stop(p)
@@ -462,8 +485,8 @@ class Suite:
         self.settle = 0.3 if self.quick else 1.5
         self.ui_settle = 0.3 if self.quick else 0.6
         self.flood_seconds = 1.0 if self.quick else 5.0
-        self.results: dict = {"startup": {}, "warm": {}, "steady": {}, "throughput": {}, "clients": {},
-                              "render": None}
+        self.results: dict = {"startup": {}, "busy": {}, "warm": {}, "steady": {}, "throughput": {},
+                              "clients": {}, "render": None}
         self.notes: list[str] = []
         self.named: dict = {}  # named-HUD support: {"ok": bool, "why": str}
         self.read_as_installed()
@@ -585,12 +608,53 @@ class Suite:
         ]
         return c
 
+    def ff_args(self, opt: dict) -> list[str]:
+        """firstframe's arguments for a start-up run of a client with these options."""
+        ffargs = [self.ff, "--bg", BG, "--auto", "--timeout", "10000", "--settle", "5000"]
+        if opt.get("exit_ok"):
+            ffargs.append("--exit-ok")
+        if "stdin" in opt:
+            ffargs += ["--stdin-text", opt["stdin"]]
+        return ffargs
+
+    def cold_run(self, x: XSession, ffargs: list[str], cmd: list[str],
+                 fonts: str | None) -> subprocess.CompletedProcess:
+        """One cold start: no server for the display before (any is ended) and a fresh runtime
+        directory, so that nothing is left from the run before; the font matches kept ("kept") or
+        removed ("none"); no server afterwards either."""
+        self.stop_servers(x)
+        if fonts == "kept":
+            self.keep_font_matches(x, cmd)
+        elif fonts == "none":
+            x.font_matches.unlink(missing_ok=True)
+        x.wait_background()
+        with x.fresh_runtime():
+            r = x.run(ffargs + ["--"] + cmd, timeout=30)
+            # The server this run started lingers: end it (its socket is in the fresh directory).
+            self.stop_servers(x)
+        x.wait_background()
+        return r
+
+    def record_run(self, e: dict, r: subprocess.CompletedProcess, counted: bool) -> bool:
+        """Adds firstframe's figures (first frame, map; ms) to a row's entry; False when the run failed."""
+        m = re.fullmatch(r"\s*([\d.]+) ([\d.]+)\s*", r.stdout)
+        if r.returncode == 0 and m:
+            if counted:
+                e["times"].append(float(m.group(1)))
+                e["maps"].append(float(m.group(2)))
+            e["region"] = (re.findall(r"watching (\S+)", r.stderr) or ["?"])[-1]
+            return True
+        e["error"] = (r.stdout.strip() + " " + r.stderr.strip()).strip()[:200] or f"exit {r.returncode}"
+        return False
+
     def bench_startup(self, x: XSession) -> None:
         res: dict = {}
         clients = []
         for key, label, cmd, opt, pkg in self.startup_clients():
             tool = cmd[0]
             entry = {"label": label, "times": [], "maps": [], "error": None, "status": "ok", "cmd": cmd}
+            if opt.get("server") == "cold":
+                entry["fresh_runtime"] = True  # cold_run's; the report says so only for runs that had it
             res[key] = entry
             if key.startswith("xhud") and not os.access(self.xhud, os.X_OK):
                 entry["status"] = f"not built ({self.xhud})"
@@ -608,20 +672,9 @@ class Suite:
                     continue
                 if opt.get("dunst"):
                     x.dunst_clear()
-                ffargs = [self.ff, "--bg", BG, "--auto", "--timeout", "10000", "--settle", "5000"]
-                if opt.get("exit_ok"):
-                    ffargs.append("--exit-ok")
-                if "stdin" in opt:
-                    ffargs += ["--stdin-text", opt["stdin"]]
+                ffargs = self.ff_args(opt)
                 # Cold and warm runs set the display's server up themselves, whatever ran before.
-                if opt.get("server") == "cold":
-                    self.stop_servers(x)
-                    if opt.get("fonts") == "kept":
-                        self.keep_font_matches(x, cmd)
-                    elif opt.get("fonts") == "none":
-                        x.font_matches.unlink(missing_ok=True)
-                    x.wait_background()
-                elif opt.get("server") == "warm":
+                if opt.get("server") == "warm":
                     try:
                         if self.ensure_server(x):
                             # A server that has just started has never drawn: one untimed HUD first,
@@ -631,20 +684,12 @@ class Suite:
                         failures[key] += 1
                         e["error"] = str(ex)[:200]
                         continue
-                r = x.run(ffargs + ["--"] + cmd, timeout=30)
                 if opt.get("server") == "cold":
-                    # The server this run started lingers: end it, and wait for the screen.
-                    self.stop_servers(x)
-                    x.wait_background()
-                m = re.fullmatch(r"\s*([\d.]+) ([\d.]+)\s*", r.stdout)
-                if r.returncode == 0 and m:
-                    if rnd > 0:
-                        e["times"].append(float(m.group(1)))
-                        e["maps"].append(float(m.group(2)))
-                    e["region"] = (re.findall(r"watching (\S+)", r.stderr) or ["?"])[-1]
+                    r = self.cold_run(x, ffargs, cmd, opt.get("fonts"))
                 else:
+                    r = x.run(ffargs + ["--"] + cmd, timeout=30)
+                if not self.record_run(e, r, counted=rnd > 0):
                     failures[key] += 1
-                    e["error"] = (r.stdout.strip() + " " + r.stderr.strip()).strip()[:200] or f"exit {r.returncode}"
             if clients and any(o.get("dunst") for _, _, o in clients):
                 x.dunst_clear()
         self.stop_servers(x)
@@ -652,6 +697,72 @@ class Suite:
             if e["status"] == "ok" and not e["times"]:
                 e["status"] = "failed: " + (e["error"] or "no run succeeded")
         self.results["startup"][x.name] = res
+
+    # -- start-up under load ----------------------------------------------------------------------
+
+    def start_busy_loops(self) -> list[subprocess.Popen]:
+        """One busy loop per online core, at the suite's own niceness (that of every measured
+        client), once each is running."""
+        loops = [self.procs.spawn([sys.executable, "-S", "-c", "while True: pass"], dict(os.environ),
+                                  log_name=f"busy{i}") for i in range(os.cpu_count() or 1)]
+        # Running once each has been on a CPU for a tick past its interpreter's start.
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            if any(p.poll() is not None for p in loops):
+                raise RuntimeError("a busy loop exited")
+            if all((read_stat(p.pid) or ("", 0, 0))[2] > 2 for p in loops):
+                break
+            time.sleep(0.02)
+        time.sleep(self.settle / 3)
+        return loops
+
+    def bench_busy(self, x: XSession) -> None:
+        """The floor and xhud cold (font matches kept, as the startup section's cold row), taking
+        turns run by run, with a busy loop on each core from the first run to the last."""
+        xhud = [self.xhud, "--mode", "annular", "--label", "Loading", "--progress", "0.5"]
+        rows = {key: {"label": label, "times": [], "maps": [], "error": None, "status": "ok", "cmd": cmd,
+                      "fresh_runtime": key == "xhud-cold"}
+                for key, label, cmd in (("floor", "floor, busy loop on each core", [self.floor, "Loading"]),
+                                        ("xhud-cold", "xhud cold, busy loop on each core", xhud))}
+        res = {"cores": os.cpu_count(), "rows": rows, "load": None}
+        self.results["busy"][x.name] = res
+        if not os.access(self.xhud, os.X_OK):
+            rows["xhud-cold"]["status"] = f"not built ({self.xhud})"
+        ffargs = self.ff_args({})
+        # Kept before the load starts: the untimed HUD that writes them is no part of the figures.
+        if rows["xhud-cold"]["status"] == "ok":
+            self.stop_servers(x)
+            self.keep_font_matches(x, xhud)
+        failures = {k: 0 for k in rows}
+        loops = []
+        try:
+            loops = self.start_busy_loops()
+            before = {p.pid: (read_stat(p.pid) or ("", 0, 0))[2] for p in loops}
+            t0 = time.monotonic()
+            for rnd in range(self.runs + 1):  # round 0 is not counted, as in the startup section
+                for key, e in rows.items():
+                    if e["status"] != "ok" or failures[key] >= 2:
+                        continue
+                    if key == "floor":
+                        r = x.run(ffargs + ["--"] + e["cmd"], timeout=30)
+                    else:
+                        r = self.cold_run(x, ffargs, e["cmd"], "kept")
+                    if not self.record_run(e, r, counted=rnd > 0):
+                        failures[key] += 1
+            # What the loops had of the CPUs: a loop that did not get its core is no load.
+            spent = [(read_stat(p.pid) or ("", 0, before[p.pid]))[2] - before[p.pid] for p in loops]
+            res["load"] = sum(spent) / HZ / (time.monotonic() - t0) / len(loops)
+            if any(p.poll() is not None for p in loops):
+                res["error"] = "a busy loop exited during the runs"
+        except RuntimeError as ex:
+            res["error"] = str(ex)[:200]
+        finally:
+            for p in loops:
+                self.procs.stop(p)
+            self.stop_servers(x)
+        for e in rows.values():
+            if e["status"] == "ok" and not e["times"]:
+                e["status"] = "failed: " + (e["error"] or res.get("error") or "no run succeeded")
 
     # -- warm update -----------------------------------------------------------------------------
 
@@ -1291,8 +1402,8 @@ class Suite:
     # -- all -------------------------------------------------------------------------------------
 
     def run(self) -> None:
-        sections = set(self.args.only.split(",")) if self.args.only else {"startup", "warm", "steady", "render",
-                                                                           "throughput", "clients"}
+        sections = set(self.args.only.split(",")) if self.args.only else {"startup", "busy", "warm", "steady",
+                                                                           "render", "throughput", "clients"}
         settings = {"both": [False, True], "off": [False], "on": [True]}[self.args.compositor]
         if True in settings and not self.have("xcompmgr"):
             self.notes.append("xcompmgr is not installed: measured without a compositor only")
@@ -1312,6 +1423,10 @@ class Suite:
                 if "startup" in sections:
                     log(f"{x.name}: start to first frame, {self.runs} runs")
                     self.bench_startup(x)
+                    self.stop_servers(x)
+                if "busy" in sections:
+                    log(f"{x.name}: first frame with a busy loop on each core ({os.cpu_count()}), {self.runs} runs")
+                    self.bench_busy(x)
                     self.stop_servers(x)
                 if "warm" in sections:
                     log(f"{x.name}: warm update")
@@ -1440,6 +1555,12 @@ def startup_refs(res: dict) -> list[tuple[str, str, float]]:
     return refs
 
 
+def fresh_runtimes(s: Suite) -> bool:
+    """Whether the startup section's cold runs each had a new XDG_RUNTIME_DIR (a report from
+    before they did has no such mark)."""
+    return any(e.get("fresh_runtime") for res in s.results["startup"].values() for e in res.values())
+
+
 def startup_section(s: Suite) -> list[str]:
     out = ["## 1. Start to first painted frame", "",
            "Milliseconds from fork+exec of the client until the first pixels of its first mapped window "
@@ -1451,7 +1572,9 @@ def startup_section(s: Suite) -> list[str]:
            "xhud draws every HUD in the display's server. **xhud --mode annular** is the warm case: a "
            "server runs (a foreground `xhud server`, started when none is up and then kept; after a start "
            "it first shows one untimed HUD, so that every warm run meets a server that has drawn before). "
-           "*cold*: no server runs (any is ended before and after each run), so the invocation starts one "
+           "*cold*: no server runs (any is ended before and after each run"
+           + (", and each run has a new, empty `XDG_RUNTIME_DIR`: nothing is left there from the run before"
+              if fresh_runtimes(s) else "") + "), so the invocation starts one "
            "(posix_spawn of xhud-host in a session of its own) and its HUD is the new server's first. "
            "A server keeps the font matches of its labels for the next (`$XDG_CACHE_HOME/xhud/fonts/matches`, "
            "checked against fontconfig's files with `stat`): the cold row opens its font from them (a server ran "
@@ -1500,6 +1623,55 @@ def startup_section(s: Suite) -> list[str]:
         out += ["Commands (osd_cat, aosd_cat, zenity, yad and xob get a pipe on stdin that holds the text shown, or "
                 "nothing, and stays open; notify-send exits at once and dunst draws):", ""]
         out += [f"- {lab}: `{' '.join(shlex.quote(str(c)) for c in cmd)}`" for lab, cmd in cmds.items()] + [""]
+    return out
+
+
+def busy_figures(b: dict) -> tuple[float, float] | None:
+    """(floor's median, xhud cold's median) under load, in ms, when both were measured."""
+    rows = (b or {}).get("rows") or {}
+    fl, xc = (rows.get(k, {}).get("times") for k in ("floor", "xhud-cold"))
+    return (mmm(fl)[1], mmm(xc)[1]) if fl and xc else None
+
+
+def busy_section(s: Suite) -> list[str]:
+    busy = s.results.get("busy") or {}
+    if not busy:
+        return []
+    out = ["### Under load: a busy loop on each core", "",
+           "The same start to the first painted frame while a busy loop (`python3 -S -c 'while True: pass'`, "
+           "at the niceness of the clients measured) runs on each online core, from before the first run to "
+           "after the last: the floor and xhud cold (font matches kept, as in the cold row above) take turns "
+           "run by run, one warm-up round not counted. Each cold run has a runtime directory of its own "
+           "(`XDG_RUNTIME_DIR`, new and empty" + ("; so do the cold rows above" if fresh_runtimes(s) else "")
+           + ") and no server is left from the run before. */ floor* is over the floor's median under the "
+           "same load; *quiet* is the row's median in the table above, and *× quiet* what the load made of it. *load* is the share of the cores the "
+           "loops had during the runs.", ""]
+    for setting, b in busy.items():
+        quiet = s.results["startup"].get(setting, {})
+        rows_in = b.get("rows") or {}
+        floor = rows_in.get("floor", {})
+        fmed = mmm(floor["times"])[1] if floor.get("times") else None
+        rows = []
+        for key, e in rows_in.items():
+            if e["status"] != "ok":
+                rows.append([e["label"], e["status"], "", "", "", "", "", "", "", ""])
+                continue
+            mn, med, mx = mmm(e["times"])
+            q = quiet.get(key, {}).get("times")
+            qmed = mmm(q)[1] if q else None
+            target = ""
+            if key == "xhud-cold":
+                target = f"≤ {T_COLD_BUSY:g}× floor under load: " + mark(med / fmed <= T_COLD_BUSY if fmed else None)
+            rows.append([e["label"], str(len(e["times"])), f1(mn), f1(med), f1(mx),
+                         f"{med / fmed:.2f}×" if fmed else "-", f1(qmed), f"{med / qmed:.2f}" if qmed else "-",
+                         f1(mmm(e["maps"])[1]), target])
+        load = b.get("load")
+        out += [f"#### {setting}: {b.get('cores')} busy loops"
+                + (f", load {load * 100:.0f} % of the cores" if load is not None else ""), "",
+                md_table(["client", "runs", "min ms", "median ms", "max ms", "/ floor", "quiet median ms", "× quiet",
+                          "map ms", "target"], rows), ""]
+        if b.get("error"):
+            out += [f"Not all runs were made: {b['error']}", ""]
     return out
 
 
@@ -1739,6 +1911,11 @@ def summary_section(s: Suite) -> list[str]:
             if "xhud" in refs:  # a report from before the server
                 x = refs["xhud"][1]
                 rows.append([f"start-up, own process ({setting})", f"{x:.1f} ms = {x / f:.2f}× {f:.1f} ms", "n/a"])
+        bf = busy_figures((s.results.get("busy") or {}).get(setting))
+        if bf:
+            f, x = bf
+            rows.append([f"cold first paint, a busy loop on each core ≤ {T_COLD_BUSY:g}× floor under the same load "
+                         f"({setting})", f"{x:.1f} ms = {x / f:.2f}× {f:.1f} ms", mark(x / f <= T_COLD_BUSY)])
         if "cold" in refs:
             cold = refs["cold"][1]
             ahead = [(k, mmm(st[k]["times"])[1]) for k in T_COLD_AHEAD if st.get(k, {}).get("times")]
@@ -1850,8 +2027,8 @@ def write_report(s: Suite, out_dir: Path) -> None:
              "absolute times drift between runs.", ""]
     if info["versions"]:
         lines += ["Versions: " + ", ".join(f"{k} {v}" for k, v in info["versions"].items()) + ".", ""]
-    lines += summary_section(s) + startup_section(s) + warm_section(s) + steady_section(s) + render_section(s) \
-        + throughput_section(s) + clients_section(s)
+    lines += summary_section(s) + startup_section(s) + busy_section(s) + warm_section(s) + steady_section(s) \
+        + render_section(s) + throughput_section(s) + clients_section(s)
     if s.notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in s.notes] + [""]
     lines += ["![start-up](startup.png)", ""]
@@ -1953,8 +2130,8 @@ def main() -> int:
     ap.add_argument("--steady-runs", type=int, default=0)
     ap.add_argument("--window", type=float, default=0)
     ap.add_argument("--compositor", choices=["both", "on", "off"], default="both")
-    ap.add_argument("--only", default="", help="comma-separated sections: startup,warm,steady,render,throughput,"
-                    "clients")
+    ap.add_argument("--only", default="", help="comma-separated sections: startup,busy,warm,steady,render,"
+                    "throughput,clients")
     ap.add_argument("--display-base", type=int, default=200)
     ap.add_argument("--from-json", default="", help="no measuring: write the report and the plot again from a "
                     "latest.json (after a change of the report's layout)")
