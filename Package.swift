@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDSystem", "HUDNotifications", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDSystem", "HUDAccessibility", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
-        .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore"]),
+        .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore", "HUDRender", "HUDSystem"]),
         .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "HUDSettings", "HUDCore"]),
         .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDFiles", "HUDCommandLine"]),
         .testTarget(name: "HUDTOMLTests", dependencies: ["HUDTOML"]),

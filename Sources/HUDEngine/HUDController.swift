@@ -22,6 +22,9 @@ package final class HUDController {
     package var onChange: (() -> Void)?
     /// Its hide started, or a show interrupted one (see `StackableHUD.isLeaving`).
     package var onLeaving: (() -> Void)?
+    /// Its bezel changed size on its own (text laid out off the loop arrived): the registry
+    /// stacks again.
+    package var onResized: (() -> Void)?
     /// Escape pressed while the HUD blocks input (the key is grabbed only while it does).
     package var onEscape: (() -> Void)?
     /// A click on the bezel outside the button; when set, the HUD is not click-through.
@@ -54,6 +57,11 @@ package final class HUDController {
     private var lastSpinnerAngle: Double?
     /// The title the output has (set with the content, when it changes).
     private var lastTitle: String?
+    /// Batches of text being laid out off the loop (`HUDBackend.textShaping`). Meanwhile the HUD
+    /// keeps the layout and the frame it has (none, before its first), and draws nothing.
+    private var textAwaited = 0
+    /// It appeared while its text was being laid out: its first frame maps once it is.
+    private var mapsWhenTextArrives = false
 
     /// The bezel's size now (logical pixels), to stack HUDs.
     package var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
@@ -99,6 +107,7 @@ package final class HUDController {
         lifecycle.hideDuration = configuration.hideDuration
         progress = Tween(configuration.progress, duration: configuration.mode.showsProgress ? 0.2 : 0)
         layout = .empty   // relayout() below lays it out in its region
+        renderer.text.shaper = backend.textShaping?.shaper
         if let path = configuration.image, configuration.mode == .custom, let error = renderer.validateImage(path) {
             throw HUDError.badImage(error)
         }
@@ -225,7 +234,7 @@ package final class HUDController {
     }
 
     /// Whether the display link must tick for this HUD.
-    package var wantsTicks: Bool { lifecycle.isVisible && (moving || dirty) }
+    package var wantsTicks: Bool { lifecycle.isVisible && (moving || dirty) && textAwaited == 0 }
 
     /// At most one frame per refresh: while the display link runs, frames are drawn on its ticks
     /// only; when it is idle, a change draws at once (a key press shows without waiting for a tick).
@@ -269,9 +278,12 @@ package final class HUDController {
         var c = configuration
         c.offset.x += shownStackOffset.x
         c.offset.y += shownStackOffset.y
-        layout = HUDLayout.compute(c, region: size, measurer: renderer.text).snapped(toScale: scale)
+        let laidOut = HUDLayout.compute(c, region: size, measurer: renderer.text).snapped(toScale: scale)
+        let missing = renderer.text.takeMissing()
+        if !missing.isEmpty { return awaitText(missing) }
+        layout = laidOut
         bezelTween = nil
-        if !regionMoved, output != nil, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
+        if !regionMoved, output?.isMapped == true, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
             // A new size eases there from the size on screen, growing as shrinking, on the show's
             // curve; the content, laid out for the new size, follows the bezel's centre, clipped
             // to it (and fades in where it grows). A bezel that only moves (a stack making room)
@@ -302,6 +314,29 @@ package final class HUDController {
             needsFrameOnly()
         } else {
             dirty = true
+        }
+    }
+
+    /// Has the text laid out off the loop; the HUD lays out again when it is.
+    private func awaitText(_ requests: [TextRequest]) {
+        guard let (shaper, loop) = backend.textShaping else { return }
+        textAwaited += 1
+        let inbox = LoopInbox(loop, owner: self)
+        shaper.shape(requests) { inbox.post { $0.textArrived() } }
+    }
+
+    private func textArrived() {
+        textAwaited -= 1
+        guard textAwaited == 0 else { return }
+        let size = bezelSize
+        relayout()
+        guard textAwaited == 0 else { return }   // the new sizes asked for more (details below a label)
+        if bezelSize != size { onResized?() }
+        if mapsWhenTextArrives {
+            mapsWhenTextArrives = false
+            if lifecycle.isVisible { mapFirstFrame() }
+        } else {
+            afterStateChange()
         }
     }
 
@@ -398,6 +433,7 @@ package final class HUDController {
     /// One frame. The content is drawn on this side only when it changed (and the backend sends
     /// only what changed); the spinner's turn, a fade and a zoom are composed by the backend.
     private func drawFrame() {
+        guard textAwaited == 0 else { return }
         applyStackMove()
         guard let output, output.isMapped || lifecycle.isVisible else { return }
         applyPendingMove()
@@ -505,6 +541,10 @@ package final class HUDController {
             output?.prepareToMap()
             beneathChangedAt = nil
         }
+        if textAwaited > 0 { mapsWhenTextArrives = true } else { mapFirstFrame() }
+    }
+
+    private func mapFirstFrame() {
         // Draw before mapping too: with a compositor the first frame shown is already complete.
         dirty = true
         lastPresentation = nil
@@ -527,6 +567,7 @@ package final class HUDController {
     }
 
     private func disappear() {
+        mapsWhenTextArrives = false
         output?.grabEscape(false)
         output?.unmap()
         onChange?()

@@ -14,6 +14,8 @@ package protocol StackableHUD: AnyObject {
     var isLeaving: Bool { get }
     /// Called when it starts leaving, or comes back while leaving (the registry restacks).
     var onLeaving: (() -> Void)? { get set }
+    /// Called when its bezel changed size by itself (the registry restacks).
+    var onResized: (() -> Void)? { get set }
 }
 
 extension HUDController: StackableHUD {
@@ -73,6 +75,7 @@ package final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
         entries[key] = e
         keys.append(key)
         hud.onLeaving = { [weak self] in self?.restack() }
+        hud.onResized = { [weak self] in self?.restack() }
         restack()
         return e
     }

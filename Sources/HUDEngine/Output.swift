@@ -1,4 +1,5 @@
 import HUDCore
+import HUDRender
 
 /// The interface between a HUD's orchestration (`HUDController`) and a display backend, as
 /// dunst's `output.h` is between its drawing and X11 or Wayland: the controller decides what to
@@ -22,6 +23,13 @@ package protocol HUDBackend: AnyObject {
     /// A window for one HUD (not mapped yet). `overScreen`: it paints the whole region (a mask),
     /// so without a compositor it blends over what is really beneath, not the wallpaper.
     func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput
+    /// Where Pango's text is laid out off the loop (a server: one request's text never holds up
+    /// the others' frames), and the loop that hears back; nil: on the loop, as it is measured.
+    var textShaping: (shaper: TextShaper, loop: any HUDEventLoop)? { get }
+}
+
+extension HUDBackend {
+    package var textShaping: (shaper: TextShaper, loop: any HUDEventLoop)? { nil }
 }
 
 /// One HUD's surface on a display.

@@ -16,6 +16,7 @@ extension HUDServer where Display == X11ServerDisplay {
     /// A server on `display`'s own loop, ending on SIGTERM or SIGINT.
     static func make(paths: ServerPaths?, display: X11Display, listener: Int32) -> X11Server {
         let loop = HUDLoop(display: display)
+        loop.textShaper = TextShaper.shared
         let server = X11Server(paths: paths, display: X11ServerDisplay(loop), listener: listener)
         loop.installSignalHandlers()
         loop.onSignal = { [unowned server] _ in server.exit() }
@@ -61,6 +62,9 @@ extension HUDServer where Display == X11ServerDisplay {
         sample.label = "Ag 0%"
         HUDRenderer().warmUp(sample, region: Size(width: 400, height: 300))
         FontWarmup.loadPango()
+        // Pango's text is laid out on the shaper's thread: its font map's default details font.
+        TextShaper.shared.shape([TextRequest(text: "Ag\nAg", font: sample.detailsFont, maxWidth: 300, maxHeight: 200,
+                                             singleLine: false)]) {}
         if notifications {
             // Once the server is up, on the bus's own thread.
             server.notifications = NotificationRelay(server: server, directory: paths.directory, replace: replace)

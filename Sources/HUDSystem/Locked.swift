@@ -45,3 +45,45 @@ extension Locked where Value == Void {
         return try body()
     }
 }
+
+/// A condition of a `Locked` value: a thread waits, holding the lock, until another changes the
+/// value and signals (a worker waiting for work, a watchdog for a deadline). Monotonic time.
+package final class Condition: @unchecked Sendable {
+    fileprivate let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    package init() {
+        cond.initialize(to: pthread_cond_t())
+        var attr = pthread_condattr_t()
+        pthread_condattr_init(&attr)
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+        pthread_cond_init(cond, &attr)
+        pthread_condattr_destroy(&attr)
+    }
+
+    deinit {
+        pthread_cond_destroy(cond)
+        cond.deallocate()
+    }
+
+    /// Wakes every thread waiting on it (after the value changed, under the lock or not).
+    package func signal() { pthread_cond_broadcast(cond) }
+}
+
+extension Locked {
+    /// Waits, with the lock, until `ready` holds of the value or `deadline` (monotonic seconds)
+    /// has passed, then runs `body` with the lock held; `body` is told whether `ready` holds.
+    package func wait<R>(on condition: Condition, until ready: (Value) -> Bool, deadline: Double? = nil,
+                         _ body: (inout Value, Bool) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !ready(value) {
+            if let deadline {
+                var ts = timespec(tv_sec: Int(deadline), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
+                if pthread_cond_timedwait(condition.cond, mutex, &ts) == ETIMEDOUT { break }
+            } else {
+                pthread_cond_wait(condition.cond, mutex)
+            }
+        }
+        return try body(&value, ready(value))
+    }
+}

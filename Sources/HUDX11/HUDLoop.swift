@@ -5,6 +5,7 @@ import CX11
 import CPresent
 import HUDCore
 import HUDEngine
+import HUDRender
 import HUDSystem
 
 /// The event loop of one X connection: it runs any number of HUDs (a named-HUD server stacks
@@ -24,6 +25,8 @@ package final class HUDLoop: HUDEventLoop {
     private var link: DisplayLink?
     /// Called with the signal number on SIGINT, SIGTERM and SIGHUP (after `installSignalHandlers`).
     package var onSignal: ((Int32) -> Void)?
+    /// Where its HUDs' Pango text is laid out, off this loop (a server's); nil: on it.
+    package var textShaper: TextShaper?
 
     package init(display: X11Display) {
         self.display = display

@@ -4,6 +4,7 @@ import Glibc
 import CX11
 import HUDCore
 import HUDEngine
+import HUDRender
 
 /// A HUD on an X11 display: a `HUDController` (the orchestration, no X11 in it) on this display's
 /// backend. This side resolves the parent region, follows a parent window, and turns X events
@@ -109,6 +110,8 @@ package final class X11HUD: HUDBackend {
         return o
     }
 
+    package var textShaping: (shaper: TextShaper, loop: any HUDEventLoop)? { loop.textShaper.map { ($0, loop) } }
+
     var output: X11Output? { controller.output as? X11Output }
 
     // MARK: The loop's calls
@@ -199,4 +202,5 @@ extension X11HUD: StackableHUD {
     package var stackArea: Size { controller.stackArea }
     package var isLeaving: Bool { controller.isLeaving }
     package var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }
+    package var onResized: (() -> Void)? { get { controller.onResized } set { controller.onResized = newValue } }
 }

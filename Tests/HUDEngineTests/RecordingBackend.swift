@@ -1,5 +1,7 @@
 import HUDCore
 import HUDEngine
+import HUDRender
+import HUDSystem
 
 /// A backend that records what a `HUDController` asks of it, on a manual clock: the engine's
 /// rules are tested without a display (the real X11 backend is tested on Xvfb).
@@ -11,6 +13,10 @@ final class RecordingBackend: HUDBackend {
     var isComposited = false
     var screenRect = Rect(x: 0, y: 0, width: 1280, height: 800)
     private(set) var outputs: [RecordingOutput] = []
+    /// Set: Pango's text is laid out by it, and the news comes through `loop`.
+    var shaper: TextShaper?
+    let loop = PostedWork()
+    var textShaping: (shaper: TextShaper, loop: any HUDEventLoop)? { shaper.map { ($0, loop) } }
 
     func updateTicks() {}
 
@@ -69,4 +75,21 @@ final class RecordingOutput: HUDOutput {
     func grabEscape(_ on: Bool) { escapeGrabbed = on }
     func setClickThrough(_ on: Bool) { if on != clickThrough { clickThroughHistory.append(on) } }
     func setTitle(_ title: String) { titles.append(title) }
+}
+
+/// A loop that only takes work posted to it, run when the test says (`runPosted`).
+final class PostedWork: HUDEventLoop {
+    private let posted = Locked<[() -> Void]>([])
+    func addReader(fd: Int32, _ handler: @escaping () -> Void) {}
+    func removeReader(fd: Int32) {}
+    func addWriter(fd: Int32, _ handler: @escaping () -> Void) {}
+    func removeWriter(fd: Int32) {}
+    func addTimer(after delay: Double, _ handler: @escaping () -> Void) -> Int { 0 }
+    func cancelTimer(_ id: Int) {}
+    func post(_ work: @escaping () -> Void) { posted.withLock { $0.append(work) } }
+    func stop(exitCode code: Int32) {}
+    var ticks: Int { 0 }
+    func releaseFreedMemory(filePagesAfter delay: Double) {}
+    var isEmpty: Bool { posted.withLock { $0.isEmpty } }
+    func runPosted() { for w in posted.withLock({ p in defer { p.removeAll() }; return p }) { w() } }
 }

@@ -12,6 +12,7 @@ private final class Box: StackableHUD {
     var stackArea: Size { Size(width: stackRegion.width, height: stackRegion.height) }
     var isLeaving = false
     var onLeaving: (() -> Void)?
+    var onResized: (() -> Void)?
     init(height: Double, region: Rect = Rect(x: 0, y: 0, width: 1920, height: 1080)) {
         bezelSize = Size(width: 100, height: height); stackRegion = region
     }

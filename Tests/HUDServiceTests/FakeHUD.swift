@@ -49,6 +49,7 @@ final class FakeHUD: ServedHUD, HUDBackend {
     var stackArea: Size { controller.stackArea }
     var isLeaving: Bool { controller.isLeaving }
     var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }
+    var onResized: (() -> Void)? { get { controller.onResized } set { controller.onResized = newValue } }
     var isVisible: Bool { controller.isVisible }
     var framesDrawn: Int { controller.framesDrawn }
     var refreshRate: Double { 60 }

@@ -4,15 +4,18 @@ import Glibc
 import CCairo
 import CDirectText
 import CPango
+import HUDSystem
 
 /// Loads fontconfig's configuration and caches (XML parsing, a few milliseconds) on a second
 /// thread while the main thread parses options, connects to X and loads HarfBuzz. Text waits for
 /// it (`waitForConfiguration`). A process must join the thread before a fork: a child must not
 /// inherit a lock the thread holds.
 package enum FontWarmup {
-    /// Owned by the thread that calls `start`, `waitForConfiguration` and `join` (one thread).
+    /// Owned by the thread that calls `start`, `settle` and `join` (one thread).
     nonisolated(unsafe) private static var thread: pthread_t?
-    nonisolated(unsafe) private static var configurationSeen = false
+    /// Whether text must wait for a warm-up thread's configuration: any thread may wait (the
+    /// loop's, the text shaper's).
+    private static let loading = Locked(false)
     /// Posted by the warm-up thread once fontconfig's configuration is loaded.
     nonisolated(unsafe) private static let configured: UnsafeMutablePointer<sem_t> = {
         let s = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
@@ -40,7 +43,6 @@ package enum FontWarmup {
         guard !settled else { return }
         settled = true
         join()
-        configurationSeen = false
         startThread(thenSettle: true)
     }
     nonisolated(unsafe) private static var settled = false
@@ -50,6 +52,7 @@ package enum FontWarmup {
     /// table's lock, which the check takes.
     private static func startThread(thenSettle: Bool) {
         _ = configured
+        loading.withLock { $0 = true }
         var t = pthread_t()
         if pthread_create(&t, nil, { settle in
             FcInit()
@@ -59,7 +62,7 @@ package enum FontWarmup {
         }, thenSettle ? UnsafeMutableRawPointer(bitPattern: 1) : nil) == 0 {
             thread = t
         } else {
-            configurationSeen = true   // no thread: fontconfig loads with the first text
+            loading.withLock { $0 = false }   // no thread: fontconfig loads with the first text
         }
     }
 
@@ -74,10 +77,12 @@ package enum FontWarmup {
     package static func loadPango() { _ = xhud_pango_load() }
 
     /// Returns once fontconfig's configuration is loaded (at once without a warm-up thread).
+    /// Any thread.
     package static func waitForConfiguration() {
-        guard thread != nil, !configurationSeen else { return }
+        guard loading.withLock({ $0 }) else { return }
         while sem_wait(configured) != 0 && errno == EINTR {}
-        configurationSeen = true
+        sem_post(configured)   // a latch: every thread that waits passes, and so does the next
+        loading.withLock { $0 = false }
     }
 
     package static func join() {

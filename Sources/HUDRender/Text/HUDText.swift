@@ -3,25 +3,69 @@ import HUDCore
 /// A renderer's text: each request drawn by DirectText when it can (the same pixels, without
 /// Pango), by Pango otherwise. The choice is the request's own, never the history's: the same
 /// label is always drawn the same way, and Pango is loaded only by the first text that needs it.
+///
+/// With a `shaper` (a server's HUDs), what Pango lays out is laid out on the shaper's thread:
+/// a request it has not done measures as nothing and is listed in `missing`; the caller has
+/// the shaper do those, draws nothing meanwhile, and lays out again once they are done.
 package final class HUDText: TextMeasurer {
     private let direct = DirectText()
     /// Pango's layouts, for the text DirectText leaves to it (and for tests that look inside).
     package let pango = PangoText()
+    package var shaper: TextShaper?
+    /// Requests measured that the shaper has not done (`takeMissing`).
+    private var missing: [TextRequest] = []
 
     package init() {}
 
     package func measure(_ request: TextRequest) -> Size {
         guard !request.text.isEmpty else { return .zero }
         if let line = direct.line(for: request) { return direct.size(line, request) }
+        if let shaper, Self.shapesElsewhere(request) {
+            switch shaper.result(request) {
+            case .shaped(let s)?: return s.size
+            case .cut?: return pango.measure(Self.cut(request))
+            case nil:
+                if !missing.contains(request) { missing.append(request) }
+                return .zero
+            }
+        }
         return pango.measure(request)
     }
 
     package func draw(_ request: TextRequest, in rect: Rect, cr: OpaquePointer) {
         guard !request.text.isEmpty else { return }
         if let line = direct.line(for: request) { return direct.draw(line, in: rect, cr: cr) }
+        if let shaper, Self.shapesElsewhere(request) {
+            switch shaper.result(request) {
+            case .shaped(let s)?: return s.draw(in: rect, cr: cr)
+            case .cut?: return pango.draw(Self.cut(request), in: rect, cr: cr)
+            case nil: break   // not laid out where it is drawn: by Pango here, as without a shaper
+            }
+        }
         pango.draw(request, in: rect, cr: cr)
+    }
+
+    /// The requests measured since the last call that the shaper has yet to lay out.
+    package func takeMissing() -> [TextRequest] {
+        defer { missing = [] }
+        return missing
     }
 
     /// Whether DirectText draws the request (tests compare it with Pango).
     package func isDirect(_ request: TextRequest) -> Bool { direct.line(for: request) != nil }
+
+    /// Markup that colours its text is drawn here: a recording replayed as a mask takes one
+    /// colour, the HUD's.
+    static func shapesElsewhere(_ r: TextRequest) -> Bool {
+        guard r.markup else { return true }
+        let t = r.text.lowercased()
+        return !["color=", "foreground=", "background=", "alpha="].contains { t.contains($0) }
+    }
+
+    /// What a request over the shaper's time budget shows: its first characters, cut.
+    static func cut(_ r: TextRequest) -> TextRequest {
+        var c = r
+        c.text = String(r.text.prefix(200)) + "…"
+        return c
+    }
 }

@@ -81,6 +81,23 @@ package final class PangoText: TextMeasurer {
         pango_cairo_show_layout(cr, layout)
     }
 
+    /// The request laid out and recorded for another thread to draw (`TextShaper`): drawn here
+    /// into a recording, without the context taking a target's options (it has an image
+    /// surface's, as the loop's drawing has), so its glyphs are where `draw` puts them. The
+    /// layout is not kept: what the other thread draws is the recording.
+    package func shaped(_ r: TextRequest) -> ShapedText {
+        let size = measure(r)
+        let layout = layout(for: r)
+        let (_, logical) = extents(layout)
+        let mask = cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, nil)!
+        let cr = cairo_create(mask)!
+        cairo_set_source_rgba(cr, 0, 0, 0, 1)
+        pango_cairo_show_layout(cr, layout)
+        cairo_destroy(cr)
+        if let l = layouts.removeValue(forKey: r) { g_object_unref(UnsafeMutableRawPointer(l)) }
+        return ShapedText(size: size, logical: (Double(logical.x), Double(logical.y), Double(logical.width)), mask: mask)
+    }
+
     /// The ink and logical rectangles in logical pixels.
     package func extents(_ layout: OpaquePointer) -> (PangoRectangle, PangoRectangle) {
         var ink = PangoRectangle(), logical = PangoRectangle()
@@ -141,11 +158,5 @@ package final class PangoText: TextMeasurer {
         if size > limit || size < 0 { pango_font_description_set_absolute_size(f, Double(limit)) }
         fonts[description] = f
         return f
-    }
-}
-
-extension TextRequest: Hashable {
-    public func hash(into h: inout Hasher) {
-        h.combine(text); h.combine(font); h.combine(markup); h.combine(maxWidth); h.combine(maxHeight); h.combine(singleLine)
     }
 }
