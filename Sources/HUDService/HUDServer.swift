@@ -187,6 +187,9 @@ package final class HUDServer<Display: ServerDisplay> {
         // parsed before runs the TOML reader in a process of its own).
         if case .some(let path) = ConfiguredInvocation.configFile(arguments: arguments, cwd: request.cwd) {
             let c = settingsCache(path)
+            // Files that are not there parse nothing: read at once (a cold server's first HUD,
+            // with no configuration, waits on no thread).
+            if !c.isCurrent, c.filesAbsent { c.install(SettingsCache.read(path: c.path, keys: OptionTable.settingKeys)) }
             if !c.isCurrent {
                 return whenRead(c) { [unowned self] in self.handle(request, connection: connection, reply: reply) }
             }

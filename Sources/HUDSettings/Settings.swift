@@ -139,6 +139,9 @@ package final class SettingsCache {
     /// (a stat each).
     package var isCurrent: Bool { cached != nil && Self.stamps(path) == stamps }
 
+    /// Whether none of its files is there (a stat each): reading them parses nothing.
+    package var filesAbsent: Bool { Self.stamps(path).allSatisfy(\.isEmpty) }
+
     /// Reads the files as `current()` of the cache of `path` would, without touching a cache: on
     /// any thread (a file not parsed before runs the TOML reader, which may take its time);
     /// `install` then keeps the result, on the cache's own thread.
