@@ -62,9 +62,6 @@ extension HUDServer where Display == X11ServerDisplay {
         sample.label = "Ag 0%"
         HUDRenderer().warmUp(sample, region: Size(width: 400, height: 300))
         FontWarmup.loadPango()
-        // Pango's text is laid out on the shaper's thread: its font map's default details font.
-        TextShaper.shared.shape([TextRequest(text: "Ag\nAg", font: sample.detailsFont, maxWidth: 300, maxHeight: 200,
-                                             singleLine: false)]) {}
         if notifications {
             // Once the server is up, on the bus's own thread.
             server.notifications = NotificationRelay(server: server, directory: paths.directory, replace: replace)
