@@ -62,6 +62,9 @@ package final class HUDController {
     private var textAwaited = 0
     /// It appeared while its text was being laid out: its first frame maps once it is.
     private var mapsWhenTextArrives = false
+    /// Its region moved while its text was being laid out: the layout that follows goes there
+    /// at once, as a region's move does.
+    private var regionMovedWhileAwaiting = false
 
     /// The bezel's size now (logical pixels), to stack HUDs.
     package var bezelSize: Size { Size(width: layout.bezel.width, height: layout.bezel.height) }
@@ -280,7 +283,10 @@ package final class HUDController {
         c.offset.y += shownStackOffset.y
         let laidOut = HUDLayout.compute(c, region: size, measurer: renderer.text).snapped(toScale: scale)
         let missing = renderer.text.takeMissing()
-        if !missing.isEmpty { return awaitText(missing) }
+        if !missing.isEmpty {
+            if regionMoved { regionMovedWhileAwaiting = true }
+            return awaitText(missing)
+        }
         layout = laidOut
         bezelTween = nil
         if !regionMoved, output?.isMapped == true, lifecycle.isVisible, before != layout.bezel, configuration.animation != .none {
@@ -329,7 +335,9 @@ package final class HUDController {
         textAwaited -= 1
         guard textAwaited == 0 else { return }
         let size = bezelSize
-        relayout()
+        let moved = regionMovedWhileAwaiting
+        regionMovedWhileAwaiting = false
+        relayout(regionMoved: moved)
         guard textAwaited == 0 else { return }   // the new sizes asked for more (details below a label)
         if bezelSize != size { onResized?() }
         if mapsWhenTextArrives {

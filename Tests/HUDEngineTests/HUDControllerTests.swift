@@ -206,6 +206,29 @@ final class TextOffTheLoopTests: XCTestCase {
         XCTAssertEqual(resized, 2)
     }
 
+    func testARegionThatMovesMeanwhileTakesTheHUDThereWhole() throws {
+        let gate = Gate()
+        gate.open.withLock { $0 = true }
+        let backend = RecordingBackend()
+        backend.shaper = TextShaper { pango, r in gate.wait(); return pango.shaped(r) }
+        var c = HUDConfiguration()
+        c.details = "Following\na window"
+        c.mask = HUDMask.none
+        let hud = try HUDController(backend: backend, configuration: c, region: Rect(x: 0, y: 0, width: 400, height: 300), scale: 1)
+        hud.show(animated: false)
+        settle(backend, hud)
+        let out = try XCTUnwrap(backend.outputs.first)
+        XCTAssertTrue(out.isMapped)
+        gate.open.withLock { $0 = false }
+        hud.update { $0.details = "Following\na window\nthat moved" }
+        let moved = Rect(x: 800, y: 400, width: 400, height: 300)
+        hud.regionMoved(to: moved)
+        gate.open.withLock { $0 = true }
+        settle(backend, hud)
+        // At its new place alone: not a window grown over both places as a resize eases.
+        XCTAssertTrue(moved.contains(out.rect), "the window is at \(out.rect), the region at \(moved)")
+    }
+
     func testAHUDHiddenBeforeItsTextArrivesNeverMaps() throws {
         let gate = Gate()
         let backend = RecordingBackend()

@@ -20,11 +20,13 @@ package final class HUDText: TextMeasurer {
     package func measure(_ request: TextRequest) -> Size {
         guard !request.text.isEmpty else { return .zero }
         if let line = direct.line(for: request) { return direct.size(line, request) }
-        if let shaper, Self.shapesElsewhere(request) {
-            switch shaper.result(request) {
-            case .shaped(let s)?: return s.size
-            case .cut?: return pango.measure(Self.cut(request))
-            case nil:
+        // What the shaper has done is looked up first: whether it lays a request out at all
+        // (markup without colours) reads the whole text.
+        switch shaper?.result(request) {
+        case .shaped(let s)?: return s.size
+        case .cut?: return pango.measure(Self.cut(request))
+        case nil:
+            if shaper != nil, Self.shapesElsewhere(request) {
                 if !missing.contains(request) { missing.append(request) }
                 return .zero
             }
@@ -35,14 +37,11 @@ package final class HUDText: TextMeasurer {
     package func draw(_ request: TextRequest, in rect: Rect, cr: OpaquePointer) {
         guard !request.text.isEmpty else { return }
         if let line = direct.line(for: request) { return direct.draw(line, in: rect, cr: cr) }
-        if let shaper, Self.shapesElsewhere(request) {
-            switch shaper.result(request) {
-            case .shaped(let s)?: return s.draw(in: rect, cr: cr)
-            case .cut?: return pango.draw(Self.cut(request), in: rect, cr: cr)
-            case nil: break   // not laid out where it is drawn: by Pango here, as without a shaper
-            }
+        switch shaper?.result(request) {
+        case .shaped(let s)?: s.draw(in: rect, cr: cr)
+        case .cut?: pango.draw(Self.cut(request), in: rect, cr: cr)
+        case nil: pango.draw(request, in: rect, cr: cr)   // Pango's here, as without a shaper
         }
-        pango.draw(request, in: rect, cr: cr)
     }
 
     /// The requests measured since the last call that the shaper has yet to lay out.
