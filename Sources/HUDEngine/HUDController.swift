@@ -155,7 +155,7 @@ package final class HUDController {
         var c = configuration
         change(&c)
         c = c.clamped
-        guard c != configuration else { return }
+        guard c != configuration || renderer.hasNewerImages(c) else { return }
         let old = configuration
         configuration = c
         // As MBProgressHUD: timing changes apply to the next show and hide.

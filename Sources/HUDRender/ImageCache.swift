@@ -49,14 +49,23 @@ package enum ImageFile {
         // PNG: the 8-byte signature, then IHDR with width and height (big-endian).
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.count >= 24, Array(bytes[0..<8]) == signature else { return fail("neither a PNG nor an SVG file") }
-        func be32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
-        let w = be32(16), h = be32(20)
+        let (w, h) = dimensions(bytes)
         guard w > 0, h > 0 else { return fail("not a PNG file") }
         guard w <= maxPixels, h <= maxPixels, w * h <= maxPixels else {
             return fail("\(w)x\(h) pixels is more than a HUD image may have (\(maxPixels / 1_000_000) megapixels, e.g. 2048x2048)")
         }
         return .success(bytes)
     }
+
+    /// A PNG's width and height from its IHDR (big-endian, after the 8-byte signature).
+    static func dimensions(_ bytes: [UInt8]) -> (width: Int, height: Int) {
+        guard bytes.count >= 24 else { return (0, 0) }
+        func be32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
+        return (be32(16), be32(20))
+    }
+
+    /// A PNG's pixels before decoding.
+    static func pixels(_ bytes: [UInt8]) -> Int { let d = dimensions(bytes); return d.width * d.height }
 
     /// An SVG document: `<svg` within its first kilobytes (after an XML declaration, comments,
     /// a doctype), or gzip-compressed (.svgz).
@@ -104,7 +113,13 @@ package enum ImageFile {
 /// SVGs rendered at the size they are drawn.
 final class ImageCache {
     enum Image { case bitmap(OpaquePointer), vector(SVGImage) }
-    struct Entry { var image: Image?; var error: String? }
+    struct Entry {
+        var image: Image?
+        var error: String?
+        /// What the server's decoder made it from: a newer decoding of the path (the file was
+        /// rewritten) replaces it.
+        var decoded: DecodedBitmap?
+    }
     private var entries: [String: Entry] = [:]
 
     deinit { removeAll() }
@@ -115,8 +130,25 @@ final class ImageCache {
     }
 
     func load(_ path: String) -> Entry {
-        if let e = entries[path] { return e }
-        var entry = Entry(image: nil, error: nil)
+        // A server's images are read and decoded off its loop, the latest version of each file.
+        let decoded = ImageDecoder.shared.bitmap(path)
+        if let e = entries[path] {
+            if decoded == nil || e.decoded === decoded { return e }
+            if case .bitmap(let s)? = e.image { cairo_surface_destroy(s) }
+            entries[path] = nil
+        }
+        var entry = Entry(image: nil, error: nil, decoded: decoded)
+        if let decoded {
+            entry.image = .bitmap(cairo_surface_reference(decoded.surface))
+        } else {
+            read(path, into: &entry)
+        }
+        if entries.count >= 16 { removeAll() }   // a HUD whose image changes on every update keeps a few
+        entries[path] = entry
+        return entry
+    }
+
+    private func read(_ path: String, into entry: inout Entry) {
         switch ImageFile.read(path) {
         case .failure(let why): entry.error = why.description
         case .success(let bytes) where ImageFile.isSVG(bytes):
@@ -127,9 +159,12 @@ final class ImageCache {
         case .success(let bytes):
             if let s = ImageFile.decode(bytes) { entry.image = .bitmap(s) } else { entry.error = "cannot use image '\(path)': not a valid PNG file" }
         }
-        if entries.count >= 16 { removeAll() }   // a HUD whose image changes on every update keeps a few
-        entries[path] = entry
-        return entry
+    }
+
+    /// Whether the server's decoder has a newer decoding of `path` than the one kept.
+    func isStale(_ path: String) -> Bool {
+        guard let e = entries[path], let decoded = ImageDecoder.shared.bitmap(path) else { return false }
+        return e.decoded !== decoded
     }
 
     /// Fits the image in the rectangle keeping its aspect ratio; a tint keeps only its alpha.
@@ -189,14 +224,5 @@ package enum ImageRaster {
         cairo_destroy(cr)
         cairo_surface_flush(s)
         return cairo_surface_write_to_png(s, out) == CAIRO_STATUS_SUCCESS ? nil : "cannot write \(out)"
-    }
-
-    /// Whether drawing `path` could take the drawing process long or much memory: an SVG, or a
-    /// bitmap larger than a HUD image box needs. Read within the file's bounds, non-blocking.
-    package static func needsOwnProcess(_ path: String) -> Bool {
-        guard case .success(let bytes) = ImageFile.read(path) else { return false }   // refused anyway
-        if ImageFile.isSVG(bytes) { return true }
-        func be32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
-        return be32(16) * be32(20) > 256 * 256
     }
 }

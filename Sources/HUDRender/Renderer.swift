@@ -167,6 +167,12 @@ package final class HUDRenderer {
     /// Image loading errors surface here first, so the command can refuse a bad `--image` early.
     package func validateImage(_ path: String) -> String? { images.load(path).error }
 
+    /// Whether a file `c` shows was decoded again since it was drawn (rewritten at the same path):
+    /// an update that changes nothing else still draws it.
+    package func hasNewerImages(_ c: HUDConfiguration) -> Bool {
+        [c.image, c.resultImage].contains { $0.map(images.isStale) ?? false }
+    }
+
     private func drawMask(_ mask: HUDMask, region: Size, alpha: Double, cr: OpaquePointer) {
         switch mask {
         case .none, .clear: return

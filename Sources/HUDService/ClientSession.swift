@@ -199,7 +199,6 @@ extension HUDServer {
     func openSession(_ options: HUDOptions, plan: Session.Plan, request: Wire.Request, fd: Int32) -> Wire.Reply {
         var config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return usageError("\(error)") }
-        if let path = config.image, let problem = ImageFile.problem(at: path) { return usageError("\(problem)") }
         if plan.wraps {
             config.graceTime = options.grace ?? 0.5     // a quick command never flashes a HUD
             config.minShowTime = options.minShow ?? 0.5 // a shown one never flickers

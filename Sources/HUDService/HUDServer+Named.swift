@@ -66,11 +66,6 @@ extension HUDServer {
         } catch {
             return usageError("\(error)")
         }
-        // Checked without blocking and within bounds (a FIFO, a huge PNG): one request's image
-        // never stalls the HUDs of others.
-        if let path = config.image, options.image != nil, let problem = ImageFile.problem(at: path) {
-            return usageError("\(problem)")
-        }
         let entry: HUDRegistry<HUD, ParentSpec>.Entry
         if let e = existing {
             entry = e

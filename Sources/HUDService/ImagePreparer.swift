@@ -16,11 +16,13 @@ struct ImageProblem: Error, CustomStringConvertible {
     init(_ description: String, missingIcon: Bool = false) { self.description = description; self.missingIcon = missingIcon }
 }
 
-/// Draws a request's SVGs and large bitmaps at the size they are shown at, each in a child
-/// process with a time and a memory budget (`xhud-host --prepare-image`), while the loop goes on
-/// drawing every other HUD; the HUD then shows a small PNG. A child that runs out of its budget
-/// is ended, and its request gets a clear error. Results are kept by file version and size: the
-/// OSD's next key press shows its icon without a child. Owned by the loop's thread.
+/// Makes ready, off the loop, every image a request shows, while the loop goes on drawing every
+/// other HUD: a bitmap is read and decoded on the decoder's thread (`ImageDecoder`); an SVG, a
+/// large bitmap and an icon name not looked up yet are drawn at the size they are shown at by a
+/// child process with a time and a memory budget (`xhud-host --prepare-image`), whose small PNG
+/// is then decoded as a bitmap is. A child that runs out of its budget is ended, and its request
+/// gets a clear error. Drawings are kept by file version and size: the OSD's next key press
+/// shows its icon without a child. Owned by the loop's thread.
 package final class ImagePreparer {
     /// Seconds a child may take (wall clock; its CPU is limited to the same, rounded up).
     static let seconds = 1.0
@@ -28,36 +30,82 @@ package final class ImagePreparer {
     static let memory = 128 << 20
 
     private let loop: any HUDEventLoop
+    private let decoder: ImageDecoder
     private var prepared: [String: String] = [:]
     private var preparedOrder: [String] = []
     private var running: [String: [(Result<String, ImageProblem>) -> Void]] = [:]
+    private var decoding: [ImageDecoder.Job: [(ImageDecoder.Output) -> Void]] = [:]
 
-    init(loop: any HUDEventLoop) { self.loop = loop }
+    init(loop: any HUDEventLoop, decoder: ImageDecoder = .shared) {
+        self.loop = loop
+        self.decoder = decoder
+    }
 
-    /// Calls `done` with each path's PNG (or why it cannot be shown), at once for what needs no
-    /// child or was made before. `side` is the box in device pixels. A path without a leading
-    /// `/` is an icon name the loop has not looked up: the child looks it up (`icons`: the size
-    /// and theme it is looked up for) and the answer is kept for the next request.
+    /// Calls `done` with each path's image to show (or why it cannot be shown), at once when
+    /// every one was made ready before. `side` is the box in device pixels. A path without a
+    /// leading `/` is an icon name the loop has not looked up: the child looks it up (`icons`:
+    /// the size and theme it is looked up for) and the answer is kept for the next request.
     func prepare(_ paths: [String], side: Int, icons: (size: Int, theme: String?),
                  _ done: @escaping ([String: Result<String, ImageProblem>]) -> Void) {
         var results: [String: Result<String, ImageProblem>] = [:]
-        var waiting = Set<String>()
+        var waiting = Set(paths)
         for path in Set(paths) {
-            let icon = !path.hasPrefix("/")
-            guard icon || ImageRaster.needsOwnProcess(path) else { results[path] = .success(path); continue }
-            let key = icon ? "icon \(path) \(icons.size) \(icons.theme ?? "")\n\(side)"
-                           : path + "\n" + FileText.stamp(path).map(String.init).joined(separator: ",") + "\n\(side)"
-            if let png = prepared[key], access(png, R_OK) == 0 { results[path] = .success(png); continue }
-            waiting.insert(path)
-            let first = running[key] == nil
-            running[key, default: []].append { result in
+            prepareOne(path, side: side, icons: icons) { result in
                 results[path] = result
                 waiting.remove(path)
                 if waiting.isEmpty { done(results) }
             }
-            if first { start(path, key: key, side: side, icon: icon ? icons : nil) }
         }
-        if waiting.isEmpty { done(results) }
+        if paths.isEmpty { done(results) }
+    }
+
+    private func prepareOne(_ path: String, side: Int, icons: (size: Int, theme: String?),
+                            _ done: @escaping (Result<String, ImageProblem>) -> Void) {
+        if !path.hasPrefix("/") {
+            return draw(path, key: "icon \(path) \(icons.size) \(icons.theme ?? "")\n\(side)", side: side, icon: icons, done)
+        }
+        decode(path, drawn: false) { [unowned self] output in
+            switch output {
+            case .bitmap: done(.success(path))
+            case .failed(let why): done(.failure(ImageProblem(why)))
+            case .needsDrawing:
+                let key = path + "\n" + FileText.stamp(path).map(String.init).joined(separator: ",") + "\n\(side)"
+                draw(path, key: key, side: side, icon: nil, done)
+            }
+        }
+    }
+
+    /// Decodes `path` on the decoder's thread, then calls `then` on the loop (at once when it
+    /// was decoded before).
+    private func decode(_ path: String, drawn: Bool, _ then: @escaping (ImageDecoder.Output) -> Void) {
+        let job = ImageDecoder.Job(path: path, stamp: FileText.stamp(path), drawn: drawn)
+        if let known = decoder.output(job) { return then(known) }
+        let first = decoding[job] == nil
+        decoding[job, default: []].append(then)
+        guard first else { return }
+        let inbox = LoopInbox(loop, owner: self)
+        decoder.decode([job]) { outputs in
+            let output = outputs[job]!
+            inbox.post { preparer in for w in preparer.decoding.removeValue(forKey: job) ?? [] { w(output) } }
+        }
+    }
+
+    /// Draws an image (or looks an icon up and draws it) in a child, then decodes its PNG.
+    private func draw(_ path: String, key: String, side: Int, icon: (size: Int, theme: String?)?,
+                      _ done: @escaping (Result<String, ImageProblem>) -> Void) {
+        let decodeDrawing: (Result<String, ImageProblem>) -> Void = { [unowned self] result in
+            guard case .success(let png) = result else { return done(result) }
+            decode(png, drawn: true) { output in
+                switch output {
+                case .bitmap, .needsDrawing: done(.success(png))
+                case .failed(let why): done(.failure(ImageProblem(why)))
+                }
+            }
+        }
+        if let png = prepared[key], access(png, R_OK) == 0 { return decodeDrawing(.success(png)) }
+        let first = running[key] == nil
+        running[key, default: []].append(decodeDrawing)
+        if first { start(path, key: key, side: side, icon: icon) }
     }
 
     private func finish(_ key: String, _ result: Result<String, ImageProblem>) {

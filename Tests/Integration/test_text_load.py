@@ -75,19 +75,25 @@ def test_long_details_are_laid_out_on_the_text_thread(nx):
     # Past its start's work (the pages it gives back a second after it starts): the loop's time
     # below is the request's.
     assert wait_until(lambda: process_age(pid) > 1.5, 5)
-    grabber = Grabber(nx.env["DISPLAY"])
-    area = (700, 200, 560, 400)   # where the long HUD's details go
+    spent = cpu_while_shown(nx, pid, "--id", "long", "--mode", "text", "--label", "Long", "--details", "a\u0301" * 8000,
+                            "--geometry", "600x800+680+0", "--animation", "none")
+    text, loop = spent.get("xhud-text", 0), spent["main"]
+    # Pango's layout of 8,000 accented letters takes milliseconds in any build: on its thread.
+    assert text > 2e6, f"the text thread took {text / 1e6:.1f} ms, the loop {loop / 1e6:.1f} ms (threads: {sorted(spent)})"
+
+
+def cpu_while_shown(x, pid: int, *args) -> dict[str, int]:
+    """CPU time (ns) each thread of the server pid spent from the request `args` until its HUD
+    (placed at 680,0 or to the right of it) was on screen."""
+    grabber = Grabber(x.env["DISPLAY"])
+    area = (700, 200, 560, 400)
     empty = grabber.digest(area)
     before = thread_cpu(pid)
     try:
-        res = named(nx, "--id", "long", "--mode", "text", "--label", "Long", "--details", "a\u0301" * 8000,
-                    "--geometry", "600x800+680+0", "--animation", "none")
+        res = named(x, *args)
         assert res.returncode == 0, res.stderr
-        assert wait_until(lambda: grabber.digest(area) != empty, 5), "the long details never showed"
+        assert wait_until(lambda: grabber.digest(area) != empty, 5), "the HUD never showed"
     finally:
         grabber.close()
     after = thread_cpu(pid)
-    text = after.get("xhud-text", 0) - before.get("xhud-text", 0)
-    loop = after["main"] - before["main"]
-    # Pango's layout of 8,000 accented letters takes milliseconds in any build: on its thread.
-    assert text > 2e6, f"the text thread took {text / 1e6:.1f} ms, the loop {loop / 1e6:.1f} ms (threads: {sorted(after)})"
+    return {name: ns - before.get(name, 0) for name, ns in after.items()}
