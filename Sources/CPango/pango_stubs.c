@@ -55,3 +55,42 @@ static void require(void) {
 #define STUB(ret, name, params, args) ret name params { require(); return real_##name args; }
 #define VSTUB(name, params, args) void name params { require(); real_##name args; }
 XHUD_PANGO_FUNCTIONS(STUB, VSTUB)
+
+/* Collects the ranges of explicit colours and takes backgrounds out. */
+struct ranges { unsigned (*range)[2]; size_t n, capacity; };
+
+static gboolean colour_filter(PangoAttribute *a, gpointer data) {
+    struct ranges *r = data;
+    int type = a->klass->type;
+    if (type == PANGO_ATTR_BACKGROUND || type == PANGO_ATTR_BACKGROUND_ALPHA) return 1;
+    if (type != PANGO_ATTR_FOREGROUND) return 0;
+    if (r->n == r->capacity) {
+        size_t c = r->capacity ? r->capacity * 2 : 16;
+        void *p = realloc(r->range, c * sizeof *r->range);
+        if (!p) return 0;
+        r->range = p;
+        r->capacity = c;
+    }
+    r->range[r->n][0] = a->start_index;
+    r->range[r->n][1] = a->end_index;
+    r->n++;
+    return 0;
+}
+
+void xhud_pango_keep_default_colour(PangoLayout *l) {
+    PangoAttrList *attrs = pango_layout_get_attributes(l);
+    if (!attrs) return;
+    PangoAttrList *copy = pango_attr_list_copy(attrs);
+    struct ranges r = {0};
+    PangoAttrList *removed = pango_attr_list_filter(copy, colour_filter, &r);
+    if (removed) pango_attr_list_unref(removed);
+    for (size_t i = 0; i < r.n; i++) {
+        PangoAttribute *a = pango_attr_foreground_alpha_new(1);
+        a->start_index = r.range[i][0];
+        a->end_index = r.range[i][1];
+        pango_attr_list_insert(copy, a);
+    }
+    free(r.range);
+    pango_layout_set_attributes(l, copy);
+    pango_attr_list_unref(copy);
+}

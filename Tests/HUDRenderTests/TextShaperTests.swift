@@ -16,6 +16,10 @@ final class TextShaperTests: XCTestCase {
         TextRequest(text: "<b>Saved</b> to <i>~/Documents/report.pdf</i>", font: "Sans 12px", markup: true, maxWidth: 200,
                     maxHeight: 80, singleLine: false),
         TextRequest(text: "جارٍ التحميل", font: "Sans Bold 16px", maxWidth: 200, singleLine: true),
+        // Colours of its own: text, a background under the default colour's text, both.
+        TextRequest(text: "<span foreground='red'>Error</span> in <b>line 3</b>: <span background='#ffff00'>highlighted</span>, "
+                    + "<span color='#00f' bgcolor='#0f08'>both</span> and <span fgcolor='#0a0'>green <i>italic</i></span> text",
+                    font: "Sans 13px", markup: true, maxWidth: 200, maxHeight: 200, singleLine: false),
         TextRequest(text: String(repeating: "a\u{301}", count: 4000), font: "Sans 13px", maxWidth: 240, maxHeight: 300,
                     singleLine: false),
         TextRequest(text: String(repeating: "word ", count: 3200), font: "Serif 14px", maxWidth: 260, maxHeight: 400,
@@ -79,11 +83,25 @@ final class TextShaperTests: XCTestCase {
         let label = TextRequest(text: "Loading", font: "Sans Bold 16px", maxWidth: 200, singleLine: true)
         XCTAssertNotEqual(text.measure(label), .zero)
         XCTAssertEqual(text.takeMissing(), [])
-        // Nor does markup that colours its text (a mask takes one colour).
+        // Nor does markup with an alpha of its own (recorded in layers, it would not blend as one).
+        let translucent = TextRequest(text: "<span alpha='50%'>Error</span> in line 3", font: "Sans 12px", markup: true,
+                                      maxWidth: 200, maxHeight: 60, singleLine: false)
+        XCTAssertNotEqual(text.measure(translucent), .zero)
+        XCTAssertEqual(text.takeMissing(), [])
+        // Markup of colours is laid out off the loop.
         let coloured = TextRequest(text: "<span foreground='red'>Error</span> in line 3", font: "Sans 12px", markup: true,
                                    maxWidth: 200, maxHeight: 60, singleLine: false)
-        XCTAssertNotEqual(text.measure(coloured), .zero)
-        XCTAssertEqual(text.takeMissing(), [])
+        XCTAssertEqual(text.measure(coloured), .zero)
+        XCTAssertEqual(text.takeMissing(), [coloured])
+    }
+
+    func testCutMarkupShowsItsTextNeverHalfATag() {
+        let r = TextRequest(text: "<span foreground='red'>" + String(repeating: "x&amp;y <b>z</b> ", count: 40) + "</span>",
+                            font: "Sans 12px", markup: true, maxWidth: 200, singleLine: false)
+        let cut = HUDText.cut(r)
+        XCTAssertFalse(cut.markup)
+        XCTAssertEqual(cut.text, String(String(repeating: "x&y z ", count: 40).prefix(200)) + "…")
+        XCTAssertEqual(HUDText.plainText("&lt;&#x41;&#66;&gt; &nope; a < b &"), "<AB> &nope; a < b &")
     }
 
     func testALayoutOverItsBudgetIsCutAndTheNextThreadGoesOn() {

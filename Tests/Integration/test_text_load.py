@@ -67,7 +67,9 @@ def process_age(pid: int) -> float:
     return float(open("/proc/uptime").read().split()[0]) - start
 
 
-def test_long_details_are_laid_out_on_the_text_thread(nx):
+@pytest.mark.parametrize("details", ["a\u0301" * 8000, '<span color="#e33">Failed:</span> ' + "a\u0301" * 8000],
+                         ids=["combining", "coloured-markup"])
+def test_long_details_are_laid_out_on_the_text_thread(nx, details):
     # A server with a HUD that does not move, so that its loop does nothing else meanwhile.
     ok(nx, "--id", "first", "--mode", "text", "--label", "First", "--hide-after", "30", "--animation", "none",
        "--geometry", "300x200+0+0", *LINGER)
@@ -75,10 +77,12 @@ def test_long_details_are_laid_out_on_the_text_thread(nx):
     # Past its start's work (the pages it gives back a second after it starts): the loop's time
     # below is the request's.
     assert wait_until(lambda: process_age(pid) > 1.5, 5)
-    spent = cpu_while_shown(nx, pid, "--id", "long", "--mode", "text", "--label", "Long", "--details", "a\u0301" * 8000,
+    markup = ["--markup"] if details.startswith("<") else []
+    spent = cpu_while_shown(nx, pid, "--id", "long", "--mode", "text", "--label", "Long", "--details", details, *markup,
                             "--geometry", "600x800+680+0", "--animation", "none")
     text, loop = spent.get("xhud-text", 0), spent["main"]
-    # Pango's layout of 8,000 accented letters takes milliseconds in any build: on its thread.
+    # Pango's layout of 8,000 accented letters takes milliseconds in any build: on its thread,
+    # with colours of the markup's own or without.
     assert text > 2e6, f"the text thread took {text / 1e6:.1f} ms, the loop {loop / 1e6:.1f} ms (threads: {sorted(spent)})"
 
 

@@ -53,18 +53,55 @@ package final class HUDText: TextMeasurer {
     /// Whether DirectText draws the request (tests compare it with Pango).
     package func isDirect(_ request: TextRequest) -> Bool { direct.line(for: request) != nil }
 
-    /// Markup that colours its text is drawn here: a recording replayed as a mask takes one
-    /// colour, the HUD's.
+    /// Markup whose colours a recording cannot keep apart from the HUD's is laid out where it
+    /// is drawn: an alpha of its own, or an underline or strikethrough colour (its text is
+    /// recorded in the default colour and the explicit ones in two layers, `ShapedText`).
     static func shapesElsewhere(_ r: TextRequest) -> Bool {
         guard r.markup else { return true }
         let t = r.text.lowercased()
-        return !["color=", "foreground=", "background=", "alpha="].contains { t.contains($0) }
+        return !["alpha=", "underline_color=", "strikethrough_color="].contains { t.contains($0) }
+    }
+
+    /// Markup that sets a colour of its own (text or background).
+    static func setsColours(_ r: TextRequest) -> Bool {
+        guard r.markup else { return false }
+        let t = r.text.lowercased()
+        return ["color=", "foreground=", "background="].contains { t.contains($0) }
     }
 
     /// What a request over the shaper's time budget shows: its first characters, cut.
     static func cut(_ r: TextRequest) -> TextRequest {
         var c = r
-        c.text = String(r.text.prefix(200)) + "…"
+        // Markup cut anywhere could end inside a tag: its text alone is cut.
+        c.text = String((r.markup ? plainText(r.text) : r.text).prefix(200)) + "…"
+        c.markup = false
         return c
+    }
+
+    /// Markup's text without its tags, its entities read (`&amp;` `&lt;` `&gt;` `&quot;`
+    /// `&apos;` `&#N;` `&#xN;`).
+    static func plainText(_ markup: String) -> String {
+        var out = "", i = markup.startIndex
+        while i < markup.endIndex {
+            let ch = markup[i]
+            if ch == "<", let close = markup[i...].firstIndex(of: ">") {
+                i = markup.index(after: close)
+                continue
+            }
+            if ch == "&", let semi = markup[i...].prefix(12).firstIndex(of: ";") {
+                let name = markup[markup.index(after: i)..<semi]
+                let named: [Substring: Character] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+                var decoded = named[name]
+                if decoded == nil, name.hasPrefix("#") {
+                    let digits = name.dropFirst()
+                    let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+                    decoded = value.flatMap(Unicode.Scalar.init).map(Character.init)
+                }
+                if let decoded { out.append(decoded); i = markup.index(after: semi); continue }
+            }
+            out.append(ch)
+            i = markup.index(after: i)
+        }
+        return out
     }
 }

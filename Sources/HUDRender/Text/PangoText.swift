@@ -89,13 +89,24 @@ package final class PangoText: TextMeasurer {
         let size = measure(r)
         let layout = layout(for: r)
         let (_, logical) = extents(layout)
+        var colours: OpaquePointer?
+        if HUDText.setsColours(r) {
+            // The explicit colours alone (the default colour transparent), then the default's.
+            colours = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, nil)!
+            let cr = cairo_create(colours)!
+            cairo_set_source_rgba(cr, 0, 0, 0, 0)
+            pango_cairo_show_layout(cr, layout)
+            cairo_destroy(cr)
+            xhud_pango_keep_default_colour(layout)
+        }
         let mask = cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, nil)!
         let cr = cairo_create(mask)!
         cairo_set_source_rgba(cr, 0, 0, 0, 1)
         pango_cairo_show_layout(cr, layout)
         cairo_destroy(cr)
         if let l = layouts.removeValue(forKey: r) { g_object_unref(UnsafeMutableRawPointer(l)) }
-        return ShapedText(size: size, logical: (Double(logical.x), Double(logical.y), Double(logical.width)), mask: mask)
+        return ShapedText(size: size, logical: (Double(logical.x), Double(logical.y), Double(logical.width)), mask: mask,
+                          colours: colours)
     }
 
     /// The ink and logical rectangles in logical pixels.
