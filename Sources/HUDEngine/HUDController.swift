@@ -78,10 +78,15 @@ package final class HUDController {
             guard stackOffset != oldValue else { return }
             // Only a HUD at rest slides: one still appearing (a burst of HUDs arriving at once)
             // goes to its place in the next frame, as the others make room.
-            if output?.isMapped == true, lifecycle.phase == .shown, configuration.animation != .none {
+            if let output, output.isMapped, lifecycle.phase == .shown, configuration.animation != .none {
                 let now = clock.now
                 slide = RectTween(from: Rect(x: shownStackOffset.x, y: shownStackOffset.y, width: 0, height: 0),
                                   to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: now)
+                // The window goes as far as the bezel, in device pixels.
+                let window = pendingMove ?? output.rect
+                let end = window.offsetBy(dx: ((stackOffset.x - shownStackOffset.x) * scale).rounded(),
+                                          dy: ((stackOffset.y - shownStackOffset.y) * scale).rounded())
+                output.willMove(within: window.union(end))
             } else {
                 slide = nil
                 shownStackOffset = stackOffset
@@ -359,10 +364,14 @@ package final class HUDController {
         if output.isMapped { pendingMove = r } else { pendingMove = nil; output.move(to: r, blocker: region) }
     }
 
+    /// Whether the window moved: the next frame composes all of it, since without a compositor
+    /// every pixel blends over what lies beneath its new place.
+    private var windowMoved = false
+
     private func applyPendingMove() {
         guard let r = pendingMove, let output else { return }
         pendingMove = nil
-        if r != output.rect { output.move(to: r, blocker: region) }
+        if r != output.rect { output.move(to: r, blocker: region); windowMoved = true }
     }
 
     /// Once the bezel has stopped moving, the window (grown to hold every step of the move)
@@ -445,6 +454,7 @@ package final class HUDController {
         applyStackMove()
         guard let output, output.isMapped || lifecycle.isVisible else { return }
         applyPendingMove()
+        if slideArrived { slideArrived = false; output.willMove(within: nil) }
         let now = clock.now
         // Drawn for the moment it reaches the screen, one refresh ahead (CVDisplayLink's output
         // time): the frame drawn as a fade-in maps is already visible.
@@ -482,7 +492,7 @@ package final class HUDController {
             let step = Int((shownAt * Double(steps)).rounded())
             let angle = SpinnerSprites.angle(style: style, time: Double(step % steps) / Double(steps))
             composition.spinner = (centre, angle)
-            if !contentChanged, lastPresentation == presentation {
+            if !contentChanged, lastPresentation == presentation, !(windowMoved && !output.composited) {
                 // The spokes step twelve times a second: a frame that would show the same step
                 // is not composed at all; otherwise only the spinner's square is.
                 if angle == lastSpinnerAngle { return }
@@ -508,19 +518,22 @@ package final class HUDController {
                                   width: Int(output.rect.width), height: Int(output.rect.height))
         }
         output.present(composition)
+        windowMoved = false
         framesDrawn += 1
         lastFrame = now
         lastPresentation = presentation
     }
 
     private var stackMoved = false
+    /// The slide ended: once the window has made its last step, it no longer moves in a path.
+    private var slideArrived = false
 
     private func applyStackMove() {
         if let t = slide {
             let now = clock.now
             let at = t.value(at: now)
             shownStackOffset = Point(x: at.x, y: at.y)
-            if !t.isMoving(at: now) { slide = nil; shownStackOffset = stackOffset }
+            if !t.isMoving(at: now) { slide = nil; shownStackOffset = stackOffset; slideArrived = true }
             stackMoved = true
         }
         guard stackMoved else { return }

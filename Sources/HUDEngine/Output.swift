@@ -42,6 +42,10 @@ package protocol HUDOutput: AnyObject {
     /// without a compositor, by a compositor that honours the request with one.
     var blursBehind: Bool { get }
     func move(to rect: Rect, blocker region: Rect)
+    /// The window is about to move step by step within `path` (a stack's slide: from where it
+    /// is to where it goes); nil once it has arrived. Without a compositor, what lies beneath
+    /// the whole path is taken (and blurred) once, not at every step.
+    func willMove(within path: Rect?)
     /// Before a map: a HUD shown again takes what lies beneath anew.
     func prepareToMap()
     func map()
@@ -78,6 +82,7 @@ package protocol HUDOutput: AnyObject {
 
 extension HUDOutput {
     package var spinsByItself: Bool { false }
+    package func willMove(within path: Rect?) {}
 }
 
 /// Names a spinner sprite: its style, its side in pixels and its colour.

@@ -39,9 +39,12 @@ final class ServerCanvas {
     /// where it was taken (root coordinates).
     var snapshot: (pixmap: Pixmap, rect: Rect)? { snapshotPixmap != 0 ? (snapshotPixmap, snapshotRect) : nil }
     /// The background blurred (a frosted bezel without a compositor), made on the server the
-    /// first frame after the background or the radius changed; `blurClip` is where it shows.
+    /// first frame after the background or the radius changed, over `blurredArea` (root
+    /// coordinates: the copy of the screen, or the window over the wallpaper); `blurClip` is
+    /// where it shows.
     private var blurRadius = 0.0
     private var blurred: (pixmap: Pixmap, picture: Picture)?
+    private var blurredArea = Rect(x: 0, y: 0, width: 0, height: 0)
     private var blurClip: [XRectangle] = []
 
     /// What is under the HUD's pixels: nothing (a compositor blends the window), the root's
@@ -145,6 +148,8 @@ final class ServerCanvas {
                 if ok { backgroundPicture = pic } else { background = .none }
             }
         case .snapshot:
+            // The window's rectangle, or more: the path of a slide.
+            let width = max(1, Int(rect.width)), height = max(1, Int(rect.height))
             let depth = UInt32(XDefaultDepth(d, display.screen))
             snapshotPixmap = XCreatePixmap(d, display.root, UInt32(width), UInt32(height), depth)
             var values = XGCValues()
@@ -205,8 +210,7 @@ final class ServerCanvas {
 
         // The background under it (opaque without a compositor), or transparent.
         if backgroundPicture != 0 {
-            let ox = background == .snapshot ? 0 : Int32(saturating: windowOrigin.x)
-            let oy = background == .snapshot ? 0 : Int32(saturating: windowOrigin.y)
+            let (ox, oy) = backgroundOffset(windowOrigin)
             XRenderComposite(d, PictOpSrc, backgroundPicture, 0, back.picture, ox + x, oy + y, 0, 0, x, y, w, h)
         } else {
             var clear = XRenderColor(red: 0, green: 0, blue: 0, alpha: 0)
@@ -222,9 +226,13 @@ final class ServerCanvas {
         // Under the bezel, the background blurred (clipped to the bezel's spans), fading with
         // the bezel: at alpha 0 the window shows the true background, never a blurred slab.
         if blurRadius > 0, backgroundPicture != 0, !blurClip.isEmpty {
+            let windowArea = Rect(x: windowOrigin.x, y: windowOrigin.y, width: Double(width), height: Double(height))
+            if blurred != nil, !blurredArea.contains(windowArea) { dropBlurred() }
             if blurred == nil { makeBlurred(windowOrigin: windowOrigin) }
             if let blurred {
-                XRenderComposite(d, mask == 0 ? PictOpSrc : PictOpOver, blurred.picture, mask, blurTarget(), x, y, x, y, x, y, w, h)
+                let bx = Int32(saturating: windowOrigin.x - blurredArea.x), by = Int32(saturating: windowOrigin.y - blurredArea.y)
+                XRenderComposite(d, mask == 0 ? PictOpSrc : PictOpOver, blurred.picture, mask, blurTarget(),
+                                 bx + x, by + y, x, y, x, y, w, h)
             }
         }
 
@@ -239,6 +247,13 @@ final class ServerCanvas {
         if mask != 0 { XRenderFreePicture(d, mask) }
 
         if toWindow { XRenderComposite(d, PictOpSrc, back.picture, 0, windowPicture, x, y, 0, 0, x, y, w, h) }
+    }
+
+    /// Where the window's pixel (0, 0) is in the background's picture: the copy of the screen
+    /// starts where it was taken, the wallpaper at the root's origin.
+    private func backgroundOffset(_ windowOrigin: Point) -> (Int32, Int32) {
+        let origin = background == .snapshot ? Point(x: snapshotRect.x, y: snapshotRect.y) : Point(x: 0, y: 0)
+        return (Int32(saturating: windowOrigin.x - origin.x), Int32(saturating: windowOrigin.y - origin.y))
     }
 
     /// The part of the window a frame of `area` composes (all of it for nil).
@@ -260,6 +275,10 @@ final class ServerCanvas {
 
     /// The content was drawn again.
     func contentChanged() { generation += 1 }
+
+    /// The window moved over the same copy of the screen (a slide's path): frames kept from
+    /// before show the background of where it was.
+    func windowMoved() { generation += 1 }
 
     // MARK: Blur
 
@@ -308,6 +327,11 @@ final class ServerCanvas {
         let d = display.handle
         let format = XRenderFindVisualFormat(d, XDefaultVisual(d, display.screen))
         let depth = UInt32(XDefaultDepth(d, display.screen))
+        // All the copy of the screen (a slide's path is blurred once), or the window's part of
+        // the wallpaper.
+        let area = background == .snapshot ? snapshotRect
+            : Rect(x: windowOrigin.x, y: windowOrigin.y, width: Double(self.width), height: Double(self.height))
+        let width = max(1, Int(area.width)), height = max(1, Int(area.height))
         let k = max(1, Int((blurRadius / 6).rounded(.up)))
         let sw = max(1, (width + k - 1) / k), sh = max(1, (height + k - 1) / k)
         func picture(_ w: Int, _ h: Int) -> (Pixmap, Picture) {
@@ -319,8 +343,8 @@ final class ServerCanvas {
         func free(_ p: (Pixmap, Picture)) { XRenderFreePicture(d, p.1); XFreePixmap(d, p.0) }
         // 1. The background under the window, scaled down by k.
         let small = picture(sw, sh), across = picture(sw, sh), down = picture(sw, sh)
-        let ox = background == .snapshot ? 0 : Int32(saturating: windowOrigin.x)
-        let oy = background == .snapshot ? 0 : Int32(saturating: windowOrigin.y)
+        let ox = background == .snapshot ? 0 : Int32(saturating: area.x)
+        let oy = background == .snapshot ? 0 : Int32(saturating: area.y)
         let copy = picture(width, height)
         XRenderComposite(d, PictOpSrc, backgroundPicture, 0, copy.1, ox, oy, 0, 0, 0, 0, UInt32(width), UInt32(height))
         if k > 1 {
@@ -360,6 +384,7 @@ final class ServerCanvas {
         XRenderComposite(d, PictOpSrc, down.1, 0, result.1, 0, 0, 0, 0, 0, 0, UInt32(width), UInt32(height))
         free(down)
         blurred = result
+        blurredArea = area
     }
 
     /// How much further from grey the blurred colours go: iOS's materials raise saturation

@@ -76,6 +76,10 @@ final class X11Output: HUDOutput {
         onBeneathChanged?()
     }
 
+    /// Where the window moves step by step (`willMove`).
+    private var path: Rect?
+    func willMove(within path: Rect?) { self.path = path?.integral }
+
     private func vacate(_ r: Rect) { display.damageWatch?.vacate(r, now: MonotonicClock.seconds()) }
     var blursBehind: Bool { !composited || display.compositorBlurs }
     var isMapped: Bool { window.isMapped }
@@ -100,10 +104,20 @@ final class X11Output: HUDOutput {
         if window.isMapped && to != old { vacate(old) }
         if window.isMapped, !composited, !onWallpaper, to.width == old.width, to.height == old.height, let own = canvas.snapshot {
             // What lies under the new place is taken before the window goes there (the screen
-            // shows this HUD where it was, with what it covered put back).
-            canvas.setBackground(.snapshot, rect: to, under: underOtherHUDs() + [own])
+            // shows this HUD where it was, with what it covered put back); in a slide, under
+            // its whole path, and blurred once, at the first step the copy it has does not
+            // cover (a burst of HUDs lengthens the path every frame). The window keeps its
+            // shape (X keeps it relative to the window).
+            if let path, path.contains(to), path.contains(old) {
+                if own.rect.contains(to) {
+                    canvas.windowMoved()
+                } else {
+                    canvas.setBackground(.snapshot, rect: path, under: underOtherHUDs() + [own])
+                }
+            } else {
+                canvas.setBackground(.snapshot, rect: to, under: underOtherHUDs() + [own])
+            }
             window.move(to: r, blocker: region)
-            keepShapeAfterMove()
             return
         }
         if window.isMapped, !composited, !onWallpaper, to.width != old.width || to.height != old.height {
@@ -128,14 +142,7 @@ final class X11Output: HUDOutput {
             shapeKey = nil
         } else {
             if !composited && !onWallpaper { chooseBackground() }   // a copy of the screen is only true where it was taken
-            keepShapeAfterMove()
         }
-    }
-
-    /// A window that moves keeps its shape (X keeps it relative to the window), so the outline
-    /// is not computed again; a blurred background is, from the new copy of the screen.
-    private func keepShapeAfterMove() {
-        if blurRadius > 0 && !composited { shapeKey = nil }
     }
 
     /// Before a HUD shown again maps its window: what lies beneath is taken anew (the copy is

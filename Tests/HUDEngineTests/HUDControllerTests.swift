@@ -150,6 +150,40 @@ final class HUDControllerTests: XCTestCase {
         XCTAssertGreaterThan(steps.filter { $0 > 0 }.count, 5, "it moved in steps: \(ys)")
         XCTAssertLessThan(steps.max()!, 40, "no step is a jump: \(steps)")
         XCTAssertTrue(steps.allSatisfy { $0 >= 0 }, "always towards its place: \(steps)")
+        // The output was told the whole path first (what lies beneath it is taken once), every
+        // step fell in it, and it was told when the window arrived.
+        let path = try XCTUnwrap(out.paths.first ?? nil)
+        XCTAssertEqual(path.minY, start)
+        XCTAssertEqual(path.maxY, start + 100 + out.rect.height, accuracy: 1)
+        XCTAssertEqual(out.movesOutsidePath, 0)
+        XCTAssertEqual(out.paths.count, 2)
+        XCTAssertNil(out.path, "arrived")
+    }
+
+    /// Without a compositor a spinner's frame composes only the spinner's square, but a frame
+    /// after the window moved composes all of it: every pixel blends over a new background (the
+    /// rest of the bezel showed the stripes of where it had been, carried along).
+    func testAFrameAfterAMoveComposesTheWholeWindow() throws {
+        let (hud, backend) = try controller { $0.animation = .fade; $0.mode = .indeterminate }
+        hud.show(animated: false)
+        backend.run(hud, seconds: 0.1)
+        let out = try XCTUnwrap(backend.outputs.first)
+        XCTAssertTrue(out.presented.contains { $0.area != nil }, "a spinner at rest composes its square alone")
+        let before = out.events.count
+        hud.stackOffset = Point(x: 0, y: 60)
+        backend.run(hud, seconds: 0.4)
+        let events = Array(out.events[before...])
+        var presents = out.presented.suffix(events.filter { $0 == "present" }.count).makeIterator()
+        var moved = false, afterMoves = 0
+        for e in events {
+            if e == "move" { moved = true }
+            if e == "present" {
+                let c = presents.next()!
+                if moved { XCTAssertNil(c.area, "a frame after a move composed only \(String(describing: c.area))"); afterMoves += 1 }
+                moved = false
+            }
+        }
+        XCTAssertGreaterThan(afterMoves, 5, "it slid: \(events)")
     }
 }
 

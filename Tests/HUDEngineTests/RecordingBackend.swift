@@ -63,7 +63,17 @@ final class RecordingOutput: HUDOutput {
 
     /// "move", "draw" and "present", in the order they were asked for.
     private(set) var events: [String] = []
-    func move(to rect: Rect, blocker region: Rect) { moves.append(rect); self.rect = rect; events.append("move") }
+    func move(to rect: Rect, blocker region: Rect) {
+        moves.append(rect)
+        self.rect = rect
+        events.append("move")
+        if let p = path { movesOutsidePath += p.contains(rect) ? 0 : 1 }
+    }
+    /// The path the window was last told it moves in, the paths told, and moves outside the path.
+    private(set) var path: Rect?
+    private(set) var paths: [Rect?] = []
+    private(set) var movesOutsidePath = 0
+    func willMove(within path: Rect?) { self.path = path; paths.append(path) }
     func prepareToMap() {}
     func map() { isMapped = true }
     func unmap() { isMapped = false }

@@ -175,3 +175,64 @@ def test_a_growing_bezel_eases_to_its_size(x):
     assert max(heights) <= large + 2, f"taller than where it ends: {heights}"
     p.stdin.close()
     assert p.wait(5) == 0
+
+
+def test_a_sliding_spinner_blends_over_where_it_is_in_every_frame(xplain, tmp_path):
+    """Over horizontal stripes without a compositor (blur off, so each row shows its own), a
+    spinner HUD that a second one pushes up is sampled every few ms: in every frame, each row of
+    its bezel blends over the stripe beside it. A frame that composed only the spinner's square
+    after a move left the rest of the bezel showing the stripes of where it had been."""
+    from test_liveness import Grabber
+    stripes = tmp_path / "stripes.png"
+    subprocess.run(["convert", "-size", "1280x32", "xc:white", "-fill", "#d03030", "-draw", "rectangle 0,0 1280,15",
+                    "-write", "mpr:t", "+delete", "-size", "1280x800", "tile:mpr:t", str(stripes)], check=True)
+    subprocess.run(["hsetroot", "-full", str(stripes)], env=xplain.env, check=True, capture_output=True)
+    common = ["--blur", "0", "--no-shadow", "--mask", "none", "--hide-after", "4"]
+    first = subprocess.Popen([str(XHUD_BIN), "--label", "First", *common], env=xplain.env, stderr=subprocess.DEVNULL)
+    second = None
+    grabber = Grabber(xplain.display)
+    try:
+        wins = wait_until(lambda: xplain.visible_hud_windows(), 5)
+        assert wins, "no HUD"
+        win = wins[0]
+        assert wait_steady(lambda: [w.rect for w in xplain.visible_hud_windows()], 5, 0.3)
+        # A column through the bezel's left margin (inside the rounded corners' reach below the
+        # top) and one just outside it, over the whole height the bezel slides through.
+        area = (win.x - 2, 0, 10, 800)
+        frames = []
+        second = subprocess.Popen([str(XHUD_BIN), "--label", "Second", *common], env=xplain.env,
+                                  stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            frames.append(grabber.raw(area))
+            time.sleep(0.003)
+    finally:
+        grabber.close()
+        for p in (first, second):
+            if p and p.poll() is None:
+                p.terminate()
+                p.wait(5)
+
+    def pixel(raw, x, y):
+        i = (y * 10 + x) * 4
+        return raw[i + 2], raw[i + 1], raw[i]
+
+    checked = moved = 0
+    tops = set()
+    for raw in frames:
+        outside = [pixel(raw, 0, y) for y in range(800)]
+        inside = [pixel(raw, 8, y) for y in range(800)]
+        rows = [y for y in range(800) if inside[y] != outside[y]]   # the bezels' rows in this column
+        if not rows:
+            continue
+        tops.add(rows[0])
+        for y in rows:
+            if abs(y - rows[0]) < 12 or any(abs(y - r) < 12 for r in (rows[-1],)):
+                continue   # near a bezel's rounded ends
+            red_outside = outside[y][0] - outside[y][1] > 80
+            red_inside = inside[y][0] - inside[y][1] > 12
+            checked += 1
+            assert red_inside == red_outside, \
+                f"row {y}: the bezel shows {inside[y]} beside {outside[y]} (frame {frames.index(raw)} of {len(frames)})"
+    moved = len(tops)
+    assert checked > 1000 and moved > 4, f"{checked} rows checked, the bezel at {moved} heights"
