@@ -76,9 +76,15 @@ final class X11Output: HUDOutput {
         onBeneathChanged?()
     }
 
-    /// Where the window moves step by step (`willMove`).
+    /// Where the window moves step by step (`willMove`), and the copy of the screen taken for
+    /// the steps since it started moving: once it has arrived, a copy is old news (the next
+    /// slide, minutes later, may cross the same place).
     private var path: Rect?
-    func willMove(within path: Rect?) { self.path = path?.integral }
+    private var slideCopy: Rect?
+    func willMove(within path: Rect?) {
+        self.path = path?.integral
+        if path == nil { slideCopy = nil }
+    }
 
     private func vacate(_ r: Rect) { display.damageWatch?.vacate(r, now: MonotonicClock.seconds()) }
     var blursBehind: Bool { !composited || display.compositorBlurs }
@@ -109,10 +115,11 @@ final class X11Output: HUDOutput {
             // cover (a burst of HUDs lengthens the path every frame). The window keeps its
             // shape (X keeps it relative to the window).
             if let path, path.contains(to), path.contains(old) {
-                if own.rect.contains(to) {
+                if own.rect == slideCopy, own.rect.contains(to) {
                     canvas.windowMoved()
                 } else {
                     canvas.setBackground(.snapshot, rect: path, under: underOtherHUDs() + [own])
+                    slideCopy = path
                 }
             } else {
                 canvas.setBackground(.snapshot, rect: to, under: underOtherHUDs() + [own])
