@@ -1,5 +1,5 @@
 /// A colour with straight (not premultiplied) alpha, each component 0...1.
-public struct RGBA: Equatable, Sendable, CustomStringConvertible {
+public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     public var r: Double, g: Double, b: Double, a: Double
     public init(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) {
         self.r = r; self.g = g; self.b = b; self.a = a

@@ -13,14 +13,19 @@ package struct TextRequest: Hashable, Sendable {
     /// Height beyond which a multi-line text is cut with an ellipsis; nil for no bound.
     package var maxHeight: Double?
     package var singleLine: Bool
-    package init(text: String, font: String, markup: Bool = false, maxWidth: Double, maxHeight: Double? = nil, singleLine: Bool) {
+    /// The colour markup's text is drawn in where it sets none of its own. Laid out on another
+    /// thread, markup is recorded in its colours (its alphas, backgrounds and underline colours
+    /// blend as Pango's one pass blends them), so the default one is part of the request.
+    package var ink: RGBA?
+    package init(text: String, font: String, markup: Bool = false, maxWidth: Double, maxHeight: Double? = nil, singleLine: Bool,
+                 ink: RGBA? = nil) {
         self.text = text; self.font = font; self.markup = markup
-        self.maxWidth = maxWidth; self.maxHeight = maxHeight; self.singleLine = singleLine
+        self.maxWidth = maxWidth; self.maxHeight = maxHeight; self.singleLine = singleLine; self.ink = ink
     }
 
     package static func == (a: TextRequest, b: TextRequest) -> Bool {
         guard a.font == b.font, a.markup == b.markup, a.maxWidth == b.maxWidth, a.maxHeight == b.maxHeight,
-              a.singleLine == b.singleLine else { return false }
+              a.singleLine == b.singleLine, a.ink == b.ink else { return false }
         var x = a.text, y = b.text
         return x.withUTF8 { p in y.withUTF8 { q in p.count == q.count && (p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) } }
     }
@@ -28,7 +33,7 @@ package struct TextRequest: Hashable, Sendable {
     package func hash(into h: inout Hasher) {
         var t = text
         t.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
-        h.combine(font); h.combine(markup); h.combine(maxWidth); h.combine(maxHeight); h.combine(singleLine)
+        h.combine(font); h.combine(markup); h.combine(maxWidth); h.combine(maxHeight); h.combine(singleLine); h.combine(ink)
     }
 }
 
@@ -144,7 +149,8 @@ extension HUDLayout {
 
         var labelRequest: TextRequest? = nil
         if !c.label.isEmpty {
-            let req = TextRequest(text: c.label, font: c.labelFont, markup: c.markup, maxWidth: maxTextWidth, singleLine: true)
+            let req = TextRequest(text: c.label, font: c.labelFont, markup: c.markup, maxWidth: maxTextWidth, singleLine: true,
+                                  ink: c.markup ? c.effectiveContentColor : nil)
             labelRequest = req
             items.append((.label, clampWidth(measurer.measure(req), maxTextWidth)))
         }
@@ -165,7 +171,8 @@ extension HUDLayout {
             let used = items.reduce(0) { $0 + $1.1.height } + (buttonSize.height)
             let count = items.count + (buttonRequest == nil ? 0 : 1)
             let left = max(0, maxContentHeight - used - Double(count) * c.spacing)
-            let req = TextRequest(text: c.details, font: c.detailsFont, markup: c.markup, maxWidth: maxTextWidth, maxHeight: left, singleLine: false)
+            let req = TextRequest(text: c.details, font: c.detailsFont, markup: c.markup, maxWidth: maxTextWidth, maxHeight: left,
+                                  singleLine: false, ink: c.markup ? c.effectiveContentColor : nil)
             detailsRequest = req
             var size = clampWidth(measurer.measure(req), maxTextWidth)
             size.height = min(size.height, left)

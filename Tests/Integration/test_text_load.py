@@ -67,8 +67,9 @@ def process_age(pid: int) -> float:
     return float(open("/proc/uptime").read().split()[0]) - start
 
 
-@pytest.mark.parametrize("details", ["a\u0301" * 8000, '<span color="#e33">Failed:</span> ' + "a\u0301" * 8000],
-                         ids=["combining", "coloured-markup"])
+@pytest.mark.parametrize("details", ["a\u0301" * 8000, '<span color="#e33">Failed:</span> ' + "a\u0301" * 8000,
+                                     '<span alpha="50%" underline="single" underline_color="red">Failed:</span> ' + "a\u0301" * 8000],
+                         ids=["combining", "coloured-markup", "alpha-underline-colour-markup"])
 def test_long_details_are_laid_out_on_the_text_thread(nx, details):
     # A server with a HUD that does not move, so that its loop does nothing else meanwhile.
     ok(nx, "--id", "first", "--mode", "text", "--label", "First", "--hide-after", "30", "--animation", "none",
@@ -82,7 +83,7 @@ def test_long_details_are_laid_out_on_the_text_thread(nx, details):
                             "--geometry", "600x800+680+0", "--animation", "none")
     text, loop = spent.get("xhud-text", 0), spent["main"]
     # Pango's layout of 8,000 accented letters takes milliseconds in any build: on its thread,
-    # with colours of the markup's own or without.
+    # with colours, alphas and underline colours of the markup's own or without.
     assert text > 2e6, f"the text thread took {text / 1e6:.1f} ms, the loop {loop / 1e6:.1f} ms (threads: {sorted(spent)})"
 
 

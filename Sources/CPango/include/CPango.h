@@ -35,17 +35,6 @@ typedef struct {
     int x, y, width, height;
 } PangoRectangle;
 
-typedef struct {
-    int type;
-    void *copy, *destroy, *equal;
-} PangoAttrClass;
-typedef struct {
-    const PangoAttrClass *klass;
-    unsigned start_index, end_index;
-} PangoAttribute;
-typedef gboolean (*PangoAttrFilterFunc)(PangoAttribute *attribute, gpointer user_data);
-enum { PANGO_ATTR_FOREGROUND = 9, PANGO_ATTR_BACKGROUND = 10, PANGO_ATTR_BACKGROUND_ALPHA = 25 };
-
 #define PANGO_SCALE 1024
 typedef enum { PANGO_ALIGN_LEFT, PANGO_ALIGN_CENTER, PANGO_ALIGN_RIGHT } PangoAlignment;
 typedef enum { PANGO_ELLIPSIZE_NONE, PANGO_ELLIPSIZE_START, PANGO_ELLIPSIZE_MIDDLE, PANGO_ELLIPSIZE_END } PangoEllipsizeMode;
@@ -83,13 +72,6 @@ typedef enum { PANGO_WRAP_WORD, PANGO_WRAP_CHAR, PANGO_WRAP_WORD_CHAR } PangoWra
     X(int, pango_font_description_get_stretch, (const PangoFontDescription *d), (d)) \
     V(pango_font_description_set_absolute_size, (PangoFontDescription *d, double s), (d, s)) \
     V(pango_font_description_free, (PangoFontDescription *d), (d)) \
-    X(PangoAttrList *, pango_layout_get_attributes, (PangoLayout *l), (l)) \
-    V(pango_layout_set_attributes, (PangoLayout *l, PangoAttrList *a), (l, a)) \
-    X(PangoAttrList *, pango_attr_list_copy, (PangoAttrList *a), (a)) \
-    X(PangoAttrList *, pango_attr_list_filter, (PangoAttrList *a, PangoAttrFilterFunc f, gpointer d), (a, f, d)) \
-    V(pango_attr_list_insert, (PangoAttrList *a, PangoAttribute *at), (a, at)) \
-    V(pango_attr_list_unref, (PangoAttrList *a), (a)) \
-    X(PangoAttribute *, pango_attr_foreground_alpha_new, (uint16_t alpha), (alpha)) \
     V(g_object_unref, (gpointer o), (o)) \
     V(g_error_free, (GError *e), (e))
 
@@ -104,10 +86,6 @@ XHUD_PANGO_FUNCTIONS(XHUD_DECLARE, XHUD_DECLARE_VOID)
  * thread with nothing better to do, takes the loading off the path of the first text. */
 int xhud_pango_load(void);
 
-/* Leaves in the layout only what its markup draws in the default colour, for an alpha-only
- * recording of it: backgrounds are taken out and text of an explicit colour is made all but
- * transparent (alpha 1/65535), so that it is drawn only in the recording of the colours. */
-void xhud_pango_keep_default_colour(PangoLayout *l);
 const char *xhud_pango_error(void);
 
 #endif

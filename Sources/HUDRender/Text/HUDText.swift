@@ -20,18 +20,14 @@ package final class HUDText: TextMeasurer {
     package func measure(_ request: TextRequest) -> Size {
         guard !request.text.isEmpty else { return .zero }
         if let line = direct.line(for: request) { return direct.size(line, request) }
-        // What the shaper has done is looked up first: whether it lays a request out at all
-        // (markup without colours) reads the whole text.
-        switch shaper?.result(request) {
+        guard let shaper else { return pango.measure(request) }
+        switch shaper.result(request) {
         case .shaped(let s)?: return s.size
         case .cut?: return pango.measure(Self.cut(request))
         case nil:
-            if shaper != nil, Self.shapesElsewhere(request) {
-                if !missing.contains(request) { missing.append(request) }
-                return .zero
-            }
+            if !missing.contains(request) { missing.append(request) }
+            return .zero
         }
-        return pango.measure(request)
     }
 
     package func draw(_ request: TextRequest, in rect: Rect, cr: OpaquePointer) {
@@ -52,22 +48,6 @@ package final class HUDText: TextMeasurer {
 
     /// Whether DirectText draws the request (tests compare it with Pango).
     package func isDirect(_ request: TextRequest) -> Bool { direct.line(for: request) != nil }
-
-    /// Markup whose colours a recording cannot keep apart from the HUD's is laid out where it
-    /// is drawn: an alpha of its own, or an underline or strikethrough colour (its text is
-    /// recorded in the default colour and the explicit ones in two layers, `ShapedText`).
-    static func shapesElsewhere(_ r: TextRequest) -> Bool {
-        guard r.markup else { return true }
-        let t = r.text.lowercased()
-        return !["alpha=", "underline_color=", "strikethrough_color="].contains { t.contains($0) }
-    }
-
-    /// Markup that sets a colour of its own (text or background).
-    static func setsColours(_ r: TextRequest) -> Bool {
-        guard r.markup else { return false }
-        let t = r.text.lowercased()
-        return ["color=", "foreground=", "background="].contains { t.contains($0) }
-    }
 
     /// What a request over the shaper's time budget shows: its first characters, cut.
     static func cut(_ r: TextRequest) -> TextRequest {

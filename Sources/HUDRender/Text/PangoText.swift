@@ -83,30 +83,22 @@ package final class PangoText: TextMeasurer {
 
     /// The request laid out and recorded for another thread to draw (`TextShaper`): drawn here
     /// into a recording, without the context taking a target's options (it has an image
-    /// surface's, as the loop's drawing has), so its glyphs are where `draw` puts them. The
-    /// layout is not kept: what the other thread draws is the recording.
+    /// surface's, as the loop's drawing has), so its glyphs are where `draw` puts them. Markup
+    /// with an ink is recorded in its colours, the ink its default one; other text as a mask,
+    /// drawn in any. The layout is not kept: what the other thread draws is the recording.
     package func shaped(_ r: TextRequest) -> ShapedText {
         let size = measure(r)
         let layout = layout(for: r)
         let (_, logical) = extents(layout)
-        var colours: OpaquePointer?
-        if HUDText.setsColours(r) {
-            // The explicit colours alone (the default colour transparent), then the default's.
-            colours = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, nil)!
-            let cr = cairo_create(colours)!
-            cairo_set_source_rgba(cr, 0, 0, 0, 0)
-            pango_cairo_show_layout(cr, layout)
-            cairo_destroy(cr)
-            xhud_pango_keep_default_colour(layout)
-        }
-        let mask = cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, nil)!
-        let cr = cairo_create(mask)!
-        cairo_set_source_rgba(cr, 0, 0, 0, 1)
+        let ink = r.markup ? r.ink : nil
+        let recording = cairo_recording_surface_create(ink == nil ? CAIRO_CONTENT_ALPHA : CAIRO_CONTENT_COLOR_ALPHA, nil)!
+        let cr = cairo_create(recording)!
+        if let ink { cairo_set_source_rgba(cr, ink.r, ink.g, ink.b, ink.a) } else { cairo_set_source_rgba(cr, 0, 0, 0, 1) }
         pango_cairo_show_layout(cr, layout)
         cairo_destroy(cr)
         if let l = layouts.removeValue(forKey: r) { g_object_unref(UnsafeMutableRawPointer(l)) }
-        return ShapedText(size: size, logical: (Double(logical.x), Double(logical.y), Double(logical.width)), mask: mask,
-                          colours: colours)
+        return ShapedText(size: size, logical: (Double(logical.x), Double(logical.y), Double(logical.width)),
+                          recording: recording, painted: ink != nil)
     }
 
     /// The ink and logical rectangles in logical pixels.
