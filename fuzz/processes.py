@@ -8,10 +8,10 @@
   answer or drop each one, never die, and still answer `list` at the end.
 - stdin: random protocol lines (and bytes) fed to a HUD. It must exit 0 or 1 within a few
   seconds of the end of its input.
-- content: hostile SVG files, icon names and index.theme files, configuration files and kept
-  font matches, each named in a request while a spinner shown by the same server keeps turning
-  (its pixels read back every 20 ms: never still for 0.5 s); each request ends by itself with
-  0-3 within 10 s.
+- content: hostile SVG and PNG files, markup, icon names and index.theme files, configuration
+  files and kept font matches, each named in a request while a spinner shown by the same server
+  keeps turning (its pixels read back every 20 ms: never still for 0.5 s); each request ends by
+  itself with 0-3 within 10 s.
 
     fuzz/processes.py [--seconds N] [--seed S] [--only argv|socket|stdin|content]
 
@@ -293,10 +293,39 @@ def hostile_theme(rng: random.Random, data: Path) -> str:
     return name
 
 
+def hostile_png(rng: random.Random) -> bytes:
+    """A PNG the image thread decodes (256x256 at most): any depth and colour type, interlaced
+    or not, its data noise, cut short, or not zlib at all, and chunks it does not know."""
+    import struct
+    import zlib
+
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    w, h = rng.choice([1, 17, 255, 256, 257]), rng.choice([1, 64, 256, 300])
+    depth, colour = rng.choice([(1, 0), (8, 0), (16, 0), (8, 2), (16, 2), (8, 3), (8, 4), (8, 6), (16, 6), (7, 6)])
+    rows = os.urandom(min(w * h * 8 + h, 600_000))
+    data = rng.choice([zlib.compress(rows, rng.choice([0, 9])), zlib.compress(rows)[: rng.randint(0, 200)], os.urandom(300)])
+    extra = rng.choice([b"", chunk(b"zTXt", b"k\0\0" + zlib.compress(b"x" * 5_000_000)), chunk(b"iCCP", b"p\0\0" + os.urandom(4000)),
+                        chunk(b"PLTE", os.urandom(rng.choice([0, 3, 768, 1000])))])
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, colour, 0, 0, rng.choice([0, 1])))
+            + extra + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+
+
+def hostile_markup(rng: random.Random) -> str:
+    """Markup the text thread lays out: colours, backgrounds, alphas and underline colours of
+    their own, nested deep, cut anywhere, up to the 16 KB of details."""
+    spans = ['<span color="red">', '<span bgcolor="#0f08">', '<span alpha="40%">', '<span underline="single" underline_color="blue">',
+             "<b>", '<span fgcolor="nonsense">', '<span font="Serif 40">']
+    text, size = "", rng.choice([50, 2000, 16000])
+    while len(text) < size:
+        text += rng.choice(spans) * rng.choice([1, 30]) + rng.choice(["word ", "a\u0301" * 16, "W" * 300, "&amp;", "&bogus;", "<"])
+    return text[: rng.randint(1, len(text))]
+
+
 def run_content(env: dict, seconds: float, rng: random.Random) -> tuple[int, list[str]]:
-    """What a request names: hostile SVG files, icon names and themes, configuration files and
-    kept font matches, each sent while a spinner shown by the same server must keep turning: the
-    longest its pixels stand still must stay under 0.5 s."""
+    """What a request names: hostile SVG and PNG files, markup, icon names and themes,
+    configuration files and kept font matches, each sent while a spinner shown by the same
+    server must keep turning: the longest its pixels stand still must stay under 0.5 s."""
     sys.path.insert(0, str(REPO / "Tests" / "Integration"))
     from test_liveness import Grabber   # XGetImage on a connection of its own
     import threading
@@ -304,8 +333,12 @@ def run_content(env: dict, seconds: float, rng: random.Random) -> tuple[int, lis
     work = Path(tempfile.mkdtemp(prefix="xhud-content-"))
     data = work / "data"
     env = dict(env, XDG_DATA_DIRS=f"{data}:/usr/share", XDG_CACHE_HOME=str(work / "cache"))
+    # The witness has a region of its own, the screen's top strip, and the requests' HUDs the
+    # rest: a witness among them would be pushed out of any region watched, or covered by a
+    # HUD of theirs that holds still (its pixels still while it spins elsewhere or beneath).
     first = subprocess.run([str(XHUD), "--id", "witness", "--label", "Witness", "--hide-after", "3600", "--linger", "3600",
-                            "--animation", "none"], env=env, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+                            "--animation", "none", "--geometry", "1280x200+0+0"], env=env, capture_output=True, timeout=10,
+                           stdin=subprocess.DEVNULL)
     if first.returncode != 0:
         return 0, [f"cannot show the witness: {first.stderr!r}"]
     grabber = Grabber(env["DISPLAY"])
@@ -315,7 +348,7 @@ def run_content(env: dict, seconds: float, rng: random.Random) -> tuple[int, lis
     def watch():
         last, since = None, time.monotonic()
         while not stop.is_set():
-            d = grabber.digest((440, 200, 400, 400))   # the witness and what stacks beside it
+            d = grabber.digest((0, 0, 1280, 200))
             now = time.monotonic()
             if d != last:
                 last, since = d, now
@@ -329,13 +362,19 @@ def run_content(env: dict, seconds: float, rng: random.Random) -> tuple[int, lis
     try:
         while time.monotonic() < deadline:
             tried += 1
-            kind = rng.choice(["svg", "icon", "config", "fontmatch"])
-            args = ["--hide-after", "0.3", "--animation", "none"]
+            kind = rng.choice(["svg", "png", "markup", "icon", "config", "fontmatch"])
+            args = ["--hide-after", "0.3", "--animation", "none", "--geometry", "1280x600+0+200"]
             run_env = env
             if kind == "svg":
                 f = work / f"in{tried}.svg"
                 f.write_bytes(hostile_svg(rng))
                 args = ["--id", f"c{tried % 4}", "--mode", "custom", "--image", str(f), *args]
+            elif kind == "png":
+                f = work / f"in{tried}.png"
+                f.write_bytes(hostile_png(rng))
+                args = ["--id", f"c{tried % 4}", "--mode", "custom", "--image", str(f), *args]
+            elif kind == "markup":
+                args = ["--id", f"c{tried % 4}", "--mode", "text", "--label", "x", "--markup", "--details", hostile_markup(rng), *args]
             elif kind == "icon":
                 theme = hostile_theme(rng, data)
                 name = "-".join(["a"] * rng.choice([1, 10, 100])) if rng.random() < 0.5 else rng.choice(
