@@ -140,19 +140,25 @@ final class PresentedSpinner {
     }
 
     /// Every step of the next turn, each at the next MSC that falls on it (target 0, divisor
-    /// `steps`): a step still queued is replaced by itself, a step gone by goes a turn later.
-    /// Queued again every half turn, so the queue never runs dry.
-    private func queueTurn() {
+    /// `steps`). Queued again every half turn, so the queue never runs dry: then only the steps
+    /// shown since (their MSC gone by, as the sync predicts it) go again, a turn later; a step
+    /// still queued stays as it is (queued again, the X server would replace it with itself:
+    /// twice the presents for the same frames). `all` after a new sync.
+    private func queueTurn(all: Bool = true) {
         guard child != 0, let op = display.presentOpcode, let sync else { return }
-        let n = UInt64(steps)
+        let n = UInt64(steps), count = Int64(steps)
         // The step MSC m shows: the step of the time it is on screen.
         let base = Int64((sync.at * Double(steps)).rounded()) - Int64(sync.msc % n)
-        var previous = tileIndex(step: Int(((base - 1) % Int64(n) + Int64(n)) % Int64(n)))
+        let current = Int64(sync.msc) + Int64(((MonotonicClock.seconds() - sync.at) * Double(steps)).rounded(.down))
+        var previous = tileIndex(step: Int(((base - 1) % count + count) % count))
         for step in 0..<steps {
             let tile = tileIndex(step: step)
             defer { previous = tile }
             guard tile != previous, let pixmap = tiles[tile] else { continue }
-            let remainder = ((Int64(step) - base) % Int64(n) + Int64(n)) % Int64(n)
+            if !all, let at = queuedFor[step], at > current { continue }
+            let remainder = ((Int64(step) - base) % count + count) % count
+            // Where the X server puts it: the first MSC after this one that falls on the step.
+            queuedFor[step] = current + 1 + ((remainder - current - 1) % count + count) % count
             xhud_present_pixmap(display.handle, op, child, pixmap, 0, 0, 0, UInt32(XHUD_PRESENT_OPTION_COPY), 0, n, UInt64(remainder))
         }
         XFlush(display.handle)
@@ -160,10 +166,13 @@ final class PresentedSpinner {
         refill = loop?.addTimer(after: 0.5) { [weak self] in
             guard let self, self.child != 0 else { return }
             self.refill = nil
-            self.queueTurn()
+            self.queueTurn(all: false)
             self.askForSync()
         }
     }
+
+    /// The MSC each step's frame was last queued for (as the sync predicts it).
+    private var queuedFor: [Int: Int64] = [:]
 
     /// Back to frames of ours: the child goes, and every frame still queued with it.
     func stop() {
@@ -171,6 +180,7 @@ final class PresentedSpinner {
         guard child != 0 else { return }
         XDestroyWindow(display.handle, child)
         child = 0
+        queuedFor = [:]
     }
 
     private func dropTiles() {
