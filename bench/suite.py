@@ -54,20 +54,23 @@ SCREEN_W, SCREEN_H = 1280, 800
 FULL = f"{SCREEN_W}x{SCREEN_H}+0+0"
 HZ = os.sysconf("SC_CLK_TCK")
 
-# Targets from the project's issues.
-T_WARM_FLOOR = 1.0  # warm first paint (the display's server running) within 1.0x the cold C floor's median
-T_COLD_FLOOR = 1.5  # cold first paint (no server running) within 1.5x the floor's median ...
+# Targets from the project's issues: those bench/check.py checks are declared once, in
+# thresholds.json, and read here; the rest are the report's own.
+_THRESHOLDS = {t["metric"]: t["max"] for t in json.loads((Path(__file__).resolve().parent / "thresholds.json").read_text())["thresholds"]}
+T_WARM_FLOOR = _THRESHOLDS["startup_ratio:xhud-warm"]  # warm first paint (the display's server running) over the floor's median
+T_COLD_FLOOR = _THRESHOLDS["startup_ratio:xhud-cold"]  # cold first paint (no server running) over the floor's median ...
+T_COLD_NEW_FLOOR = _THRESHOLDS["startup_ratio:xhud-cold-new"]  # ... the first cold start ever (no font match kept)
 T_COLD_AHEAD = ("osd_cat", "aosd_cat")  # ... and ahead of these
-T_COLD_BUSY = 1.3  # cold first paint with a busy loop on each core within 1.3x the floor's under the same load
+T_COLD_BUSY = _THRESHOLDS["busy_ratio:xhud-cold"]  # cold first paint with a busy loop on each core, over the floor's under the same load
 T_WARM_XOB_MS = 4.0  # xob's FIFO update (performance-notes.md), when xob itself is not installed
 T_STATIC_CPU = 0.05  # "0.0 %" at one decimal
 T_STATIC_WAKE = 1.0
-T_SPIN_CPU = 1.0
-T_SERVER_RSS_MIB = 16.0  # the server drawing one HUD
+T_SPIN_CPU = _THRESHOLDS["steady_cpu_with_x:xhud-spin"]  # the server and the X server together
+T_SERVER_RSS_MIB = _THRESHOLDS["steady_rss:xhud-spin"]  # the server drawing one HUD
 T_PER_HUD_MIB = 1.0  # each further HUD, on top of that
-T_CLIENT_RSS_MIB = 3.0  # an `xhud` client
+T_CLIENT_RSS_MIB = _THRESHOLDS["steady_client_rss:xhud-spin"]  # an `xhud` client
 T_CLIENTS = 20  # HUDs from as many clients at once ...
-T_CLIENT_MAP_MS = 10.0  # ... each mapped within this of its client's spawn
+T_CLIENT_MAP_MS = _THRESHOLDS["clients_max_ms"]  # ... each mapped within this of its client's spawn
 T_RENDER_MS = 0.3
 T_KEEPUP_MS = 50.0  # throughput: the last value on screen at most 3 frames later than on an idle HUD
 T_GROWTH_MIB = 1.0
@@ -1598,7 +1601,8 @@ def startup_section(s: Suite) -> list[str]:
             if key == "xhud-warm":
                 target = f"warm ≤ {T_WARM_FLOOR:g}× floor: " + mark(med / fmed <= T_WARM_FLOOR if fmed else None)
             elif key in ("xhud-cold", "xhud-cold-new") and "--id" not in e.get("cmd", []):
-                target = f"cold ≤ {T_COLD_FLOOR:g}× floor: " + mark(med / fmed <= T_COLD_FLOOR if fmed else None)
+                limit = T_COLD_FLOOR if key == "xhud-cold" else T_COLD_NEW_FLOOR
+                target = f"cold ≤ {limit:g}× floor: " + mark(med / fmed <= limit if fmed else None)
                 others = [k for k in T_COLD_AHEAD if k in medians]
                 if others:
                     target += f"; ahead of {', '.join(others)}: " + mark(all(med < medians[k] for k in others))
@@ -1751,9 +1755,11 @@ def steady_section(s: Suite) -> list[str]:
                 targets.append(f"CPU 0.0 %: {mark(cpu < T_STATIC_CPU)}")
                 targets.append(f"≤ {T_STATIC_WAKE:g} wake-up/s: {mark(wake <= T_STATIC_WAKE)}")
             if key == "xhud-spin":
-                targets.append(f"≤ {T_SPIN_CPU:g} %: {mark(cpu <= T_SPIN_CPU)}")
+                xc = mmm(e["xcpu"])[1] if e.get("xcpu") else None
+                targets.append(f"with the X server ≤ {T_SPIN_CPU:g} %: {mark(cpu + xc <= T_SPIN_CPU if xc is not None else None)}")
             if key.startswith("xhud"):
-                targets.append(f"server ≤ {T_SERVER_RSS_MIB:g} MiB: {mark(hwm <= T_SERVER_RSS_MIB)}")
+                rss = mmm(e["rss"])[1]
+                targets.append(f"server ≤ {T_SERVER_RSS_MIB:g} MiB (RSS, not the start's peak): {mark(rss <= T_SERVER_RSS_MIB)}")
             if chwm:
                 targets.append(f"client ≤ {T_CLIENT_RSS_MIB:g} MiB: {mark(chwm[2] <= T_CLIENT_RSS_MIB)}")
             rows.append([e["label"], cell(e["cpu"]), cell(e["wake"], 1), cell(e["hwm"], 1),
@@ -1863,7 +1869,6 @@ def clients_section(s: Suite) -> list[str]:
         stacked = f["visible"] == n and f["on_screen"] == n and f["overlaps"] == 0 and f["mapped"] == n
         targets = [f"all visible, stacked: {mark(stacked)}",
                    f"each ≤ {T_CLIENT_MAP_MS:g} ms: {mark(lat[2] <= T_CLIENT_MAP_MS and f['count'] == n * f['rounds'] if lat else False)}",
-                   f"server ≤ {T_SERVER_RSS_MIB:g} MiB: {mark(f['rss1'][1] <= T_SERVER_RSS_MIB if f['rss1'] else None)}",
                    f"≤ {T_PER_HUD_MIB:g} MiB/HUD: {mark(f['per'][1] <= T_PER_HUD_MIB if f['per'] else None)}",
                    f"client ≤ {T_CLIENT_RSS_MIB:g} MiB: {mark(f['client'] <= T_CLIENT_RSS_MIB if f['client'] else None)}"]
         rows.append([setting, str(f["rounds"]),
@@ -1903,8 +1908,8 @@ def summary_section(s: Suite) -> list[str]:
                     new = st.get("xhud-cold-new", {}).get("times")
                     if name == "cold" and new:
                         y = mmm(new)[1]
-                        rows.append([f"cold first paint, no font match kept (the first start ever) ≤ {limit:g}× floor ({setting})",
-                                     f"{y:.1f} ms = {y / f:.2f}× {f:.1f} ms", mark(y / f <= limit)])
+                        rows.append([f"cold first paint, no font match kept (the first start ever) ≤ {T_COLD_NEW_FLOOR:g}× floor ({setting})",
+                                     f"{y:.1f} ms = {y / f:.2f}× {f:.1f} ms", mark(y / f <= T_COLD_NEW_FLOOR)])
                 elif st.get(f"xhud-{name}") and "--id" not in st[f"xhud-{name}"].get("cmd", []):
                     rows.append([f"{name} first paint ≤ {limit:g}× floor ({setting})", st[f"xhud-{name}"]["status"],
                                  "n/a"])
@@ -1945,20 +1950,28 @@ def summary_section(s: Suite) -> list[str]:
                 rows.append([f"warm update ≤ xob: {what} ({setting})", e["status"], "n/a"])
         sd = s.results["steady"].get(setting, {})
         for key, lim, what in (("xhud-bar", T_STATIC_CPU, "static bar CPU 0.0 %"),
-                               ("xhud-spin", T_SPIN_CPU, f"spinner ≤ {T_SPIN_CPU:g} % CPU")):
+                               ("xhud-spin", T_SPIN_CPU, f"spinner ≤ {T_SPIN_CPU:g} % CPU, the server + the X server")):
             e = sd.get(key)
             if e and e.get("cpu"):
                 c = mmm(e["cpu"])[1]
-                ok = c < lim if key == "xhud-bar" else c <= lim
-                rows.append([f"{what} ({setting})", f"{c:.2f} %", mark(ok)])
+                if key == "xhud-bar":
+                    rows.append([f"{what} ({setting})", f"{c:.2f} %", mark(c < lim)])
+                else:
+                    xc = mmm(e["xcpu"])[1] if e.get("xcpu") else None
+                    total = c + (xc or 0)
+                    rows.append([f"{what} ({setting})", f"{c:.2f} + {xc:.2f} %" if xc is not None else f"{c:.2f} %",
+                                 mark(total <= lim if xc is not None else None)])
         e = sd.get("xhud-bar")
         if e and e.get("wake"):
             wk = mmm(e["wake"])[1]
             rows.append([f"static bar ≤ {T_STATIC_WAKE:g} wake-up/s ({setting})", f"{wk:.1f}/s", mark(wk <= T_STATIC_WAKE)])
-        peaks = [mmm(e["hwm"])[2] for k, e in sd.items() if k.startswith("xhud") and e.get("hwm")]
-        if peaks and any("client_hwm" in e for e in sd.values()):
-            rows.append([f"server peak RSS with one HUD ≤ {T_SERVER_RSS_MIB:g} MiB, steady ({setting})",
-                         f"{max(peaks):.1f} MiB", mark(max(peaks) <= T_SERVER_RSS_MIB)])
+        # The target is the RSS of a server showing one HUD (what bench/check.py checks); its
+        # start-up's peak, before it gives pages back, is beside it.
+        e = sd.get("xhud-spin")
+        if e and e.get("rss") and e.get("hwm"):
+            rss, peak = mmm(e["rss"])[1], mmm(e["hwm"])[2]
+            rows.append([f"server RSS with one HUD ≤ {T_SERVER_RSS_MIB:g} MiB, steady ({setting})",
+                         f"{rss:.1f} MiB (peak {peak:.1f})", mark(rss <= T_SERVER_RSS_MIB)])
         cpeaks = [mmm(e["client_hwm"])[2] for k, e in sd.items() if e.get("client_hwm")]
         if cpeaks:
             rows.append([f"client peak RSS ≤ {T_CLIENT_RSS_MIB:g} MiB, steady ({setting})",
@@ -1986,8 +1999,9 @@ def summary_section(s: Suite) -> list[str]:
                              f"median {cf['lat'][1]:.1f} ms, max {cf['lat'][2]:.1f} ms ({cf['count']} clients)",
                              mark(cf["lat"][2] <= T_CLIENT_MAP_MS and cf["count"] == n * cf["rounds"])])
             if cf["rss1"]:
-                rows.append([f"server RSS with one HUD ≤ {T_SERVER_RSS_MIB:g} MiB ({setting})",
-                             f"{cf['rss1'][1]:.1f} MiB", mark(cf["rss1"][1] <= T_SERVER_RSS_MIB)])
+                # At its first HUD's map: the start-up's pages, given back within a second (the
+                # target is the steady figure above).
+                rows.append([f"server RSS at its first HUD's map ({setting})", f"{cf['rss1'][1]:.1f} MiB", ""])
             if cf["per"]:
                 rows.append([f"each further HUD ≤ {T_PER_HUD_MIB:g} MiB ({setting})",
                              f"{cf['per'][1]:.2f} MiB ({cf['rss1'][1]:.1f} -> {cf['rss_n'][1]:.1f} MiB for {n})",
