@@ -320,10 +320,11 @@ final class ServerCanvas {
     }
 
     /// A Gaussian blur of the background on the server with XRender's convolution filter, one
-    /// pass across and one down; the radius is the standard deviation, as CSS's blur(). Radii
-    /// past 3 blur a copy halved `f` times over (each halving averages 2x2 pixels, so nothing
-    /// aliases) by what is left, 2.5-3 pixels of it (11-13 taps), and scale it back up: the
-    /// convolution, pixman's slowest path, sees a 64th of the pixels for the default 20.
+    /// pass across and one down; the radius is the standard deviation, as CSS's blur(). A copy
+    /// scaled down by `f`, the largest power of two at most half the radius, in halvings (each
+    /// averages 2x2 pixels, so nothing aliases), is blurred by what is left, 2-4 of its pixels
+    /// (9-17 taps), and scaled back up: the convolution, pixman's slowest path, sees a 64th of
+    /// the pixels for the default 20.
     private func makeBlurred(windowOrigin: Point) {
         let d = display.handle
         let format = XRenderFindVisualFormat(d, XDefaultVisual(d, display.screen))
