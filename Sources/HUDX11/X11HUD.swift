@@ -134,11 +134,13 @@ package final class X11HUD: HUDBackend {
         if top != w { XSelectInput(display.handle, top, Int(StructureNotifyMask)) }
     }
 
-    /// The root's wallpaper changed or is gone: a visible HUD blends over what is there now.
+    /// The root's wallpaper changed or is gone: the copy of the screen a visible HUD blends
+    /// over is out of date beneath it, as when a window beneath draws, and its bezel rises to
+    /// opaque. A new copy would need the window unmapped while the screen repaints: a blink,
+    /// and the loop waiting.
     func wallpaperChanged() {
-        guard controller.isVisible else { return }
-        output?.wallpaperChanged()
-        controller.displayChanged()
+        guard controller.isVisible, let o = output, o.watchesBeneath, !o.overScreen else { return }
+        controller.beneathChanged()
     }
 
     /// One X event, as the controller understands it.

@@ -254,8 +254,6 @@ final class X11Output: HUDOutput {
         display.updateDamageWatch()
     }
 
-    /// The wallpaper changed (`_XROOTPMAP_ID` on the root).
-    func wallpaperChanged() { if !composited && !overScreen { chooseBackground() } }
 
     private func chooseBackground() {
         onWallpaper = false

@@ -396,6 +396,45 @@ def test_a_wallpaper_freed_under_the_server_is_noticed(nx):
     assert second.wait(5) == 0
 
 
+def test_a_new_wallpaper_never_takes_a_hud_off_the_screen(nx):
+    """Without a compositor a HUD blends over a copy of the screen beneath it, which a new
+    wallpaper puts out of date: the bezel rises to opaque, as when a window beneath draws. It
+    must not unmap its window to take a new copy: every frame read at the HUD's centre while the
+    wallpaper changes shows the HUD, never the new wallpaper."""
+    import threading
+    from test_liveness import Grabber
+    nx.run("hsetroot", "-solid", "#2040a0")
+    hud = start(nx, "--mode", "text", "--label", "Pinned", "--animation", "none", "--blur", "0")
+    assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
+    x, y, w, h = hud_rects(nx)[0]
+    grabber = Grabber(nx.env["DISPLAY"])
+    centre = (x + w // 2, y + h // 2, 1, 1)
+    seen, stop = [], threading.Event()
+
+    def watch():
+        while not stop.is_set():
+            seen.append(bytes(grabber.raw(centre)[:3]))
+            time.sleep(0.002)   # several looks a refresh
+    t = threading.Thread(target=watch)
+    try:
+        time.sleep(0.3)   # past its first frames
+        t.start()
+        time.sleep(0.05)
+        nx.run("hsetroot", "-solid", "#a02020")
+        time.sleep(0.5)
+    finally:
+        stop.set()
+        t.join()
+        grabber.close()
+    new_wallpaper = bytes([0x20, 0x20, 0xa0])   # BGR
+    assert len(seen) > 50
+    assert new_wallpaper not in seen, (
+        f"{seen.count(new_wallpaper)} of {len(seen)} looks showed the new wallpaper where the HUD is")
+    assert len(set(seen)) > 1, "the bezel did not change over the new wallpaper"
+    hud.send_signal(signal.SIGTERM)
+    assert hud.wait(5) == 0
+
+
 def test_a_cancel_that_arrives_with_the_end_still_ends_the_command(nx, tmp_path):
     """Without an animation the server says `cancel` and `done` at once; the client reads them in
     one go and must still end the command (SIGTERM), exiting 1, not let it run to the end."""
