@@ -254,7 +254,6 @@ package final class HUDLoop: HUDEventLoop {
             }
             for h in huds { h.handle(&ev) }
         }
-        if display.wallpaperLost() { for h in huds where h.output?.onWallpaper == true { h.wallpaperChanged() } }
     }
 }
 

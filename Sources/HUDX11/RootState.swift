@@ -1,10 +1,10 @@
 import CX11
 import HUDCore
 
-/// What every new HUD asks of the root (the compositor, the wallpaper, `Xft.dpi`, the CRTCs'
-/// refresh rates), read once and kept while the loop hears of their changes: each is a round
-/// trip, and a server busy with a burst of HUDs waits on every round trip behind everything the
-/// X server has queued. A PropertyNotify, selection or XRandR event forgets what it changed;
+/// What every new HUD asks of the root (the compositor, `Xft.dpi`, the CRTCs' refresh rates),
+/// read once and kept while the loop hears of their changes: each is a round trip, and a server
+/// busy with a burst of HUDs waits on every round trip behind everything the X server has
+/// queued. A PropertyNotify, selection or XRandR event forgets what it changed;
 /// without the watch (`watched` false) every question goes to the server. The monitors are kept
 /// until an XRandR event or a ConfigureNotify of the root forgets them (`xrandr --setmonitor` sends
 /// no XRandR event, but xrandr's ConfigureNotify of the root); a list kept longer than a quarter of
@@ -17,7 +17,6 @@ struct RootState {
     var compositorBlurs: Bool?
     /// The window owning `_NET_WM_CM_S<screen>` when `compositor` was read.
     var compositorOwner: Window?
-    var wallpaper: Pixmap??
     var dpi: Double??
     /// RESOURCE_MANAGER changed since the connection was opened: Xlib's copy is out of date.
     var resourcesChanged = false
@@ -33,8 +32,6 @@ struct RootState {
     /// The X server attached one of our MIT-SHM segments: it can attach the next ones, which
     /// then need no check (a round trip) of their own.
     var shmAttachWorks = false
-    /// `XErrors.badDrawableCount` when `wallpaperLost` last looked.
-    var errorsSeen = 0
 }
 
 extension X11Display {
@@ -63,22 +60,7 @@ extension X11Display {
             rootState.compositorOwner = nil
         } else if ev.type == PropertyNotify, ev.xproperty.window == root {
             let a = ev.xproperty.atom
-            if a == atom("_XROOTPMAP_ID") || a == atom("_XSETROOT_ID") { rootState.wallpaper = nil }
             if a == Atom(XA_RESOURCE_MANAGER) { rootState.dpi = nil; rootState.resourcesChanged = true }
         }
-    }
-}
-
-extension X11Display {
-    /// Whether the kept wallpaper turned out to be gone: an unchecked request on it failed (its
-    /// owner freed it without changing the root's property). It is forgotten then, and the HUDs
-    /// on it choose their background again.
-    func wallpaperLost() -> Bool {
-        let (count, bad) = xErrors.withLock { ($0.badDrawableCount, $0.lastBadDrawable) }
-        guard count != rootState.errorsSeen else { return false }
-        rootState.errorsSeen = count
-        guard case .some(.some(let p)) = rootState.wallpaper, bad == p else { return false }
-        rootState.wallpaper = nil
-        return true
     }
 }

@@ -8,8 +8,8 @@ import HUDEngine
 
 /// Frames assembled on the X server with XRender. What does not change between frames lives
 /// there: the content (bezel, shadow, text, indicator; uploaded once, then only what changed),
-/// the spinner's sprite (uploaded once), and what the HUD blends over without a compositor (the
-/// wallpaper, or a copy of the screen taken on the server). A frame is a handful of Composite
+/// the spinner's sprite (uploaded once), and what the HUD blends over without a compositor (a
+/// copy of the screen taken on the server). A frame is a handful of Composite
 /// requests: the spinner turns by a transform, a fade is the alpha of a solid mask, a zoom is a
 /// scale transform. Nothing but changed pixels is ever sent.
 final class ServerCanvas {
@@ -40,16 +40,15 @@ final class ServerCanvas {
     var snapshot: (pixmap: Pixmap, rect: Rect)? { snapshotPixmap != 0 ? (snapshotPixmap, snapshotRect) : nil }
     /// The background blurred (a frosted bezel without a compositor), made on the server the
     /// first frame after the background or the radius changed, over `blurredArea` (root
-    /// coordinates: the copy of the screen, or the window over the wallpaper); `blurClip` is
-    /// where it shows.
+    /// coordinates: the copy of the screen); `blurClip` is where it shows.
     private var blurRadius = 0.0
     private var blurred: (pixmap: Pixmap, picture: Picture)?
     private var blurredArea = Rect(x: 0, y: 0, width: 0, height: 0)
     private var blurClip: [XRectangle] = []
 
-    /// What is under the HUD's pixels: nothing (a compositor blends the window), the root's
-    /// wallpaper pixmap, or a copy of the screen taken on the server before the window mapped.
-    enum Background: Equatable { case none, wallpaper(Pixmap), snapshot }
+    /// What is under the HUD's pixels: nothing (a compositor blends the window), or a copy of
+    /// the screen taken on the server before the window mapped.
+    enum Background: Equatable { case none, snapshot }
 
     init(display: X11Display, window: Window, visual: UnsafeMutablePointer<Visual>, depth: Int32, width: Int, height: Int, useSHM: Bool) {
         self.display = display
@@ -118,8 +117,8 @@ final class ServerCanvas {
         setFilter(spritePicture, "bilinear")
     }
 
-    /// Blend over the wallpaper, over a copy of the screen under `rect` (root coordinates, taken
-    /// now, on the server: no pixels travel), or over nothing (a compositor does the blending).
+    /// Blend over a copy of the screen under `rect` (root coordinates, taken now, on the server:
+    /// no pixels travel), or over nothing (a compositor does the blending).
     /// `under` are copies of what lies beneath windows of ours that the copy of the screen
     /// would catch (other HUDs, this one where it was): they go over it, so that no HUD is in
     /// another's background.
@@ -135,18 +134,6 @@ final class ServerCanvas {
         let rootFormat = XRenderFindVisualFormat(d, XDefaultVisual(d, display.screen))
         switch b {
         case .none: break
-        case .wallpaper(let pixmap):
-            var attrs = XRenderPictureAttributes()
-            attrs.repeat = RepeatNormal   // a tiled wallpaper tiles from the root's origin
-            // A kept wallpaper was checked when it was read and is forgotten when the root's
-            // property changes: no round trip then (a burst of HUDs made one each). Should its
-            // owner free it unannounced, the error comes back later (`wallpaperLost`).
-            if display.rootState.watched {
-                backgroundPicture = XRenderCreatePicture(d, pixmap, rootFormat, UInt(CPRepeat), &attrs)
-            } else {
-                let (pic, ok) = display.checked { XRenderCreatePicture(d, pixmap, rootFormat, UInt(CPRepeat), &attrs) }
-                if ok { backgroundPicture = pic } else { background = .none }
-            }
         case .snapshot:
             // The window's rectangle, or more: the path of a slide.
             let width = max(1, Int(rect.width)), height = max(1, Int(rect.height))
@@ -228,7 +215,7 @@ final class ServerCanvas {
         if blurRadius > 0, backgroundPicture != 0, !blurClip.isEmpty {
             let windowArea = Rect(x: windowOrigin.x, y: windowOrigin.y, width: Double(width), height: Double(height))
             if blurred != nil, !blurredArea.contains(windowArea) { dropBlurred() }
-            if blurred == nil { makeBlurred(windowOrigin: windowOrigin) }
+            if blurred == nil { makeBlurred() }
             if let blurred {
                 let bx = Int32(saturating: windowOrigin.x - blurredArea.x), by = Int32(saturating: windowOrigin.y - blurredArea.y)
                 XRenderComposite(d, mask == 0 ? PictOpSrc : PictOpOver, blurred.picture, mask, blurTarget(),
@@ -250,10 +237,9 @@ final class ServerCanvas {
     }
 
     /// Where the window's pixel (0, 0) is in the background's picture: the copy of the screen
-    /// starts where it was taken, the wallpaper at the root's origin.
+    /// starts where it was taken.
     private func backgroundOffset(_ windowOrigin: Point) -> (Int32, Int32) {
-        let origin = background == .snapshot ? Point(x: snapshotRect.x, y: snapshotRect.y) : Point(x: 0, y: 0)
-        return (Int32(saturating: windowOrigin.x - origin.x), Int32(saturating: windowOrigin.y - origin.y))
+        (Int32(saturating: windowOrigin.x - snapshotRect.x), Int32(saturating: windowOrigin.y - snapshotRect.y))
     }
 
     /// The part of the window a frame of `area` composes (all of it for nil).
@@ -325,14 +311,12 @@ final class ServerCanvas {
     /// averages 2x2 pixels, so nothing aliases), is blurred by what is left, 2-4 of its pixels
     /// (9-17 taps), and scaled back up: the convolution, pixman's slowest path, sees a 64th of
     /// the pixels for the default 20.
-    private func makeBlurred(windowOrigin: Point) {
+    private func makeBlurred() {
         let d = display.handle
         let format = XRenderFindVisualFormat(d, XDefaultVisual(d, display.screen))
         let depth = UInt32(XDefaultDepth(d, display.screen))
-        // All the copy of the screen (a slide's path is blurred once), or the window's part of
-        // the wallpaper.
-        let area = background == .snapshot ? snapshotRect
-            : Rect(x: windowOrigin.x, y: windowOrigin.y, width: Double(self.width), height: Double(self.height))
+        // All the copy of the screen (a slide's path is blurred once).
+        let area = snapshotRect
         let width = max(1, Int(area.width)), height = max(1, Int(area.height))
         var f = 1
         while Double(f * 2) <= blurRadius / 2, f < 64 { f *= 2 }
@@ -345,10 +329,8 @@ final class ServerCanvas {
         func free(_ p: (Pixmap, Picture)) { XRenderFreePicture(d, p.1); XFreePixmap(d, p.0) }
         // 1. The background under the window, then halved until a pixel is f of them: each
         // halving samples between four pixels, bilinearly, which is their average.
-        let ox = background == .snapshot ? 0 : Int32(saturating: area.x)
-        let oy = background == .snapshot ? 0 : Int32(saturating: area.y)
         var small = picture(width, height)
-        XRenderComposite(d, PictOpSrc, backgroundPicture, 0, small.1, ox, oy, 0, 0, 0, 0, UInt32(width), UInt32(height))
+        XRenderComposite(d, PictOpSrc, backgroundPicture, 0, small.1, 0, 0, 0, 0, 0, 0, UInt32(width), UInt32(height))
         var sw = width, sh = height
         for _ in 0..<f.trailingZeroBitCount {
             let hw = (sw + 1) / 2, hh = (sh + 1) / 2

@@ -25,10 +25,10 @@ final class X11Output: HUDOutput {
     private var clickThrough: Bool
     private(set) var canvas: ServerCanvas
     private(set) var composited: Bool
-    /// Blend over a copy of the screen rather than the wallpaper (a mask that paints the region).
+    /// The window covers the region (a mask that paints it): what it paints is not blended over
+    /// the copy's changes (no rising bezel), and it has no shape of its own.
     let overScreen: Bool
     private var shapeKey: (Rect, Double)?
-    private(set) var onWallpaper = false
     let useSHM: Bool
     /// The spinner, while nothing else moves, turned by the X server.
     let spinner: PresentedSpinner
@@ -63,7 +63,7 @@ final class X11Output: HUDOutput {
     var rect: Rect { window.rect }
 
     /// Blending over a copy of the screen on screen: what lies beneath can change unseen.
-    var watchesBeneath: Bool { window.isMapped && !composited && !onWallpaper }
+    var watchesBeneath: Bool { window.isMapped && !composited }
     /// Its copy of the screen is out of date (something beneath drew since it was taken).
     private(set) var beneathChanged = false
     /// Told once when its copy of the screen turns out of date.
@@ -108,7 +108,7 @@ final class X11Output: HUDOutput {
         let old = window.rect
         let to = r.integral
         if window.isMapped && to != old { vacate(old) }
-        if window.isMapped, !composited, !onWallpaper, to.width == old.width, to.height == old.height, let own = canvas.snapshot {
+        if window.isMapped, !composited, to.width == old.width, to.height == old.height, let own = canvas.snapshot {
             // What lies under the new place is taken before the window goes there (the screen
             // shows this HUD where it was, with what it covered put back); in a slide, under
             // its whole path, and blurred once, at the first step the copy it has does not
@@ -127,7 +127,7 @@ final class X11Output: HUDOutput {
             window.move(to: r, blocker: region)
             return
         }
-        if window.isMapped, !composited, !onWallpaper, to.width != old.width || to.height != old.height {
+        if window.isMapped, !composited, to.width != old.width || to.height != old.height {
             // A new size: what lies under the new rectangle is taken before the window goes
             // there, with what this window covered put back from its own copy (the window is
             // never unmapped to see beneath it: no blink, no wait for the windows to repaint).
@@ -148,14 +148,14 @@ final class X11Output: HUDOutput {
             look = nil
             shapeKey = nil
         } else {
-            if !composited && !onWallpaper { chooseBackground() }   // a copy of the screen is only true where it was taken
+            if !composited { chooseBackground() }   // a copy of the screen is only true where it was taken
         }
     }
 
     /// Before a HUD shown again maps its window: what lies beneath is taken anew (the copy is
     /// from its last showing).
     func prepareToMap() {
-        guard !window.isMapped, window.everMapped, !composited, !onWallpaper else { return }
+        guard !window.isMapped, window.everMapped, !composited else { return }
         chooseBackground()
         shapeKey = nil
     }
@@ -256,7 +256,6 @@ final class X11Output: HUDOutput {
 
 
     private func chooseBackground() {
-        onWallpaper = false
         if composited { return canvas.setBackground(.none, rect: window.rect) }
         // The screen as it is now, with what lies under our other HUDs (and under this one where
         // it was) put back: a HUD that moves or appears next to others needs no unmapping.
@@ -324,44 +323,5 @@ extension X11Display {
         let name = String(cString: XDisplayString(handle))
         guard name.hasPrefix(":") || name.hasPrefix("unix:") else { return false }
         return XShmQueryExtension(handle) != 0
-    }
-
-    /// The root's wallpaper pixmap, as set by feh, hsetroot and desktop environments
-    /// (`_XROOTPMAP_ID`, else `_XSETROOT_ID`); nil when there is none. xsetroot and ImageMagick's
-    /// `display -window root` put a 1x1 placeholder in `_XSETROOT_ID` (a handle to free their
-    /// resources later, not the picture): blending over it gave a black bezel, so a pixmap of
-    /// one pixel, or one that is gone, is no wallpaper (the HUD then blends over a copy of the
-    /// screen).
-    var wallpaperPixmap: Pixmap? {
-        if rootState.watched, let known = rootState.wallpaper { return known }
-        let p = readWallpaperPixmap()
-        if rootState.watched { rootState.wallpaper = .some(p) }
-        return p
-    }
-
-    private func readWallpaperPixmap() -> Pixmap? {
-        guard let p = rootPixmapProperty else { return nil }
-        var root: Window = 0
-        var x: Int32 = 0, y: Int32 = 0
-        var w: UInt32 = 0, h: UInt32 = 0, border: UInt32 = 0, depth: UInt32 = 0
-        // A pixmap that is gone answers with an error instead of a reply: the status is 0, and
-        // no XSync is needed to tell.
-        let status = XGetGeometry(handle, p, &root, &x, &y, &w, &h, &border, &depth)
-        guard status != 0, w * h > 1, Int32(depth) == XDefaultDepth(handle, screen) else { return nil }
-        return p
-    }
-
-    private var rootPixmapProperty: Pixmap? {
-        for name in ["_XROOTPMAP_ID", "_XSETROOT_ID"] {
-            var type: Atom = 0, format: Int32 = 0
-            var count: UInt = 0, after: UInt = 0
-            var data: UnsafeMutablePointer<UInt8>? = nil
-            let status = XGetWindowProperty(handle, root, atom(name), 0, 1, 0, XA_PIXMAP, &type, &format, &count, &after, &data)
-            defer { if let data { XFree(data) } }
-            guard status == Success, type == XA_PIXMAP, format == 32, count == 1, let data else { continue }
-            let p = UnsafeRawPointer(data).load(as: UInt.self)
-            if p != 0 { return Pixmap(p) }
-        }
-        return nil
     }
 }

@@ -5,7 +5,7 @@ import CX11
 import HUDSystem
 
 /// X errors, recorded instead of ending the process (Xlib's default handler exits): on xhud's
-/// own connections, for `X11Display.checked` and `wallpaperLost` to read. Every other
+/// own connections, for `X11Display.checked` to read. Every other
 /// connection's errors go to the handler that was there before: an application with its own
 /// Xlib connection keeps its own. Xlib has one handler per process, called on the thread of
 /// the connection that erred: the state is behind a lock.
@@ -18,11 +18,6 @@ struct XErrors {
     /// errors from earlier ones by serial, with one round trip instead of two.
     var lastSerial: UInt = 0
     var count = 0
-    /// The drawable named by the last BadDrawable or BadPixmap error (a pixmap that is gone), and
-    /// how many such errors there were: errors on pictures made from it come after and do not
-    /// overwrite it.
-    var lastBadDrawable: XID = 0
-    var badDrawableCount = 0
 }
 
 let xErrors = Locked(XErrors())
@@ -36,10 +31,6 @@ func handleXError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErro
     let forward: XErrorHandler? = xErrors.withLock { e in
         if !e.own.contains(key), let previous = e.previous { return previous }
         e.lastSerial = event?.pointee.serial ?? UInt.max
-        if let ev = event?.pointee, ev.error_code == UInt8(BadDrawable) || ev.error_code == UInt8(BadPixmap) {
-            e.lastBadDrawable = ev.resourceid
-            e.badDrawableCount &+= 1
-        }
         e.count &+= 1
         return nil
     }

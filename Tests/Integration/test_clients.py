@@ -360,11 +360,9 @@ def test_a_client_after_one_whose_hud_outlives_it_gets_its_own_hud(nx):
 
 
 def test_a_wallpaper_freed_under_the_server_is_noticed(nx):
-    """The server keeps the root's wallpaper pixmap from one HUD to the next, and a new HUD's
-    background on it costs no round trip. When the pixmap's owner frees it without changing the
-    root's property, the next HUD's request on it fails on the X server: the server hears the
-    error, forgets the pixmap and blends that HUD over a copy of the screen. Its bezel then looks
-    as the first one did, not like a bezel over nothing (black)."""
+    """A HUD blends over a copy of the screen, never over the root's wallpaper pixmap: when the
+    pixmap's owner frees it without changing the root's property, the next HUD's bezel looks as
+    the first one did, not like a bezel over nothing (black)."""
     from test_pixels import EXPECTED, close
     args = ("--mode", "text", "--label", "Wallpaper", "--animation", "none", "--no-shadow", "--wait", "--blur", "0")
 
