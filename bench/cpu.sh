@@ -79,11 +79,15 @@ switches() { local p; for p in "$@"; do cat /proc/"$p"/task/*/status 2>/dev/null
 hwm_kib() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 # The display's server this script's clients started (its own XDG_RUNTIME_DIR tells it apart).
+# The display's server of this run, or nothing; never a failure (under `set -e` a search that
+# ends without a match, or a process that exits while it is looked at, ended the script with
+# exit 1 and no word).
 server_pid() {
     local p
     for p in $(pgrep -x xhud-host); do
-        tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx "XDG_RUNTIME_DIR=$work/rt" && { echo "$p"; return; }
+        { tr '\0' '\n' <"/proc/$p/environ" | grep -qx "XDG_RUNTIME_DIR=$work/rt"; } 2>/dev/null && { echo "$p"; return 0; }
     done
+    return 0
 }
 alive() { kill -0 "$1" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
 
@@ -142,7 +146,7 @@ measure() {
     local server= peak=$pid
     if [ "$1" = "$xhud" ]; then
         server=$(server_pid)
-        [ -n "$server" ] && peak=$server
+        if [ -n "$server" ]; then peak=$server; else notes+=("$name: no server of this run was found: the client alone is measured"); fi
     fi
     c0=$(cputicks "$pid" $server); s0=$(switches "$pid" $server); t0=$(now)
     sleep "$seconds"
