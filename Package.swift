@@ -30,7 +30,7 @@ let package = Package(
     targets: [
         // C libraries, found with pkg-config. Only HUDRender and HUDX11 import them.
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrender xrandr xfixes xdamage",
-                       providers: [.apt(["libx11-dev", "libxext-dev", "libxrender-dev", "libxrandr-dev", "libxfixes-dev", "libxdamage-dev"])]),
+                       providers: [.apt(["libx11-dev", "libxext-dev", "libxrender-dev", "libxrandr-dev", "libxfixes-dev", "libxdamage-dev", "libx11-xcb-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo fontconfig",
                        providers: [.apt(["libcairo2-dev", "libfontconfig-dev"])]),
 
@@ -55,7 +55,14 @@ let package = Package(
         // frames composed on the X server.
         // Present's requests and completion event through Xlib (the protocol header only).
         .target(name: "CPresent", dependencies: ["CX11"]),
-        .target(name: "HUDX11", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CX11", "CPresent"]),
+        // Questions to the X server sent without waiting (XCB under Xlib), and Xlib's
+        // QueryExtension answered from XCB's answers (see its header).
+        .target(name: "CXPrefetch", dependencies: ["CX11"],
+                linkerSettings: [.linkedLibrary("X11-xcb"), .linkedLibrary("xcb")]),
+        // Xlib's XQueryExtension for every library of xhud-host (only it links this): the
+        // extension libraries' questions, one round trip each, answered from one.
+        .target(name: "CXQueryExtension", dependencies: ["CXPrefetch"]),
+        .target(name: "HUDX11", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CX11", "CPresent", "CXPrefetch"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
         .target(name: "XHUD", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDX11", "HUDSettings"]),
         // The executables' arguments, taken from glibc instead of the Swift runtime's reading of
@@ -112,7 +119,9 @@ let package = Package(
             "HUDSystem", "HUDService", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CCairo",
         ], swiftSettings: ownSections),
         // Its executable: one call. Its main.swift is in Swift 5 mode (see there).
-        .executableTarget(name: "xhud-host", dependencies: ["HUDHost", "CArgv"], swiftSettings: ownSections + entryPoint, linkerSettings: [.unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
+        .executableTarget(name: "xhud-host", dependencies: ["HUDHost", "CArgv", "CXQueryExtension"], swiftSettings: ownSections + entryPoint, linkerSettings: [
+                                         .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=XQueryExtension"]),
+                                         .unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
                                                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                                           "-Xlinker", "--no-export-dynamic"],
                                          .when(configuration: .release))]),

@@ -10,7 +10,7 @@
 # virtual environment (PEP 668).
 set -euo pipefail
 run=(
-  libcairo2-dev libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev libxdamage-dev libstdc++-12-dev
+  libcairo2-dev libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev libxdamage-dev libx11-xcb-dev libstdc++-12-dev
   libpangocairo-1.0-0 libharfbuzz0b librsvg2-2 fonts-dejavu-core
   xvfb x11-utils imagemagick
   libdbus-1-3

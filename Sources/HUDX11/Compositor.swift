@@ -1,12 +1,15 @@
 import CX11
 import CCairo
+import CXPrefetch
 import HUDCore
 
 extension X11Display {
     /// A compositing manager owns `_NET_WM_CM_S<screen>` while it runs.
     package var compositorRunning: Bool {
         if rootState.watched && rootState.compositorWatched, let known = rootState.compositor { return known }
-        let owner = XGetSelectionOwner(handle, atom("_NET_WM_CM_S\(screen)"))
+        askCompositorOwner()
+        let owner = xhud_selection_owner_take(handle, rootState.ownerAsked!)
+        rootState.ownerAsked = nil
         rootState.compositor = owner != 0
         rootState.compositorOwner = owner
         return owner != 0
@@ -20,25 +23,42 @@ extension X11Display {
     package var compositorBlurs: Bool {
         if rootState.watched && rootState.compositorWatched, let known = rootState.compositorBlurs { return known }
         var blurs = false
-        // The owner `compositorRunning` read, while no event has said it changed.
-        let owner: Window
-        if rootState.watched && rootState.compositorWatched, rootState.compositor != nil, let known = rootState.compositorOwner {
-            owner = known
-        } else {
-            owner = XGetSelectionOwner(handle, atom("_NET_WM_CM_S\(screen)"))
+        if rootState.nameAsked == nil {
+            // The owner `compositorRunning` read, while no event has said it changed.
+            let owner: Window
+            if rootState.watched && rootState.compositorWatched, rootState.compositor != nil, let known = rootState.compositorOwner {
+                owner = known
+            } else {
+                askCompositorOwner()
+                owner = xhud_selection_owner_take(handle, rootState.ownerAsked!)
+                rootState.ownerAsked = nil
+            }
+            if owner != 0 { askCompositorName(owner) }
         }
-        if owner != 0 {
-            var name: UnsafeMutablePointer<CChar>? = nil
-            // An owner that is gone answers with an error: the status is 0 (no XSync needed).
-            let status = XFetchName(handle, owner, &name)
-            if status != 0, let name {
+        if let asked = rootState.nameAsked {
+            rootState.nameAsked = nil
+            // An owner that is gone answers with an error: no name.
+            var name = [CChar](repeating: 0, count: 64)
+            if xhud_window_name_take(handle, asked, &name, Int32(name.count)) >= 0 {
                 let n = String(cString: name).lowercased()
                 blurs = ["picom", "compton", "kwin"].contains { n.hasPrefix($0) }
             }
-            if let name { XFree(name) }
         }
         rootState.compositorBlurs = blurs
         return blurs
+    }
+
+    /// Sends the question of `_NET_WM_CM_S<screen>`'s owner, unless it is on its way: its answer
+    /// is read by `compositorRunning`, with the next reply anything waits for.
+    func askCompositorOwner() {
+        if rootState.ownerAsked == nil { rootState.ownerAsked = xhud_selection_owner_send(handle, atom("_NET_WM_CM_S\(screen)")) }
+    }
+
+    /// Sends the question of the compositor's name (that of `owner`, else the owner
+    /// `compositorRunning` read), read by `compositorBlurs`.
+    func askCompositorName(_ owner: Window? = nil) {
+        guard rootState.nameAsked == nil, let w = owner ?? rootState.compositorOwner, w != 0 else { return }
+        rootState.nameAsked = xhud_window_name_send(handle, w)
     }
 
     /// Asks for an event when a compositor starts or stops; returns the XFixes event base.
@@ -52,6 +72,7 @@ extension X11Display {
             rootState.compositor = nil
             rootState.compositorBlurs = nil
             rootState.compositorOwner = nil
+            forgetCompositorQuestions()
             rootState.fixesEventBase = eventBase
             rootState.compositorWatched = true
         }

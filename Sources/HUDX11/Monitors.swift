@@ -1,4 +1,5 @@
 import CX11
+import CXPrefetch
 import HUDCore
 
 /// An XRandR monitor (or the whole screen when XRandR has none), in device pixels.
@@ -55,18 +56,26 @@ extension X11Display {
         rootState.monitorsRead = MonotonicClock().now
     }
 
+    /// Sends the question of the monitors, unless it is on its way: its answer is read by the
+    /// next `readMonitors`, with the next reply anything waits for.
+    func askMonitors() {
+        if rootState.monitorsAsked == nil { rootState.monitorsAsked = xhud_monitors_send(handle, root) }
+    }
+
     private func readMonitors() -> [Monitor] {
-        var n: Int32 = 0
+        askMonitors()
+        let asked = rootState.monitorsAsked!
+        rootState.monitorsAsked = nil
         var list: [Monitor] = []
-        if let infos = XRRGetMonitors(handle, root, 1, &n) {
-            for i in 0..<Int(n) {
-                let m = infos[i]
+        if asked != 0 {
+            var infos = [XHUDMonitor](repeating: XHUDMonitor(), count: 16)
+            let n = Int(xhud_monitors_take(handle, asked, &infos, Int32(infos.count)))
+            for (i, m) in infos.prefix(max(0, min(n, infos.count))).enumerated() {
                 var monitor = Monitor(name: "monitor-\(i)", rect: Rect(x: Double(m.x), y: Double(m.y), width: Double(m.width),
                                                                    height: Double(m.height)), primary: m.primary != 0)
                 monitor.nameAtom = m.name
                 list.append(monitor)
             }
-            XRRFreeMonitors(infos)
         }
         if list.isEmpty {
             let s = screenSize

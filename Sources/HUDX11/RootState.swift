@@ -1,4 +1,5 @@
 import CX11
+import CXPrefetch
 import HUDCore
 
 /// What every new HUD asks of the root (the compositor, `Xft.dpi`, the CRTCs' refresh rates),
@@ -17,6 +18,12 @@ struct RootState {
     var compositorBlurs: Bool?
     /// The window owning `_NET_WM_CM_S<screen>` when `compositor` was read.
     var compositorOwner: Window?
+    /// Questions sent and not yet read (their sequence numbers): the compositor's selection
+    /// owner, its name.
+    var ownerAsked: UInt32?
+    var nameAsked: UInt32?
+    /// The monitors' question, sent and not yet read (0: the display has no XRandR).
+    var monitorsAsked: UInt32?
     var dpi: Double??
     /// RESOURCE_MANAGER changed since the connection was opened: Xlib's copy is out of date.
     var resourcesChanged = false
@@ -44,6 +51,8 @@ extension X11Display {
             XRRSelectInput(handle, root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
             rootState.randrEventBase = eventBase
         }
+        // Watched from here on: the first HUD's monitors come with the next round trip's answer.
+        askMonitors()
     }
 
     /// Forgets what an event says has changed; call it before the HUDs see the event.
@@ -51,16 +60,34 @@ extension X11Display {
         if let base = rootState.randrEventBase, ev.type == base + RRScreenChangeNotify || ev.type == base + RRNotify {
             if ev.type == base + RRScreenChangeNotify { XRRUpdateConfiguration(&ev) }   // Xlib's screen size
             rootState.crtcRates = nil
-            rootState.monitors = nil
+            forgetMonitors()
         } else if ev.type == ConfigureNotify, ev.xconfigure.window == root {
-            rootState.monitors = nil
+            forgetMonitors()
         } else if rootState.compositorWatched, ev.type == rootState.fixesEventBase + XFixesSelectionNotify {
             rootState.compositor = nil
             rootState.compositorBlurs = nil
             rootState.compositorOwner = nil
+            forgetCompositorQuestions()
         } else if ev.type == PropertyNotify, ev.xproperty.window == root {
             let a = ev.xproperty.atom
             if a == Atom(XA_RESOURCE_MANAGER) { rootState.dpi = nil; rootState.resourcesChanged = true }
         }
+    }
+}
+
+extension X11Display {
+    /// Forgets the monitors, and drops an answer about them that may be out of date.
+    func forgetMonitors() {
+        rootState.monitors = nil
+        if let s = rootState.monitorsAsked, s != 0 { xhud_reply_discard(handle, s) }
+        rootState.monitorsAsked = nil
+    }
+
+    /// Drops the answers to questions about a compositor that has changed since.
+    func forgetCompositorQuestions() {
+        if let s = rootState.ownerAsked { xhud_reply_discard(handle, s) }
+        if let s = rootState.nameAsked { xhud_reply_discard(handle, s) }
+        rootState.ownerAsked = nil
+        rootState.nameAsked = nil
     }
 }

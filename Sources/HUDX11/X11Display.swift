@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CX11
 import CPresent
+import CXPrefetch
 import HUDCore
 import HUDSystem
 
@@ -79,6 +80,11 @@ package final class X11Display {
         screen = XDefaultScreen(d)
         root = XRootWindow(d, screen)
         X11Display.installErrorHandler(for: d)
+        // Every extension xhud uses asked at once, and the atoms with them: one round trip for
+        // what was five, one after another, where the extension libraries' questions are
+        // answered from these answers (xhud-host; see CXPrefetch).
+        xhud_extensions_prefetch(d)
+        internKnownAtoms()
     }
 
     deinit {

@@ -169,3 +169,11 @@ def test_remote_bench_quick(tmp_path):
     # Every client's first round trip is its connection's set-up.
     assert "1. [" in trips["floor"][4] and "connection set-up" in trips["floor"][4], trips["floor"]
     assert "connection set-up" in trips["xhud-cold"][4], trips["xhud-cold"]
+    # A cold server asks every extension it uses at once, with its atoms (one wait for what the
+    # extension libraries ask one after another), and its monitors and compositor come with
+    # answers it waits on anyway: fewer round trips than the C floor's Xlib and Cairo.
+    cold = trips["xhud-cold"][4]
+    assert "QueryExtension x7 (RANDR, Generic Event Extension, RENDER, ...), InternAtom x13" in cold, cold
+    for name in ("QueryExtension RANDR", "QueryExtension RENDER", "QueryExtension XFIXES", "InternAtom _"):
+        assert name not in cold, f"{name} waited on alone: {cold}"
+    assert int(trips["xhud-cold"][3]) < int(trips["floor"][3]), (trips["xhud-cold"], trips["floor"])

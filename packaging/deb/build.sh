@@ -136,7 +136,7 @@ gzip -9n < "$stage/changelog" > "$doc/changelog.gz"
 
 # --- dependencies --------------------------------------------------------------------------
 # dpkg-shlibdeps wants a debian/control to read; a throwaway one is enough.
-fallback="libc6, libcairo2, libpango-1.0-0, libpangocairo-1.0-0, libglib2.0-0, libharfbuzz0b, libfontconfig1, libx11-6, libxext6, libxrender1, libxrandr2, libxfixes3, libxdamage1, libstdc++6, libgcc-s1"
+fallback="libc6, libcairo2, libpango-1.0-0, libpangocairo-1.0-0, libglib2.0-0, libharfbuzz0b, libfontconfig1, libx11-6, libxext6, libxrender1, libxrandr2, libxfixes3, libxdamage1, libx11-xcb1, libxcb1, libstdc++6, libgcc-s1"
 depends=""
 if command -v dpkg-shlibdeps >/dev/null; then
     mkdir -p "$stage/src/debian"
