@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "HUDCore"),
         // The system's plumbing, written once: the standard streams (Swift 6 code may not touch
         // Glibc's `stderr`), whole writes, the environment and the program's own path. Plain Glibc.
-        .target(name: "HUDSystem"),
+        .target(name: "HUDSystem", dependencies: ["CSched"]),
+        // The CPU placement of threads: glibc's GNU calls, which Swift does not import.
+        .target(name: "CSched"),
         // Draws a HUD state into any Cairo surface; knows nothing of X11.
         // Pango through stubs that load it on first use (see its header): nothing links Pango, so
         // a server's first frame does not wait for 17 more libraries to be mapped before main.

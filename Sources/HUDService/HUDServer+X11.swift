@@ -76,7 +76,6 @@ extension HUDServer where Display == X11ServerDisplay {
     /// Without a display it exits at once: its clients read the end of the connection and draw
     /// their HUDs themselves.
     private static func runStarted(paths: ServerPaths, listener: Int32) -> Int32 {
-        FontWarmup.loadShaping()
         unsetenv(ServerLauncher.listenFDVariable)
         _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
         _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
@@ -86,6 +85,7 @@ extension HUDServer where Display == X11ServerDisplay {
             return Status.noDisplay
         }
         let server = X11Server.make(paths: paths, display: display, listener: listener)
+        FontWarmup.loadShaping()
         server.scheduleExit()
         // After the request that started it (its client waits; a journal is rare).
         _ = server.loop.addTimer(after: 0) { server.takeOverFromDeadServer() }
@@ -98,7 +98,6 @@ extension HUDServer where Display == X11ServerDisplay {
     /// `silentWithoutDisplay`: no display closes the connection unanswered (a wrapped command
     /// then runs without a HUD, not a word said), else the client hears why.
     package static func runPrivate(connection: Int32, silentWithoutDisplay: Bool) -> Int32 {
-        FontWarmup.loadShaping()
         let display: X11Display
         do { display = try X11Display(keyboardExtension: false) } catch {
             if !silentWithoutDisplay {
@@ -108,6 +107,7 @@ extension HUDServer where Display == X11ServerDisplay {
             return Status.noDisplay
         }
         let server = X11Server.make(paths: nil, display: display, listener: -1)
+        FontWarmup.loadShaping()
         server.linger = 0
         server.accept(connection)
         return server.display.hudLoop.run()

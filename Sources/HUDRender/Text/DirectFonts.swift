@@ -38,7 +38,8 @@ enum DirectFonts {
     }()
 
     /// Reads the kept matches: true when they hold (the first text then needs no configuration
-    /// if its font is among them). Before the first font (FontWarmup.start).
+    /// if its font is among them). Before the first font (FontWarmup.start's thread; fonts wait
+    /// for it).
     static func readKeptMatches() -> Bool {
         let read = FontMatchCache.read()
         lock.lock()
@@ -48,6 +49,7 @@ enum DirectFonts {
     }
 
     static func font(_ description: String) -> OpaquePointer? {
+        FontWarmup.waitForKeptMatches()
         lock.lock()
         defer { lock.unlock() }
         if let known = fonts[description] { return known }

@@ -6,35 +6,56 @@ import CDirectText
 import CPango
 import HUDSystem
 
-/// Loads fontconfig's configuration and caches (XML parsing, a few milliseconds) on a second
-/// thread while the main thread parses options, connects to X and loads HarfBuzz. Text waits for
-/// it (`waitForConfiguration`). A process must join the thread before a fork: a child must not
-/// inherit a lock the thread holds.
+/// Reads the kept font matches, then loads HarfBuzz (when they hold) or fontconfig's
+/// configuration (XML parsing, a few milliseconds; when they do not), on a second thread while
+/// the main thread parses options and connects to X: checking the matches is a `stat` of each
+/// file they came from (about 80), which is not on the way to the X server. Text waits for what
+/// it needs (`waitForKeptMatches`, `waitForConfiguration`). A process must join the thread
+/// before a fork: a child must not inherit a lock the thread holds.
 package enum FontWarmup {
     /// Owned by the thread that calls `start`, `settle` and `join` (one thread).
     nonisolated(unsafe) private static var thread: pthread_t?
     /// Whether text must wait for a warm-up thread's configuration: any thread may wait (the
     /// loop's, the text shaper's).
     private static let loading = Locked(false)
-    /// Posted by the warm-up thread once fontconfig's configuration is loaded.
-    nonisolated(unsafe) private static let configured: UnsafeMutablePointer<sem_t> = {
+    /// Posted by the warm-up thread once fontconfig's configuration is loaded (or, when the kept
+    /// matches hold, once it will not load it).
+    nonisolated(unsafe) private static let configured: UnsafeMutablePointer<sem_t> = latch()
+    /// Whether the kept matches are being read, and whether they held; posted once they are read.
+    private static let readingKept = Locked(false)
+    private static let held = Locked(false)
+    nonisolated(unsafe) private static let keptRead: UnsafeMutablePointer<sem_t> = latch()
+    /// The warm-up thread keeps off the CPU of the thread that started it (the server's loop,
+    /// which sleeps on each X round trip meanwhile) until someone waits for it.
+    private static let placement = Locked<BesideThread?>(nil)
+
+    private static func latch() -> UnsafeMutablePointer<sem_t> {
         let s = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
         sem_init(s, 0, 0)
         return s
-    }()
+    }
 
-    /// Starts reading fontconfig's configuration, unless the kept font matches hold
-    /// (FontMatchCache): then the first label's font opens without it, and the configuration
-    /// is read later, off the first frame's path (`settle`), or by the first text that needs it.
+    /// Reads the kept matches on the warm-up thread: when they hold (FontMatchCache), the first
+    /// label's font opens without the configuration, which is read later, off the first frame's
+    /// path (`settle`), or by the first text that needs it; else the thread reads it.
     package static func start() {
         guard thread == nil else { return }
-        keptMatchesHeld = DirectFonts.readKeptMatches()
-        if keptMatchesHeld { return }
-        startThread(thenSettle: false)
+        readingKept.withLock { $0 = true }
+        startThread(readKept: true, thenSettle: false)
     }
 
     /// Whether `start` found kept matches that hold (`settle` then has the configuration to load).
-    nonisolated(unsafe) package private(set) static var keptMatchesHeld = false
+    package static var keptMatchesHeld: Bool {
+        waitForKeptMatches()
+        return held.withLock { $0 }
+    }
+
+    /// Returns once the kept matches are read (at once when no thread reads them). Any thread.
+    static func waitForKeptMatches() {
+        guard readingKept.withLock({ $0 }) else { return }
+        pass(keptRead, releasing: true)
+        readingKept.withLock { $0 = false }
+    }
 
     /// Loads the configuration on a thread, checks the kept font matches against it and keeps
     /// the new ones (`DirectFonts.settle`). A server calls it once its first HUDs are up, whether
@@ -43,33 +64,64 @@ package enum FontWarmup {
         guard !settled else { return }
         settled = true
         join()
-        startThread(thenSettle: true)
+        startThread(readKept: false, thenSettle: true)
     }
     nonisolated(unsafe) private static var settled = false
 
-    /// A thread that loads the configuration and says so, then checks the kept font matches if
-    /// asked. It says so first: a renderer may wait for the configuration holding the font
-    /// table's lock, which the check takes.
-    private static func startThread(thenSettle: Bool) {
+    /// A thread that reads the kept matches if asked (and says so), loads the configuration
+    /// unless they held (and says so), then checks the kept font matches if asked. It says so
+    /// first: a renderer may wait for the configuration holding the font table's lock, which
+    /// the check takes.
+    private static func startThread(readKept: Bool, thenSettle: Bool) {
         _ = configured
+        _ = keptRead
         loading.withLock { $0 = true }
         var t = pthread_t()
-        if pthread_create(&t, nil, { settle in
+        let mode = (readKept ? 1 : 0) | (thenSettle ? 2 : 0)
+        // Only the start's thread, whose work is on the way to a first frame, is kept beside.
+        placement.withLock { $0 = readKept ? BesideThread() : nil }
+        if pthread_create(&t, nil, { mode in
+            FontWarmup.placement.withLock { $0 }?.keepOff()
+            let mode = Int(bitPattern: mode)
+            if mode & 1 != 0 {
+                let h = DirectFonts.readKeptMatches()
+                FontWarmup.held.withLock { $0 = h }
+                sem_post(FontWarmup.keptRead)
+                if h {
+                    _ = xhud_direct_load()   // the label's shaping, while the main thread talks to X
+                    sem_post(FontWarmup.configured)
+                    return nil
+                }
+            }
             FcInit()
             sem_post(FontWarmup.configured)
-            if settle != nil { DirectFonts.settle() }
+            if mode & 2 != 0 { DirectFonts.settle() }
             return nil
-        }, thenSettle ? UnsafeMutableRawPointer(bitPattern: 1) : nil) == 0 {
+        }, UnsafeMutableRawPointer(bitPattern: mode)) == 0 {
             thread = t
         } else {
-            loading.withLock { $0 = false }   // no thread: fontconfig loads with the first text
+            // No thread: the kept matches are read here, and fontconfig loads with the first text.
+            if readKept { held.withLock { $0 = DirectFonts.readKeptMatches() } }
+            readingKept.withLock { $0 = false }
+            loading.withLock { $0 = false }
         }
     }
 
-    /// Loads HarfBuzz on the calling thread now, while the warm-up thread reads fontconfig's
-    /// configuration: a server started for a waiting client calls it first thing. Its first
-    /// label is plain text (DirectText), which needs the configuration and HarfBuzz, not Pango
-    /// (17 libraries and a first layout of 2 ms, loaded only by text that needs it).
+    /// Waits for a latch and leaves it open for every other thread; the warm-up thread may run
+    /// on any CPU once someone waits for it.
+    private static func pass(_ latch: UnsafeMutablePointer<sem_t>, releasing: Bool) {
+        if sem_trywait(latch) != 0 {
+            if releasing { placement.withLock { $0?.release() } }
+            while sem_wait(latch) != 0 && errno == EINTR {}
+        }
+        sem_post(latch)
+    }
+
+    /// Loads HarfBuzz on the calling thread now, unless the warm-up thread has (it does when
+    /// the kept matches hold; else it reads fontconfig's configuration meanwhile): a server
+    /// started for a waiting client calls it once its X requests are sent. Its first label is
+    /// plain text (DirectText), which needs HarfBuzz, not Pango (17 libraries and a first layout
+    /// of 2 ms, loaded only by text that needs it).
     package static func loadShaping() { _ = xhud_direct_load() }
 
     /// Loads Pango on the calling thread now (a server up before anyone asks: its first markup
@@ -80,13 +132,13 @@ package enum FontWarmup {
     /// Any thread.
     package static func waitForConfiguration() {
         guard loading.withLock({ $0 }) else { return }
-        while sem_wait(configured) != 0 && errno == EINTR {}
-        sem_post(configured)   // a latch: every thread that waits passes, and so does the next
+        pass(configured, releasing: true)
         loading.withLock { $0 = false }
     }
 
     package static func join() {
         guard let t = thread else { return }
+        waitForKeptMatches()
         waitForConfiguration()
         thread = nil
         pthread_join(t, nil)
