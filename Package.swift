@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "HUDSettings", "HUDCore"]),
         .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDFiles", "HUDCommandLine"]),
         .testTarget(name: "HUDTOMLTests", dependencies: ["HUDTOML"]),
-        .testTarget(name: "HUDSystemTests", dependencies: ["HUDSystem"]),
+        .testTarget(name: "HUDSystemTests", dependencies: ["HUDSystem", "CSched"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText"], exclude: ["Golden"]),

@@ -23,3 +23,8 @@ void xhud_sched_release(pid_t tid) {
     /* The process's own set: that of its main thread, never kept off anything. */
     if (sched_getaffinity(getpid(), sizeof set, &set) == 0) sched_setaffinity(tid, sizeof set, &set);
 }
+
+int xhud_sched_allowed(int cpu) {
+    cpu_set_t set;
+    return cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof set, &set) == 0 && CPU_ISSET(cpu, &set);
+}

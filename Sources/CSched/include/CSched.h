@@ -10,4 +10,6 @@ int xhud_sched_cpu_among_several(void);
 pid_t xhud_sched_keep_off(int cpu);
 /* Lets thread `tid` run on every CPU the process may use. */
 void xhud_sched_release(pid_t tid);
+/* Whether the calling thread may run on `cpu`. */
+int xhud_sched_allowed(int cpu);
 #endif
