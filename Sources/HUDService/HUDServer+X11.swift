@@ -25,7 +25,10 @@ extension HUDServer where Display == X11ServerDisplay {
         // The kept font matches are checked, and new ones kept, once the first HUDs are up: soon
         // when the configuration is loaded already (they did not hold: a match and a file to
         // write), later when it is to be loaded (3-4 ms of a core, not beside the first frames).
-        _ = loop.addTimer(after: FontWarmup.keptMatchesHeld ? 0.4 : 0.05) { FontWarmup.settle() }
+        // Asked then, not now: the warm-up thread may still be reading them.
+        _ = loop.addTimer(after: 0.05) { [unowned loop] in
+            if FontWarmup.keptMatchesHeld { _ = loop.addTimer(after: 0.35) { FontWarmup.settle() } } else { FontWarmup.settle() }
+        }
         server.accessibility = AccessibilityRelay(server: server)
         return server
     }

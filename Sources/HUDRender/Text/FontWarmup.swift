@@ -100,6 +100,7 @@ package enum FontWarmup {
         }, UnsafeMutableRawPointer(bitPattern: mode)) == 0 {
             thread = t
         } else {
+            placement.withLock { $0?.release() }
             // No thread: the kept matches are read here, and fontconfig loads with the first text.
             if readKept { held.withLock { $0 = DirectFonts.readKeptMatches() } }
             readingKept.withLock { $0 = false }
