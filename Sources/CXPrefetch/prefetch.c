@@ -21,11 +21,14 @@ typedef Bool (*QueryFunction)(Display *, const char *, int *, int *, int *);
 static QueryFunction xlibQuery;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* Xlib's own XQueryExtension: the next definition after this executable's, where xhud-host
- * defines one; else the only one. */
+/* Xlib's own XQueryExtension: the next definition after this executable's (xhud-host defines
+ * one, which must not call itself), else libX11's by name. */
 static void resolve(void) {
     xlibQuery = (QueryFunction)dlsym(RTLD_NEXT, "XQueryExtension");
-    if (!xlibQuery) xlibQuery = XQueryExtension;
+    if (!xlibQuery) {
+        void *x11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_NOLOAD);
+        if (x11) xlibQuery = (QueryFunction)dlsym(x11, "XQueryExtension");
+    }
 }
 
 void xhud_extensions_prefetch(Display *dpy) {
@@ -44,6 +47,7 @@ Bool xhud_query_extension(Display *dpy, const char *name, int *major_opcode, int
         *first_error = r->first_error;
         return r->present ? True : False;
     }
+    if (!xlibQuery) return False;
     return xlibQuery(dpy, name, major_opcode, first_event, first_error);
 }
 

@@ -7,9 +7,7 @@ extension X11Display {
     /// A compositing manager owns `_NET_WM_CM_S<screen>` while it runs.
     package var compositorRunning: Bool {
         if rootState.watched && rootState.compositorWatched, let known = rootState.compositor { return known }
-        askCompositorOwner()
-        let owner = xhud_selection_owner_take(handle, rootState.ownerAsked!)
-        rootState.ownerAsked = nil
+        let owner = takeCompositorOwner()
         rootState.compositor = owner != 0
         rootState.compositorOwner = owner
         return owner != 0
@@ -29,9 +27,7 @@ extension X11Display {
             if rootState.watched && rootState.compositorWatched, rootState.compositor != nil, let known = rootState.compositorOwner {
                 owner = known
             } else {
-                askCompositorOwner()
-                owner = xhud_selection_owner_take(handle, rootState.ownerAsked!)
-                rootState.ownerAsked = nil
+                owner = takeCompositorOwner()
             }
             if owner != 0 { askCompositorName(owner) }
         }
@@ -52,6 +48,14 @@ extension X11Display {
     /// is read by `compositorRunning`, with the next reply anything waits for.
     func askCompositorOwner() {
         if rootState.ownerAsked == nil { rootState.ownerAsked = xhud_selection_owner_send(handle, atom("_NET_WM_CM_S\(screen)")) }
+    }
+
+    /// The answer to the owner's question (asked now if it is not on its way).
+    private func takeCompositorOwner() -> Window {
+        askCompositorOwner()
+        let asked = rootState.ownerAsked!
+        rootState.ownerAsked = nil
+        return xhud_selection_owner_take(handle, asked)
     }
 
     /// Sends the question of the compositor's name (that of `owner`, else the owner
