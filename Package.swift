@@ -37,7 +37,8 @@ let package = Package(
         // Platform-free: configuration, layout, animation, lifecycle, progress. No C, no Foundation.
         .target(name: "HUDCore"),
         // The system's plumbing, written once: the standard streams (Swift 6 code may not touch
-        // Glibc's `stderr`), whole writes, the environment and the program's own path. Plain Glibc.
+        // Glibc's `stderr`), whole writes, the environment and the program's own path, threads.
+        // Plain Glibc, and the GNU calls of CSched.
         .target(name: "HUDSystem", dependencies: ["CSched"]),
         // The CPU placement of threads: glibc's GNU calls, which Swift does not import.
         .target(name: "CSched"),
