@@ -98,21 +98,23 @@ unsigned int xhud_monitors_send(Display *dpy, Window root) {
     return xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &request);
 }
 
-int xhud_monitors_take(Display *dpy, unsigned int sequence, XHUDMonitor *out, int capacity) {
+XHUDMonitor *xhud_monitors_take(Display *dpy, unsigned int sequence, int *count) {
+    *count = 0;
     xcb_generic_error_t *e = NULL;
     uint8_t *r = xcb_wait_for_reply(XGetXCBConnection(dpy), sequence, &e);
     free(e);
-    if (!r) return -1;
+    if (!r) return NULL;
     /* The reply: 32 bytes (then 4 * length): its count of monitors at 12; each monitor 24 bytes
      * (name, primary, automatic, its number of outputs, x, y, width, height, millimetres) and its
-     * outputs. */
-    uint32_t length, count;
+     * outputs. A monitor takes at least 24 of the reply's bytes, which bounds the array. */
+    uint32_t length, n;
     memcpy(&length, r + 4, 4);
-    memcpy(&count, r + 12, 4);
+    memcpy(&n, r + 12, 4);
     size_t end = 32 + (size_t)length * 4, at = 32;
-    int n = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        if (at + 24 > end) { n = -1; break; }
+    if (n > (end - 32) / 24) { free(r); return NULL; }
+    XHUDMonitor *out = n ? calloc(n, sizeof *out) : NULL;
+    if (n && !out) { free(r); return NULL; }
+    for (uint32_t i = 0; i < n; i++) {
         uint32_t name; uint16_t outputs; int16_t x, y; uint16_t w, h;
         memcpy(&name, r + at, 4);
         memcpy(&outputs, r + at + 6, 2);
@@ -120,12 +122,13 @@ int xhud_monitors_take(Display *dpy, unsigned int sequence, XHUDMonitor *out, in
         memcpy(&y, r + at + 10, 2);
         memcpy(&w, r + at + 12, 2);
         memcpy(&h, r + at + 14, 2);
-        if (n < capacity) out[n] = (XHUDMonitor){ name, r[at + 4] != 0, x, y, w, h };
-        n++;
+        out[i] = (XHUDMonitor){ name, r[at + 4] != 0, x, y, w, h };
         at += 24 + (size_t)outputs * 4;
+        if (at > end) { free(out); free(r); return NULL; }
     }
     free(r);
-    return n;
+    *count = (int)n;
+    return out;
 }
 
 void xhud_reply_discard(Display *dpy, unsigned int sequence) {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CX11
 import CXPrefetch
 import HUDCore
@@ -67,10 +70,10 @@ extension X11Display {
         let asked = rootState.monitorsAsked!
         rootState.monitorsAsked = nil
         var list: [Monitor] = []
-        if asked != 0 {
-            var infos = [XHUDMonitor](repeating: XHUDMonitor(), count: 16)
-            let n = Int(xhud_monitors_take(handle, asked, &infos, Int32(infos.count)))
-            for (i, m) in infos.prefix(max(0, min(n, infos.count))).enumerated() {
+        var n: Int32 = 0
+        if asked != 0, let infos = xhud_monitors_take(handle, asked, &n) {
+            defer { free(infos) }
+            for (i, m) in UnsafeBufferPointer(start: infos, count: Int(n)).enumerated() {
                 var monitor = Monitor(name: "monitor-\(i)", rect: Rect(x: Double(m.x), y: Double(m.y), width: Double(m.width),
                                                                    height: Double(m.height)), primary: m.primary != 0)
                 monitor.nameAtom = m.name

@@ -43,9 +43,9 @@ typedef struct {
 /* XRandR's GetMonitors (the active ones) of `root`, sent without waiting; 0 when the display
  * has no XRandR (nothing was sent). */
 unsigned int xhud_monitors_send(Display *dpy, Window root);
-/* Its answer: up to `capacity` monitors into `out`; their number (all of them, which may be more
- * than `capacity`), or -1 on an error. */
-int xhud_monitors_take(Display *dpy, unsigned int sequence, XHUDMonitor *out, int capacity);
+/* Its answer: every monitor, in an array to free() (NULL when there is none or on an error),
+ * their number in `count`. */
+XHUDMonitor *xhud_monitors_take(Display *dpy, unsigned int sequence, int *count);
 
 /* Forgets an answer that is no longer wanted (XCB would keep it otherwise). */
 void xhud_reply_discard(Display *dpy, unsigned int sequence);
