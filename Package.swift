@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "XHUD", targets: ["XHUD"]),
         .executable(name: "xhud", targets: ["xhud"]),
         .executable(name: "xhud-host", targets: ["xhud-host"]),
+        .executable(name: "xhud-fonts", targets: ["xhud-fonts"]),
     ],
     dependencies: [],
     targets: [
@@ -48,8 +49,11 @@ let package = Package(
         .target(name: "CPango", dependencies: ["CCairo"]),
         // Plain text without Pango: fontconfig, HarfBuzz (loaded on first use) and Cairo, for the
         // text whose pixels are Pango's anyway (see its header).
-        .target(name: "CDirectText", dependencies: ["CCairo"]),
-        .target(name: "HUDRender", dependencies: ["HUDSystem", "HUDCore", "HUDFiles", "CCairo", "CPango", "CDirectText"]),
+        .target(name: "CDirectText", dependencies: ["CCairo", "CFontMatch"]),
+        // A label font's match as Pango makes it, with fontconfig alone: the server's text and the
+        // font helper share it.
+        .target(name: "CFontMatch", linkerSettings: [.linkedLibrary("fontconfig")]),
+        .target(name: "HUDRender", dependencies: ["HUDSystem", "HUDCore", "HUDFiles", "CCairo", "CPango", "CDirectText", "CFontMatch"]),
         // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
         // draw), the interface a display backend implements (HUDBackend, HUDOutput), and the
         // registry that stacks a process's HUDs (the server's, the library's).
@@ -76,7 +80,7 @@ let package = Package(
         .target(name: "HUDSocket", dependencies: ["HUDSystem"], swiftSettings: ownSections),
         // The thin client: a HUD's session with the server (stdin forwarded, a wrapped command
         // run, the server restarted if it dies). No X11, Cairo, Pango or Foundation.
-        .target(name: "HUDClient", dependencies: ["HUDSystem", "HUDCore", "HUDSocket"], swiftSettings: ownSections),
+        .target(name: "HUDClient", dependencies: ["HUDSystem", "HUDCore", "HUDSocket", "HUDFiles"], swiftSettings: ownSections),
         // The command line, parsed: every option typed (`HUDOptions`), a table-driven parser that
         // costs microseconds (the server parses every HUD's command line). No Foundation.
         .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket", "HUDSettings"], swiftSettings: ownSections),
@@ -128,6 +132,12 @@ let package = Package(
                                                                           "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                                           "-Xlinker", "--no-export-dynamic"],
                                          .when(configuration: .release))]),
+        // The font helper: fontconfig's matches for a server that has none kept, read while the
+        // server starts (see its main.c). C, linked to fontconfig alone: without the Swift
+        // runtime's start files and libstdc++ (the linker script's archive, of which it needs
+        // nothing), nothing but fontconfig's libraries is mapped before its main.
+        .executableTarget(name: "xhud-fonts", dependencies: ["CFontMatch"],
+                          linkerSettings: [.unsafeFlags(["-nostartfiles", "-use-ld=lld", "-L", layout + "/static-libstdc++"])]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).
         .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
         // Prints the cost of reading a configuration file: TOML parsed, and the cached lines read
@@ -153,7 +163,7 @@ let package = Package(
         .testTarget(name: "HUDSystemTests", dependencies: ["HUDSystem", "CSched"]),
         .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
-        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText"], exclude: ["Golden"]),
+        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText", "CFontMatch"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

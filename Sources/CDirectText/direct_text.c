@@ -4,16 +4,17 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
 /* This program's own: a library loaded later never binds to these. */
 #pragma GCC visibility push(hidden)
 #include "CDirectText.h"
 #pragma GCC visibility pop
+#include "CFontMatch.h"
 
-/* cairo-ft.h would need FreeType's headers for two declarations. */
+/* cairo-ft.h would need FreeType's headers for this declaration. */
 cairo_font_face_t *cairo_ft_font_face_create_for_pattern(FcPattern *pattern);
-void cairo_ft_font_options_substitute(const cairo_font_options_t *options, FcPattern *pattern);
 
 /* HarfBuzz's stable ABI (2.x and later), the part used here. */
 typedef struct hb_blob_t hb_blob_t;
@@ -93,39 +94,6 @@ static int pango_only(FcPattern *m) {
     return 0;
 }
 
-/* The pattern Pango builds for a description (pango_fc_make_pattern), substituted in its order
- * (the configuration's rules, the context's font options, the defaults), and fontconfig's match
- * for it; NULL when nothing matches. */
-static FcPattern *match(const char *families, double weight, int slant, int width,
-                        double pixel_size, double dpi, const cairo_font_options_t *options) {
-    if (!(pixel_size > 0) || !(dpi > 0)) return NULL;
-    FcPattern *p = FcPatternBuild(NULL,
-        FC_WEIGHT, FcTypeDouble, FcWeightFromOpenTypeDouble(weight),
-        FC_SLANT, FcTypeInteger, slant,
-        FC_WIDTH, FcTypeInteger, width,
-        FC_VARIABLE, FcTypeBool, FcDontCare,
-        FC_DPI, FcTypeDouble, dpi,
-        FC_SIZE, FcTypeDouble, pixel_size * 72.0 / dpi,
-        FC_PIXEL_SIZE, FcTypeDouble, pixel_size,
-        (char *)NULL);
-    if (!p) return NULL;
-    char *list = strdup(families);
-    for (char *save = NULL, *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-        while (*f == ' ') f++;
-        size_t n = strlen(f);
-        while (n > 0 && f[n - 1] == ' ') f[--n] = 0;
-        if (n > 0) FcPatternAddString(p, FC_FAMILY, (const FcChar8 *)f);
-    }
-    free(list);
-    FcConfigSubstitute(NULL, p, FcMatchPattern);
-    cairo_ft_font_options_substitute(options, p);
-    FcDefaultSubstitute(p);
-    FcResult result;
-    FcPattern *m = FcFontMatch(NULL, p, &result);
-    FcPatternDestroy(p);
-    return m;
-}
-
 /* Opens a match (taking it over). Needs no configuration: the match names its file and says
  * how to render it, so a match kept from an earlier process opens before fontconfig has read
  * its configuration. */
@@ -134,7 +102,11 @@ static xhud_direct_font *open_match(FcPattern *m, const cairo_font_options_t *op
     FcCharSet *charset = NULL;
     int index = 0;
     double pixel_size = 0;
+    struct stat st;
     if (!m || pango_only(m) || FcPatternGetString(m, FC_FILE, 0, &file) != FcResultMatch ||
+        /* A regular file of a font's size: a match naming a FIFO or a device would block or
+         * eat the process that reads it (a match may come from another process). */
+        stat((const char *)file, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > XHUD_MAX_FONT_BYTES ||
         FcPatternGetCharSet(m, FC_CHARSET, 0, &charset) != FcResultMatch ||
         /* The size the match says (a rule may have changed it), as Pango's font takes it. */
         FcPatternGetDouble(m, FC_PIXEL_SIZE, 0, &pixel_size) != FcResultMatch || !(pixel_size > 0)) {
@@ -171,16 +143,7 @@ static xhud_direct_font *open_match(FcPattern *m, const cairo_font_options_t *op
 xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int slant, int width,
                                         double pixel_size, double dpi, const cairo_font_options_t *options) {
     if (!xhud_direct_load()) return NULL;
-    return open_match(match(families, weight, slant, width, pixel_size, dpi, options), options);
-}
-
-char *xhud_direct_font_match(const char *families, double weight, int slant, int width,
-                             double pixel_size, double dpi, const cairo_font_options_t *options) {
-    FcPattern *m = match(families, weight, slant, width, pixel_size, dpi, options);
-    if (!m) return NULL;
-    char *text = (char *)FcNameUnparse(m);
-    FcPatternDestroy(m);
-    return text;
+    return open_match(xhud_font_match_pattern(families, weight, slant, width, pixel_size, dpi, NULL), options);
 }
 
 xhud_direct_font *xhud_direct_font_open_match(const char *match_text, const cairo_font_options_t *options) {

@@ -82,7 +82,7 @@ package final class SessionClient: HUDLink {
                 (fd, started) = (c, true)
                 privateConnection = nil
             } else if let paths {
-                do { (fd, started) = try ServerLauncher.connect(paths, starting: host) } catch { return nil }
+                do { (fd, started) = try ServerLauncher.connect(paths, starting: host, helper: FontHelper.beside) } catch { return nil }
             } else {
                 return nil
             }

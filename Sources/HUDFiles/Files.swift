@@ -79,6 +79,12 @@ package enum PrivateCache {
         return dir
     }
 
+    /// The kept font matches' file (HUDRender's FontMatchCache): a client that starts a server
+    /// without them starts the font helper beside it.
+    package static var fontMatchesPath: String? {
+        directory("fonts", preferringRuntime: false).map { $0 + "/matches" }
+    }
+
     /// Written whole or not at all (a rename), so a reader never sees half a file.
     @discardableResult
     package static func write(_ text: String, to path: String) -> Bool { write(Array(text.utf8), to: path) }

@@ -15,22 +15,25 @@ import HUDSystem
 /// and its client, an image drawn for a server, help, `--print-config` and `--render-png`.
 package enum HostCommand {
     package static func main() -> Never {
-        // One malloc arena for every thread: the font warm-up's allocations (fontconfig's
-        // configuration, kept for the process's life) would otherwise open a second heap whose
-        // pages stay resident. The threads here allocate little and rarely at once.
-        _ = mallopt(-8 /* M_ARENA_MAX, <malloc.h> */, 1)
+        // Two malloc arenas: the font warm-up's thread takes the second. With one, fontconfig's
+        // parse (an allocation per XML token) and the main thread's start took turns at the arena's
+        // lock, each wait a sleep and a wake-up, on the way to a first frame. The other threads
+        // share the two.
+        _ = mallopt(-8 /* M_ARENA_MAX, <malloc.h> */, 2)
 
         // A child of the server drawing one image within its limits (ImagePreparer): nothing else.
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--prepare-image" {
             ImagePreparer.runChild(Array(CommandLine.arguments.dropFirst(2)))
         }
 
-        // Fonts load on a second thread while options are parsed and X is connected.
-        FontWarmup.start()
-
         // A server started by a client (`ServerLauncher`): its first request is already waiting.
-        if CommandLine.arguments.dropFirst().elementsEqual(["server"]), getenv(ServerLauncher.listenFDVariable) != nil,
-           let paths = ServerPaths.current() {
+        let started = CommandLine.arguments.dropFirst().elementsEqual(["server"]) && getenv(ServerLauncher.listenFDVariable) != nil
+
+        // Fonts load on a second thread while options are parsed and X is connected; a started
+        // server may have the font helper's matches to read instead.
+        FontWarmup.start(helper: started ? ServerLauncher.takeFontMatches() : nil)
+
+        if started, let paths = ServerPaths.current() {
             exit(X11Server.runForeground(paths: paths))
         }
 

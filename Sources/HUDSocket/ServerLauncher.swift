@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDSystem
 
 /// The lock a server holds for its whole life (flock: released by the kernel when it dies).
 package struct ServerLock {
@@ -21,10 +22,17 @@ package struct ServerLock {
 /// polls for a server to come up, and two clients racing start one server between them.
 package enum ServerLauncher {
     package static let listenFDVariable = "XHUD_LISTEN_FD"
+    /// The descriptor (5) of a pipe a new server reads its font matches from (the font helper's
+    /// output), when the client started one.
+    package static let fontMatchesFDVariable = "XHUD_FONT_MATCHES_FD"
 
     /// `host` is the program that serves (xhud-host); without it no server is started. Returns
-    /// the connection, and whether this call started the server behind it.
-    package static func connect(_ paths: ServerPaths, starting host: String?, timeout: Double = 5) throws(ServerError) -> (fd: Int32, started: Bool) {
+    /// the connection, and whether this call started the server behind it. `helper`, asked only
+    /// when a server is started, may name a program (and its argv) to start beside it, whose
+    /// output the server reads its font matches from: started just after the server, whose
+    /// start is the longer.
+    package static func connect(_ paths: ServerPaths, starting host: String?, timeout: Double = 5,
+                                helper: (String) -> (path: String, arguments: [String])? = { _ in nil }) throws(ServerError) -> (fd: Int32, started: Bool) {
         let deadline = UnixSocket.now() + timeout
         var started = 0
         while true {
@@ -45,7 +53,14 @@ package enum ServerLauncher {
                 if let lock = ServerLock(path: paths.lock) {
                     unlink(paths.socket)   // a dead server's: we hold the lock, no live one uses it
                     let listener = try UnixSocket.listen(paths.socket)
-                    let ok = spawnServer(host, listener: listener, lock: lock.fd)
+                    var matches: [Int32] = [-1, -1]
+                    let beside = helper(host).flatMap { makePipe(&matches) ? $0 : nil }
+                    let ok = spawnServer(host, listener: listener, lock: lock.fd, fontMatches: beside != nil ? matches[0] : nil)
+                    if let beside {
+                        close(matches[0])
+                        if ok { spawnHelper(beside.path, beside.arguments, output: matches[1]) }
+                        close(matches[1])
+                    }
                     close(listener)
                     close(lock.fd)
                     guard ok else { unlink(paths.socket); throw .noServer }
@@ -61,7 +76,7 @@ package enum ServerLauncher {
 
     /// The servers this process started and has not reaped. Owned by the one thread that starts
     /// servers (a client's main thread).
-    nonisolated(unsafe) private(set) static var unreaped: [pid_t] = []
+    nonisolated(unsafe) private(set) static var unreaped: [pid_t] = []   // and their helpers
 
     /// Reaps the servers this process started that have exited since: by pid and without
     /// waiting, so that a wrapped command's status is left to its own wait.
@@ -79,21 +94,23 @@ package enum ServerLauncher {
     /// replaced by this client), it is reaped when the next one is started: a client whose
     /// servers are killed again and again leaves at most one zombie, holding neither the socket
     /// nor the lock.
-    static func spawnServer(_ host: String, listener: Int32, lock: Int32) -> Bool {
+    static func spawnServer(_ host: String, listener: Int32, lock: Int32, fontMatches: Int32? = nil) -> Bool {
         reapExitedServers()
-        // Above 4 first: dup2 onto 3 and 4 must not overwrite the other one.
+        // Above 5 first: dup2 onto 3, 4 and 5 must not overwrite another of them.
         let l = fcntl(listener, F_DUPFD_CLOEXEC, 10), k = fcntl(lock, F_DUPFD_CLOEXEC, 10)
-        defer { if l >= 0 { close(l) }; if k >= 0 { close(k) } }
+        let m = fontMatches.map { fcntl($0, F_DUPFD_CLOEXEC, 10) } ?? -1
+        defer { for fd in [l, k, m] where fd >= 0 { close(fd) } }
         guard l >= 0, k >= 0 else { return false }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, l, 3)
         posix_spawn_file_actions_adddup2(&actions, k, 4)
+        if m >= 0 { posix_spawn_file_actions_adddup2(&actions, m, 5) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        _ = spawnAddCloseFrom(&actions, 5)
+        _ = spawnAddCloseFrom(&actions, m >= 0 ? 6 : 5)
         _ = spawnAddChdir(&actions, "/")
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -106,10 +123,12 @@ package enum ServerLauncher {
         var environment: [UnsafeMutablePointer<CChar>?] = []
         var e = environ
         while let entry = e.pointee {
-            if strncmp(entry, listenFDVariable + "=", listenFDVariable.utf8.count + 1) != 0 { environment.append(strdup(entry)) }
+            let ours = [listenFDVariable, fontMatchesFDVariable].contains { strncmp(entry, $0 + "=", $0.utf8.count + 1) == 0 }
+            if !ours { environment.append(strdup(entry)) }
             e += 1
         }
         environment.append(strdup(listenFDVariable + "=3"))
+        if m >= 0 { environment.append(strdup(fontMatchesFDVariable + "=5")) }
         environment.append(nil)
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup("xhud"), strdup("server"), nil]
         defer { (argv + environment).forEach { free($0) } }
@@ -117,6 +136,44 @@ package enum ServerLauncher {
         guard posix_spawn(&pid, host, &actions, &attributes, &argv, &environment) == 0 else { return false }
         unreaped.append(pid)
         return true
+    }
+}
+
+extension ServerLauncher {
+    /// Starts `path` with `arguments` (argv[0] first) beside the server just started, `output`
+    /// its standard output: in its own session, with /dev/null for its input and errors and
+    /// none of this process's other descriptors. Reaped as a started server is. A helper that
+    /// cannot start leaves the server to do without.
+    static func spawnHelper(_ path: String, _ arguments: [String], output: Int32) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        _ = spawnAddCloseFrom(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all); sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(spawnSetSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        if posix_spawn(&pid, path, &actions, &attributes, &argv, environ) == 0 { unreaped.append(pid) }
+    }
+
+    /// A server's side: the font matches' pipe its client handed it (`fontMatchesFDVariable`),
+    /// taken once: the variable is removed, so no child of the server reads a descriptor of
+    /// that number, and the descriptor is closed on exec.
+    package static func takeFontMatches() -> Int32? {
+        guard let value = getenv(fontMatchesFDVariable).map({ String(cString: $0) }) else { return nil }
+        unsetenv(fontMatchesFDVariable)
+        guard let fd = Int32(value), fd > 2, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return nil }
+        return fd
     }
 }
 

@@ -37,6 +37,10 @@ extension Locked where Value == Void {
     package func lock() { pthread_mutex_lock(mutex) }
     package func unlock() { pthread_mutex_unlock(mutex) }
 
+    /// Waits for a signal of `condition` with the lock taken by `lock()`: released meanwhile,
+    /// held again on return. The caller checks its state again (a wake-up may be spurious).
+    package func wait(on condition: Condition) { pthread_cond_wait(condition.cond, mutex) }
+
     /// No `inout` access to a Void value: Thread Sanitizer places a zero-sized access on the
     /// object's own address and took the mutex's read, before locking, for a race with it.
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {

@@ -1,5 +1,6 @@
 import CCairo
 import CDirectText
+import CFontMatch
 import Foundation
 import Glibc
 import HUDCore
@@ -143,8 +144,8 @@ final class FontMatchCacheTests: XCTestCase {
             let text = xhud_direct_font_match_text(font)!
             let kept = xhud_direct_font_open_match(text, DirectFonts.options)
             XCTAssertNotNil(kept, description)
-            XCTAssertEqual(String(cString: xhud_direct_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize,
-                                                                  FontDescription.dpi, DirectFonts.options)!),
+            XCTAssertEqual(String(cString: xhud_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize,
+                                                           FontDescription.dpi, nil)!),
                            String(cString: text), "\(description): the match as text is not what the match gives")
             free(text)
             if let kept {

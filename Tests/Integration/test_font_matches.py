@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 from conftest import XHUD_BIN, kill_tagged, region_bytes, tagged_hosts, wait_steady, wait_until
@@ -110,3 +111,83 @@ def test_a_cold_server_opens_its_font_before_reading_the_configuration(nx, tmp_p
     configuration = next(i for i, line in enumerate(opens) if "/etc/fonts/fonts.conf" in line)
     assert any("fonts/matches" in line for line in opens[:font])
     assert font < configuration, "\n".join(opens[font - 3:configuration + 1])
+
+
+def traced_cold_start(x, tmp: Path) -> dict[str, list[str]]:
+    """A cold HUD under strace: each program's opened files (xhud, xhud-fonts, xhud-host), in order."""
+    trace = tmp / "trace"
+    r = subprocess.run(["strace", "-ff", "-e", "trace=openat,execve", "-o", str(trace), str(XHUD_BIN),
+                        "--mode", "text", "--label", "Kept Match 42", "--hide-after", "0.2", "--linger", "1"],
+                       env=x.env, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr[-800:]
+    opens: dict[str, list[str]] = {}
+    for per_process in tmp.glob("trace.*"):
+        lines = per_process.read_text().splitlines()
+        programs = [m.group(1) for line in lines if (m := re.search(r'execve\("[^"]*/(xhud[\w-]*)".* = 0$', line))]
+        if programs:
+            opens.setdefault(programs[-1], []).extend(
+                line for line in lines if "openat(" in line and "= -1" not in line)
+    return opens
+
+
+def test_a_first_start_draws_with_the_font_helpers_matches(nx, tmp_path):
+    """No match kept: the client starts xhud-fonts beside the server, which reads fontconfig's
+    configuration; the server opens the label's font before reading any of it, draws the label as
+    a server with kept matches does, and keeps the helper's very matches."""
+    kept = private_fonts(nx, tmp_path)
+    opens = traced_cold_start(nx, tmp_path)
+    assert "xhud-fonts" in opens, "no font helper ran"
+    assert any("fonts.conf" in line for line in opens["xhud-fonts"]), "the helper read no configuration"
+    server = opens["xhud-host"]
+    font = next(i for i, line in enumerate(server) if "DejaVuSans-Bold.ttf" in line)
+    assert not any("fonts.conf" in line for line in server[:font]), "\n".join(server[:font + 1])
+    assert wait_until(lambda: kept.exists() and SANS_BOLD.search(kept.read_text()), 5), "no kept match"
+    end_server(nx)
+
+    # The helper's matches are the ones the server makes itself (the program's name included):
+    # the file the server kept after checking them is the one a server that matched alone keeps.
+    with_helper = kept.read_text()
+    kept.unlink()
+    nx.env = dict(nx.env, XHUD_FONTS="/bin/false")
+    first = cold_label(nx)
+    assert wait_until(lambda: kept.exists() and SANS_BOLD.search(kept.read_text()), 5), "no kept match"
+    end_server(nx)
+    assert kept.read_text() == with_helper
+
+    # Drawn alike: by the helper's matches, by the server's own, by kept ones.
+    kept.unlink()
+    nx.env = {k: v for k, v in nx.env.items() if k != "XHUD_FONTS"}
+    assert cold_label(nx) == first
+    end_server(nx)
+    assert cold_label(nx) == first
+    end_server(nx)
+
+
+def test_a_font_helper_that_fails_hangs_or_lies_leaves_the_server_to_match_itself(nx, tmp_path):
+    """Whatever the helper does (exits with nothing, hangs, names a FIFO or a device, says
+    nonsense), the HUD shows with its label as ever, within the helper's deadline."""
+    kept = private_fonts(nx, tmp_path)
+    first = cold_label(nx)
+    end_server(nx)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    helpers = {
+        "nothing": "exit 1",
+        "hangs": "exec sleep 30",
+        "fifo": f"printf 'font Sans Bold 16px\\tDejaVu Sans:style=Bold:pixelsize=16:file={fifo}:index=0\\n'",
+        "device": "printf 'font Sans Bold 16px\\tDejaVu Sans:style=Bold:pixelsize=16:file=/dev/zero:index=0\\n'",
+        "nonsense": "head -c 4096 /dev/urandom; printf '\\nfont Sans Bold 16px\\n\\tx\\n'",
+    }
+    try:
+        for name, body in helpers.items():
+            script = tmp_path / f"helper-{name}"
+            script.write_text(f"#!/bin/sh\n{body}\n")
+            script.chmod(0o755)
+            kept.unlink(missing_ok=True)
+            nx.env = dict(nx.env, XHUD_FONTS=str(script))
+            start = time.monotonic()
+            assert cold_label(nx) == first, f"a helper that {name}: the label is not the server's own"
+            assert time.monotonic() - start < 6, f"a helper that {name}: the HUD waited"
+            end_server(nx)
+    finally:
+        subprocess.run(["pkill", "-f", str(tmp_path / "helper-hangs")], check=False)

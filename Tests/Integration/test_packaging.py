@@ -158,11 +158,12 @@ def test_build_sh_help_prints_help_and_builds_nothing():
 MAX_INSTALLED_KIB = 20480   # issue #30: the installed package is at most 20 MiB
 
 
-def test_build_sh_packs_two_programs():
+def test_build_sh_packs_two_programs_and_the_font_helper():
     """xhud and xhud-host: help and the TOML reader are xhud-host's own (no xhud-help, no
-    xhud-config, no Foundation)."""
+    xhud-config, no Foundation); xhud-fonts is the C helper a first start runs."""
     build = (PACKAGING / "deb" / "build.sh").read_text()
-    assert re.findall(r"--product ([\w-]+)", build) == ["xhud", "xhud-host"]
+    assert re.findall(r"for product in ([\w -]+); do", build) == ["xhud xhud-host xhud-fonts"]
+    assert "/usr/lib/xhud/xhud-fonts" in build
     for gone in ["xhud-help", "xhud-config"]:
         assert gone not in build, f"build.sh still packs {gone}"
     package = (REPO / "Package.swift").read_text()

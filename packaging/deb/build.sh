@@ -16,6 +16,7 @@
 #   /usr/bin/xhud-volume, /usr/bin/xhud-brightness  the scripts the keybinding examples call
 #   /usr/lib/xhud/xhud-host                         the command (found via ../lib/xhud): HUDs, the server,
 #                                                   configuration files, --help, completions
+#   /usr/lib/xhud/xhud-fonts                        the font helper a first start runs beside the server
 #   /usr/share/xhud/{themes/*.toml,config.example.toml}   Resources/: themes, example configuration
 #   /etc/xdg/autostart/xhud.desktop, /usr/lib/systemd/user/xhud.service   `xhud server` at login
 #   /usr/share/man/man1/xhud.1.gz
@@ -71,14 +72,13 @@ done
 
 # --- build ---------------------------------------------------------------------------------
 if [ -z "${NO_BUILD:-}" ]; then
-    echo "== swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $scratch"
-    swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" --product xhud 2>&1 |
-        grep -v "prohibited flag" | tail -n 3
-    swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch" --product xhud-host 2>&1 |
-        grep -v "prohibited flag" | tail -n 3
+    echo "== scripts/build-release --scratch-path $scratch"
+    for product in xhud xhud-host xhud-fonts; do
+        "$top/scripts/build-release" --scratch-path "$scratch" --product "$product" 2>&1 | grep -v "prohibited flag" | tail -n 3
+    done
 fi
 bindir="$scratch/release"
-for b in xhud xhud-host; do
+for b in xhud xhud-host xhud-fonts; do
     [ -x "$bindir/$b" ] || { echo "build.sh: $bindir/$b is missing (build first, or unset NO_BUILD)" >&2; exit 1; }
 done
 
@@ -94,8 +94,9 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/xhud" "$root/usr/share/
 # Binaries, stripped as dh_strip does (the Swift runtime's metadata is in sections strip keeps).
 install -m 755 "$bindir/xhud" "$root/usr/bin/xhud"
 install -m 755 "$bindir/xhud-host" "$root/usr/lib/xhud/xhud-host"
+install -m 755 "$bindir/xhud-fonts" "$root/usr/lib/xhud/xhud-fonts"
 strip --remove-section=.comment --remove-section=.note --strip-unneeded \
-    "$root/usr/bin/xhud" "$root/usr/lib/xhud/xhud-host"
+    "$root/usr/bin/xhud" "$root/usr/lib/xhud/xhud-host" "$root/usr/lib/xhud/xhud-fonts"
 
 gzip -9n < "$packaging/xhud.1" > "$root/usr/share/man/man1/xhud.1.gz"
 # bash-completion sources its files: no #! line (lintian: bash-completion-with-hashbang).
@@ -143,7 +144,7 @@ if command -v dpkg-shlibdeps >/dev/null; then
     printf 'Source: xhud\n\nPackage: xhud\nArchitecture: any\n' > "$stage/src/debian/control"
     # Only dynamically linked binaries: the front door may be linked statically (no NEEDED).
     dynamic=()
-    for b in "$root/usr/bin/xhud" "$root/usr/lib/xhud/xhud-host"; do
+    for b in "$root/usr/bin/xhud" "$root/usr/lib/xhud/xhud-host" "$root/usr/lib/xhud/xhud-fonts"; do
         if LC_ALL=C readelf -d "$b" 2>/dev/null | grep -q NEEDED; then dynamic+=("$b"); fi
     done
     if [ ${#dynamic[@]} -gt 0 ] &&

@@ -17,25 +17,23 @@
 
 typedef struct xhud_direct_font xhud_direct_font;
 
+/* The largest font file opened (the largest CJK collections are a few tens of MB). */
+#define XHUD_MAX_FONT_BYTES (256 << 20)
+
 /* Loads HarfBuzz (once per process, any thread). 1 when it is usable. Calling it early, while
  * fontconfig reads its configuration on another thread, takes it off the first text's path. */
 int xhud_direct_load(void);
 
-/* The font Pango would pick for a description with these fields, all of its characters in
- * that one font. NULL when no font matches, or the match is one only Pango draws right
- * (variable, synthesized, with a matrix or features of its own). `families` is a
- * comma-separated list; `weight` is OpenType (400 regular, 700 bold); `slant` and `width` are
- * fontconfig's; `dpi` turns the pixel size into points for fontconfig's rules. */
+/* The font Pango would pick for a description with these fields (CFontMatch's match), all of
+ * its characters in that one font. NULL when no font matches, or the match is one only Pango
+ * draws right (variable, synthesized, with a matrix or features of its own). `options` are the
+ * text's (PangoText.fontOptions over an image surface's), which the match was made for. */
 xhud_direct_font *xhud_direct_font_open(const char *families, double weight, int slant, int width,
                                         double pixel_size, double dpi, const cairo_font_options_t *options);
 void xhud_direct_font_close(xhud_direct_font *font);
 
-/* Fontconfig's match for a description with these fields, as text (FcNameUnparse; free() it),
- * or NULL: what `xhud_direct_font_open` would open, for keeping across processes. */
-char *xhud_direct_font_match(const char *families, double weight, int slant, int width,
-                             double pixel_size, double dpi, const cairo_font_options_t *options);
-
-/* Opens a match kept as text (from `xhud_direct_font_match` or `xhud_direct_font_match_text`).
+/* Opens a match kept as text (from CFontMatch's `xhud_font_match` or `xhud_direct_font_match_text`);
+ * NULL unless the file it names is a regular file of at most XHUD_MAX_FONT_BYTES.
  * It reads no configuration: a process can draw its first text before fontconfig has read its
  * own (FontMatchCache says when a kept match still holds). NULL as `xhud_direct_font_open`. */
 xhud_direct_font *xhud_direct_font_open_match(const char *match_text, const cairo_font_options_t *options);

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CCairo
 import CDirectText
+import CFontMatch
 import HUDCore
 import HUDSystem
 
@@ -48,12 +49,45 @@ enum DirectFonts {
         return read != nil
     }
 
+    /// Whether the font helper is still answering: FontWarmup.start's thread adds its matches to
+    /// `kept` as they come, the label's first, and a font not among them waits for its line or
+    /// the end (`helperAnswered`).
+    nonisolated(unsafe) private static var helperAnswering = false
+    private static let helperAnswered = Condition()
+
+    /// The font helper's matches are to come (before the first font: FontWarmup.start's thread).
+    static func expectHelperMatches() {
+        lock.withLock {
+            kept = [:]
+            helperAnswering = true
+        }
+    }
+
+    /// Takes the font helper's matches from a pipe (its output) as they come, as kept matches
+    /// that hold. Waits for the helper's end, at most `seconds` (it reads fontconfig's
+    /// configuration, as the server would otherwise); a line that is not a font's match ends it.
+    static func takeHelperMatches(from fd: Int32, within seconds: Double = 2) {
+        _ = Descriptor.readLines(fd, limit: 1 << 20, within: seconds) { line in
+            guard let (description, match) = FontMatchCache.helperMatch(line) else { return false }
+            lock.withLock { kept?[description] = match }
+            helperAnswered.signal()
+            return true
+        }
+        close(fd)
+        lock.withLock {
+            helperAnswering = false
+            if kept?.isEmpty == true { kept = nil }
+        }
+        helperAnswered.signal()
+    }
+
     static func font(_ description: String) -> OpaquePointer? {
         FontWarmup.waitForKeptMatches()
         lock.lock()
         defer { lock.unlock() }
         if let known = fonts[description] { return known }
         guard fonts.count < limit else { return nil }
+        while helperAnswering, kept?[description] == nil { lock.wait(on: helperAnswered) }
         var font: OpaquePointer?
         if let match = kept?[description] { font = xhud_direct_font_open_match(match, options) }
         if font == nil, let d = FontDescription(description) {
@@ -79,13 +113,10 @@ enum DirectFonts {
         var files: [String] = []
         // The default fonts too, drawn or not: a cold HUD's details, button or value finds its
         // font kept as well as its label's.
-        let defaults = HUDConfiguration()
-        let descriptions = Set(opened.keys).union((read ?? [:]).keys).union([
-            defaults.labelFont, defaults.detailsFont, defaults.buttonFont, LayoutMetrics.valueFont, LayoutMetrics.ringValueFont,
-        ])
+        let descriptions = Set(opened.keys).union((read ?? [:]).keys).union(FontDescription.defaults)
         for description in descriptions.sorted().prefix(limit) {
             guard let d = FontDescription(description),
-                  let text = xhud_direct_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, options)
+                  let text = xhud_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, nil)
             else { continue }
             matches[description] = String(cString: text)
             if let file = xhud_direct_match_file(text) {

@@ -27,9 +27,7 @@ enum FontMatchCache {
                               "LC_ALL", "LC_CTYPE", "LANG", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
                               "XDG_CACHE_HOME"]
 
-    static var path: String? {
-        PrivateCache.directory("fonts", preferringRuntime: false).map { $0 + "/matches" }
-    }
+    static var path: String? { PrivateCache.fontMatchesPath }
 
     /// The kept matches (description -> match text) if the file is there and still holds.
     static func read(from path: String? = FontMatchCache.path) -> [String: String]? {
@@ -43,8 +41,8 @@ enum FontMatchCache {
         var stamped = Set<String>()
         for line in lines where !line.isEmpty {
             if line.utf8.starts(with: "font ".utf8) {
-                guard let tab = line.utf8.firstIndex(of: UInt8(ascii: "\t")) else { return nil }
-                matches[String(line[line.utf8.index(line.startIndex, offsetBy: 5)..<tab])] = String(line[line.utf8.index(after: tab)...])
+                guard let (description, match) = fontLine(line) else { return nil }
+                matches[description] = match
             } else if line.utf8.starts(with: "stat ".utf8) {
                 guard let space = line.utf8.dropFirst(5).firstIndex(of: UInt8(ascii: " ")) else { return nil }
                 let path = String(line[line.utf8.index(after: space)...])
@@ -67,12 +65,23 @@ enum FontMatchCache {
         return matches
     }
 
-    /// Larger files are not fonts (the largest CJK collections are a few tens of MB).
-    static let maxFontBytes = 256 << 20
+    /// "font DESCRIPTION<TAB>MATCH": a kept match's line, and the font helper's.
+    private static func fontLine(_ line: Substring) -> (String, String)? {
+        guard line.utf8.starts(with: "font ".utf8), let tab = line.utf8.firstIndex(of: UInt8(ascii: "\t")) else { return nil }
+        return (String(line[line.utf8.index(line.startIndex, offsetBy: 5)..<tab]), String(line[line.utf8.index(after: tab)...]))
+    }
+
+    /// One of the font helper's lines (xhud-fonts, which a client starts beside a server that
+    /// has none kept): a description and its match, or nil. They are fontconfig's answers of a
+    /// moment ago, so they hold as kept ones that hold do; opening one checks its file, and the
+    /// server's check after its first frames keeps them.
+    static func helperMatch(_ line: [UInt8]) -> (description: String, match: String)? {
+        String(validating: line, as: UTF8.self).flatMap { fontLine(Substring($0)) }
+    }
 
     static func isFontFile(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_size <= maxFontBytes
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_size <= XHUD_MAX_FONT_BYTES
     }
 
     /// Writes the matches with what they depend on now: fontconfig's configuration files and

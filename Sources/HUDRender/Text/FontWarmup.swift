@@ -37,11 +37,16 @@ package enum FontWarmup {
 
     /// Reads the kept matches on the warm-up thread: when they hold (FontMatchCache), the first
     /// label's font opens without the configuration, which is read later, off the first frame's
-    /// path (`settle`), or by the first text that needs it; else the thread reads it.
-    package static func start() {
-        guard thread == nil else { return }
+    /// path (`settle`), or by the first text that needs it; else the thread reads it. A server
+    /// started with the font helper's pipe (`helper`, taken over) waits for its matches when none
+    /// are kept, instead of reading the configuration itself.
+    package static func start(helper: Int32? = nil) {
+        guard thread == nil else {
+            if let helper { close(helper) }
+            return
+        }
         readingKept.withLock { $0 = true }
-        startThread(readKept: true, thenSettle: false)
+        startThread(readKept: true, thenSettle: false, helper: helper)
     }
 
     /// Whether `start` found kept matches that hold (`settle` then has the configuration to load).
@@ -72,24 +77,37 @@ package enum FontWarmup {
     /// unless they held (and says so), then checks the kept font matches if asked. It says so
     /// first: a renderer may wait for the configuration holding the font table's lock, which
     /// the check takes.
-    private static func startThread(readKept: Bool, thenSettle: Bool) {
+    private static func startThread(readKept: Bool, thenSettle: Bool, helper: Int32? = nil) {
         _ = configured
         _ = keptRead
         loading.withLock { $0 = true }
         var t = pthread_t()
-        let mode = (readKept ? 1 : 0) | (thenSettle ? 2 : 0)
+        // What to do, and the helper's pipe (plus one) above it: the thread's one argument.
+        let mode = (readKept ? 1 : 0) | (thenSettle ? 2 : 0) | Int((helper ?? -1) + 1) << 2
         // Only the start's thread, whose work is on the way to a first frame, is kept beside.
         placement.withLock { $0 = readKept ? BesideThread() : nil }
         if pthread_create(&t, nil, { mode in
             FontWarmup.placement.withLock { $0 }?.keepOff()
             let mode = Int(bitPattern: mode)
             if mode & 1 != 0 {
-                let h = DirectFonts.readKeptMatches()
+                var h = DirectFonts.readKeptMatches()
+                // The font helper's matches, when none are kept: they come while the main thread
+                // talks to X, and stand for kept ones (a font the helper does not answer loads
+                // the configuration itself).
+                var pipe = Int32(mode >> 2) - 1
+                if pipe >= 0, h { close(pipe); pipe = -1 }
+                if pipe >= 0 { DirectFonts.expectHelperMatches(); h = true }
                 FontWarmup.held.withLock { $0 = h }
                 sem_post(FontWarmup.keptRead)
                 if h {
                     _ = xhud_direct_load()   // the label's shaping, while the main thread talks to X
                     sem_post(FontWarmup.configured)
+                    if pipe >= 0 {
+                        // Waiting on the helper, then a moment's work a line: anywhere, as the
+                        // lines are what the main thread waits for.
+                        FontWarmup.placement.withLock { $0?.release() }
+                        DirectFonts.takeHelperMatches(from: pipe)
+                    }
                     return nil
                 }
             }
@@ -103,6 +121,7 @@ package enum FontWarmup {
             placement.withLock { $0?.release() }
             // No thread: the kept matches are read here, and fontconfig loads with the first text.
             if readKept { held.withLock { $0 = DirectFonts.readKeptMatches() } }
+            if let helper { close(helper) }
             readingKept.withLock { $0 = false }
             loading.withLock { $0 = false }
         }

@@ -1,21 +1,26 @@
-import HUDCore
-
 /// A Pango font description ("Sans Bold 16px", "DejaVu Serif, Serif Italic 12") read the way
 /// Pango reads it: from the end, a size, then style words, and what is left is the family list.
 /// Only what DirectText draws exactly is read; anything else (variants, gravities, variations,
 /// no size) is nil, and Pango reads it.
-struct FontDescription: Equatable {
-    var families: String
+package struct FontDescription: Equatable {
+    package var families: String
     /// OpenType weight: 400 regular, 700 bold.
-    var weight: Double = 400
+    package var weight: Double = 400
     /// fontconfig's slant: 0 roman, 100 italic, 110 oblique.
-    var slant: Int32 = 0
+    package var slant: Int32 = 0
     /// fontconfig's width: 100 normal.
-    var width: Int32 = 100
+    package var width: Int32 = 100
     /// The size in pixels at Pango's default 96 dpi.
-    var pixelSize: Double
+    package var pixelSize: Double
 
-    static let dpi = 96.0
+    package static let dpi = 96.0
+
+    /// The fonts a HUD draws with unless told otherwise: the ones a server keeps matched, and
+    /// the font helper matches for a server that has none kept.
+    package static var defaults: [String] {
+        let d = HUDConfiguration()
+        return [d.labelFont, d.detailsFont, d.buttonFont, LayoutMetrics.valueFont, LayoutMetrics.ringValueFont]
+    }
 
     private static let weights: [String: Double] = [
         "thin": 100, "ultra-light": 200, "ultralight": 200, "extra-light": 200, "extralight": 200,
@@ -37,7 +42,7 @@ struct FontDescription: Equatable {
         "not-rotated", "south", "upside-down", "north", "rotated-left", "east", "rotated-right", "west",
     ]
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         var words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard let last = words.last, let size = FontDescription.size(last) else { return nil }
         words.removeLast()
