@@ -105,6 +105,7 @@ package struct CommandRunner {
                     drainUntil = now() + 0.2
                 }
                 if copier > 0, waitpid(copier, nil, WNOHANG) == copier { copier = -1 }
+                _ = ServerLauncher.reapHelpers()   // a font helper's end is a SIGCHLD too
             }
             if fds[1].revents != 0, hud.readCancelled(), status == nil, !cancelled {
                 cancelled = true

@@ -8,8 +8,8 @@ import HUDSystem
 
 /// xhud-fonts (see its main.c), started beside a server this client starts when no font matches
 /// are kept (a first start ever, a new user): fontconfig reads its configuration in the helper,
-/// which loads fast, while the server's libraries are still being mapped, and the server takes
-/// the matches from the pipe instead of reading it itself on the way to its first frame.
+/// which loads fast, while the server's libraries are mapped, and the server takes the matches
+/// from the pipe instead of reading it itself on the way to its first frame.
 enum FontHelper {
     /// The helper to start beside the server `host` (nil when matches are kept, or no helper is
     /// found: the server then matches its fonts itself).

@@ -36,8 +36,24 @@ package final class SessionClient: HUDLink {
     private var inputEnded = false
     private var quitting = false
 
+    /// A connection made before the request was built (`connectEarly`), for the first request.
+    private var earlyConnection: (fd: Int32, started: Bool)?
+
     package init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = []) {
         self.paths = paths; self.host = host; self.request = request; self.command = command
+    }
+
+    /// Connects to the display's server now, starting it (and the font helper beside it) when
+    /// none answers, so that a new server loads while this client builds its request; the
+    /// first request goes on this connection. Nothing on failure: `run` tries again and reports.
+    package static func connectEarly(_ paths: ServerPaths, host: String) -> (fd: Int32, started: Bool)? {
+        try? ServerLauncher.connect(paths, starting: host, helper: FontHelper.beside)
+    }
+
+    package convenience init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = [],
+                             connected: (fd: Int32, started: Bool)?) {
+        self.init(paths: paths, host: host, request: request, command: command)
+        earlyConnection = connected
     }
 
     /// A client of a server of its own at the other end of `connection` (a socket pair).
@@ -81,6 +97,9 @@ package final class SessionClient: HUDLink {
             if let c = privateConnection {
                 (fd, started) = (c, true)
                 privateConnection = nil
+            } else if let c = earlyConnection {
+                (fd, started) = c
+                earlyConnection = nil
             } else if let paths {
                 do { (fd, started) = try ServerLauncher.connect(paths, starting: host, helper: FontHelper.beside) } catch { return nil }
             } else {
@@ -175,7 +194,10 @@ package final class SessionClient: HUDLink {
             var fds = [pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: reading ? 0 : -1, events: Int16(POLLIN), revents: 0)]
-            let timeout = deadline.map { Int32(saturatingMilliseconds: $0 - MonotonicClock.seconds()) } ?? -1
+            var timeout = deadline.map { Int32(saturatingMilliseconds: $0 - MonotonicClock.seconds()) } ?? -1
+            // A font helper started beside the server: reaped once it ends (a few milliseconds),
+            // and no timeout at all after that.
+            if ServerLauncher.reapHelpers() { timeout = timeout < 0 ? 20 : min(timeout, 20) }
             if poll(&fds, 3, timeout) < 0 && errno != EINTR { return 1 }
             if let d = deadline, MonotonicClock.seconds() >= d { return signalled ?? 0 }
             if fds[0].revents != 0 {

@@ -31,11 +31,14 @@ package enum XHUDCommand {
         } catch {
             execHost(arguments)   // a private server draws the HUD, or the host explains what is wrong with the directory
         }
+        let host = quietWithoutServer ? nil : hostPath()
+        // A cold start: the server (and the font helper) start loading before the request is built.
+        let connected = host.flatMap { SessionClient.connectEarly(paths, host: $0) }
         var st = stat()
         let (request, command) = SessionClient.request(
             arguments: arguments, cwd: Environment.currentDirectory, staysConnected: !named,
             stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: getenv("XHUD_STATS") != nil)
-        let client = SessionClient(paths: paths, host: quietWithoutServer ? nil : hostPath(), request: request, command: command)
+        let client = SessionClient(paths: paths, host: host, request: request, command: command, connected: connected)
         switch client.run() {
         case .exit(let status):
             exit(status)

@@ -28,9 +28,10 @@ package enum ServerLauncher {
 
     /// `host` is the program that serves (xhud-host); without it no server is started. Returns
     /// the connection, and whether this call started the server behind it. `helper`, asked only
-    /// when a server is started, may name a program (and its argv) to start beside it, whose
-    /// output the server reads its font matches from: started just after the server, whose
-    /// start is the longer.
+    /// when a server is started, may name a program (and its argv) to start just after it, whose
+    /// output the server reads its font matches from (started after the server: the other way
+    /// round, the server's vfork child was at times placed on the busy helper's CPU and left
+    /// queued there for a scheduler tick while the client's CPU idled).
     package static func connect(_ paths: ServerPaths, starting host: String?, timeout: Double = 5,
                                 helper: (String) -> (path: String, arguments: [String])? = { _ in nil }) throws(ServerError) -> (fd: Int32, started: Bool) {
         let deadline = UnixSocket.now() + timeout
@@ -74,26 +75,37 @@ package enum ServerLauncher {
         }
     }
 
-    /// The servers this process started and has not reaped. Owned by the one thread that starts
-    /// servers (a client's main thread).
-    nonisolated(unsafe) private(set) static var unreaped: [pid_t] = []   // and their helpers
+    /// The servers this process started and has not reaped, and their font helpers. Owned by
+    /// the one thread that starts servers (a client's main thread).
+    nonisolated(unsafe) private(set) static var unreaped: [pid_t] = []
+    nonisolated(unsafe) private(set) static var helpers: [pid_t] = []
 
     /// Reaps the servers this process started that have exited since: by pid and without
     /// waiting, so that a wrapped command's status is left to its own wait.
     package static func reapExitedServers() {
-        unreaped.removeAll { pid in
-            var status: Int32 = 0
-            return waitpid(pid, &status, WNOHANG) == pid
-        }
+        unreaped.removeAll(where: reaped)
+        _ = reapHelpers()
+    }
+
+    /// Reaps the font helpers that have exited: whether any is left. A helper lives a few
+    /// milliseconds; a client whose HUD stays up reaps it then rather than keep a zombie.
+    package static func reapHelpers() -> Bool {
+        helpers.removeAll(where: reaped)
+        return !helpers.isEmpty
+    }
+
+    private static func reaped(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == pid
     }
 
     /// posix_spawn (a vfork: nothing of this process is copied) of the server in a session of
-    /// its own, holding none of the client's descriptors but the socket and the lock (as 3 and 4),
-    /// with /dev/null for 0-2, default signal handling and `/` as its directory. It is this
-    /// process's child until this process exits (then init's). Should it die first (killed, and
-    /// replaced by this client), it is reaped when the next one is started: a client whose
-    /// servers are killed again and again leaves at most one zombie, holding neither the socket
-    /// nor the lock.
+    /// its own, holding none of the client's descriptors but the socket and the lock (as 3 and 4)
+    /// and the font matches' pipe (as 5) if given, with /dev/null for 0-2, default signal
+    /// handling and `/` as its directory. It is this process's child until this process exits
+    /// (then init's). Should it die first (killed, and replaced by this client), it is reaped when
+    /// the next one is started: a client whose servers are killed again and again leaves at most
+    /// one zombie, holding neither the socket nor the lock.
     static func spawnServer(_ host: String, listener: Int32, lock: Int32, fontMatches: Int32? = nil) -> Bool {
         reapExitedServers()
         // Above 5 first: dup2 onto 3, 4 and 5 must not overwrite another of them.
@@ -101,57 +113,54 @@ package enum ServerLauncher {
         let m = fontMatches.map { fcntl($0, F_DUPFD_CLOEXEC, 10) } ?? -1
         defer { for fd in [l, k, m] where fd >= 0 { close(fd) } }
         guard l >= 0, k >= 0 else { return false }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, l, 3)
-        posix_spawn_file_actions_adddup2(&actions, k, 4)
-        if m >= 0 { posix_spawn_file_actions_adddup2(&actions, m, 5) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        _ = spawnAddCloseFrom(&actions, m >= 0 ? 6 : 5)
-        _ = spawnAddChdir(&actions, "/")
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all); sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(spawnSetSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var environment: [String] = []
         var e = environ
         while let entry = e.pointee {
             let ours = [listenFDVariable, fontMatchesFDVariable].contains { strncmp(entry, $0 + "=", $0.utf8.count + 1) == 0 }
-            if !ours { environment.append(strdup(entry)) }
+            if !ours { environment.append(String(cString: entry)) }
             e += 1
         }
-        environment.append(strdup(listenFDVariable + "=3"))
-        if m >= 0 { environment.append(strdup(fontMatchesFDVariable + "=5")) }
-        environment.append(nil)
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("xhud"), strdup("server"), nil]
-        defer { (argv + environment).forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, host, &actions, &attributes, &argv, &environment) == 0 else { return false }
+        environment.append(listenFDVariable + "=3")
+        if m >= 0 { environment.append(fontMatchesFDVariable + "=5") }
+        let pid = spawnInOwnSession(host, ["xhud", "server"], environment: environment) { actions in
+            posix_spawn_file_actions_adddup2(&actions, l, 3)
+            posix_spawn_file_actions_adddup2(&actions, k, 4)
+            if m >= 0 { posix_spawn_file_actions_adddup2(&actions, m, 5) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDWR, 0)
+            posix_spawn_file_actions_adddup2(&actions, 0, 1)
+            posix_spawn_file_actions_adddup2(&actions, 0, 2)
+            _ = spawnAddCloseFrom(&actions, m >= 0 ? 6 : 5)
+            _ = spawnAddChdir(&actions, "/")
+        }
+        guard let pid else { return false }
         unreaped.append(pid)
         return true
     }
-}
 
-extension ServerLauncher {
     /// Starts `path` with `arguments` (argv[0] first) beside the server just started, `output`
-    /// its standard output: in its own session, with /dev/null for its input and errors and
-    /// none of this process's other descriptors. Reaped as a started server is. A helper that
+    /// its standard output, with /dev/null for its input and errors and none of this process's
+    /// other descriptors, in a session of its own. Reaped as a started server is. A helper that
     /// cannot start leaves the server to do without.
     static func spawnHelper(_ path: String, _ arguments: [String], output: Int32) {
+        var environment: [String] = []
+        var e = environ
+        while let entry = e.pointee { environment.append(String(cString: entry)); e += 1 }
+        if let pid = spawnInOwnSession(path, arguments, environment: environment, files: { actions in
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            _ = spawnAddCloseFrom(&actions, 3)
+        }) { helpers.append(pid) }
+    }
+
+    /// posix_spawn in a session of its own, with default signal handling and no signal blocked;
+    /// `files` sets up its descriptors. The child's pid, to be reaped.
+    private static func spawnInOwnSession(_ path: String, _ arguments: [String], environment: [String],
+                                          files: (inout posix_spawn_file_actions_t) -> Void) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        _ = spawnAddCloseFrom(&actions, 3)
+        files(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -161,11 +170,14 @@ extension ServerLauncher {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(spawnSetSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        if posix_spawn(&pid, path, &actions, &attributes, &argv, environ) == 0 { unreaped.append(pid) }
+        return posix_spawn(&pid, path, &actions, &attributes, &argv, &envp) == 0 ? pid : nil
     }
+}
 
+extension ServerLauncher {
     /// A server's side: the font matches' pipe its client handed it (`fontMatchesFDVariable`),
     /// taken once: the variable is removed, so no child of the server reads a descriptor of
     /// that number, and the descriptor is closed on exec.

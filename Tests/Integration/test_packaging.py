@@ -94,7 +94,7 @@ def test_man_page_has_the_expected_sections():
                     '"WRAPPING A COMMAND"', "NOTIFICATIONS", '"NAMED HUDS"', '"EXIT STATUS"',
                     "ENVIRONMENT", "FILES", "EXAMPLES", '"SEE ALSO"']:
         assert re.search(rf"^\.SH {re.escape(section)}\s*$", text, re.M), f"no .SH {section}"
-    for variable in ["DISPLAY", "XDG_RUNTIME_DIR", "XHUD_HOST", "XHUD_STATS"]:
+    for variable in ["DISPLAY", "XDG_RUNTIME_DIR", "XHUD_HOST", "XHUD_FONTS", "XHUD_STATS"]:
         assert mentions(text, variable), f"ENVIRONMENT does not mention {variable}"
 
 

@@ -99,15 +99,18 @@ package enum FontWarmup {
                 if pipe >= 0 { DirectFonts.expectHelperMatches(); h = true }
                 FontWarmup.held.withLock { $0 = h }
                 sem_post(FontWarmup.keptRead)
+                if pipe >= 0 {
+                    // Waiting on the helper, then a moment's work a line, which the main thread
+                    // waits for: on any CPU (kept beside, the thread queued behind the helper
+                    // while the main thread's CPU idled). HarfBuzz is the main thread's to load.
+                    FontWarmup.placement.withLock { $0?.release() }
+                    sem_post(FontWarmup.configured)
+                    DirectFonts.takeHelperMatches(from: pipe)
+                    return nil
+                }
                 if h {
                     _ = xhud_direct_load()   // the label's shaping, while the main thread talks to X
                     sem_post(FontWarmup.configured)
-                    if pipe >= 0 {
-                        // Waiting on the helper, then a moment's work a line: anywhere, as the
-                        // lines are what the main thread waits for.
-                        FontWarmup.placement.withLock { $0?.release() }
-                        DirectFonts.takeHelperMatches(from: pipe)
-                    }
                     return nil
                 }
             }
