@@ -1602,7 +1602,8 @@ def startup_section(s: Suite) -> list[str]:
            "checked against fontconfig's files with `stat`): the cold row opens its font from them (a server ran "
            "before on this account), the *no font match kept* row has them removed before each run (the first "
            "start ever, or after fonts or their configuration changed: fontconfig reads its configuration on "
-           "the way to the first frame).", ""]
+           "the way to the first frame, in the font helper `xhud-fonts` that the client starts beside the server, "
+           "while the server's libraries load).", ""]
     for setting, res in s.results["startup"].items():
         floor = res.get("floor", {})
         fmed = mmm(floor.get("times", []))[1] if floor.get("times") else None

@@ -94,9 +94,12 @@ def test_every_helper_program_is_built_and_packaged():
     assert "xhud-help" not in helpers and "xhud-config" not in helpers, helpers
     run = (REPO / "scripts" / "run").read_text()
     build = (REPO / "packaging" / "deb" / "build.sh").read_text()
+    built = re.search(r"for product in ([\w -]+); do", build)
+    assert built, "build.sh builds no products"
     for helper in sorted(helpers | {"xhud-host"}):
         assert re.search(rf"(?<![\w-]){helper}(?![\w-])", run), f"scripts/run does not build {helper}"
-        assert f"--product {helper}" in build, f"build.sh does not build {helper}"
+        assert helper in built.group(1).split(), f"build.sh does not build {helper}"
+        assert f'"$root/usr/lib/xhud/{helper}"' in build, f"build.sh does not install {helper}"
     for gone in ["xhud-help", "xhud-config"]:
         assert gone not in run and gone not in build, f"{gone} is still built or packaged"
 
