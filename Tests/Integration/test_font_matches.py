@@ -29,10 +29,10 @@ def private_fonts(x, tmp: Path) -> Path:
     return tmp / "cache" / "xhud" / "fonts" / "matches"
 
 
-def cold_label(x) -> bytes:
+def cold_label(x, *extra: str) -> bytes:
     """A cold HUD's pixels (no server before it, none after it): its bounding box's RGB."""
     assert not tagged_hosts(x.tag), "a server runs already"
-    client = x.spawn([str(XHUD_BIN), "--mode", "text", "--label", "Kept Match 42"],
+    client = x.spawn([str(XHUD_BIN), "--mode", "text", "--label", "Kept Match 42", *extra],
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wins = wait_until(lambda: x.visible_hud_windows(), 5)
     assert wins, "no HUD"
@@ -191,3 +191,38 @@ def test_a_font_helper_that_fails_hangs_or_lies_leaves_the_server_to_match_itsel
             end_server(nx)
     finally:
         subprocess.run(["pkill", "-f", str(tmp_path / "helper-hangs")], check=False)
+
+
+def test_a_first_start_in_a_font_of_its_own_is_drawn_in_it(nx, tmp_path):
+    """The helper matches the default fonts; a first HUD in another font is matched by the
+    server itself (it does not wait for the helper's lines) and drawn in it, as when kept."""
+    kept = private_fonts(nx, tmp_path)
+    serif = cold_label(nx, "--font", "Serif Bold 16px")
+    assert wait_until(lambda: kept.exists() and "Serif Bold 16px" in kept.read_text(), 5), "no kept match"
+    end_server(nx)
+    assert cold_label(nx, "--font", "Serif Bold 16px") == serif
+    end_server(nx)
+    kept.unlink()
+    assert cold_label(nx) != serif, "the default font drew the same pixels: the test tells nothing"
+    end_server(nx)
+
+    # With a helper that never answers, the default font waits for its deadline; the font of its
+    # own does not wait at all.
+    hangs = tmp_path / "helper-hangs"
+    hangs.write_text("#!/bin/sh\nexec sleep 30\n")
+    hangs.chmod(0o755)
+    nx.env = dict(nx.env, XHUD_FONTS=str(hangs))
+    took = {}
+    try:
+        for name, extra in [("own", ("--font", "Serif Bold 16px")), ("default", ())]:
+            kept.unlink(missing_ok=True)
+            # The client's answer comes once its HUD is drawn.
+            start = time.monotonic()
+            r = subprocess.run([str(XHUD_BIN), "--mode", "text", "--label", "Kept Match 42", "--hide-after", "0.1", *extra],
+                               env=nx.env, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+            took[name] = time.monotonic() - start
+            assert r.returncode == 0, r.stderr
+            end_server(nx)
+    finally:
+        subprocess.run(["pkill", "-f", str(hangs)], check=False)
+    assert took["own"] + 1.0 < took["default"], took

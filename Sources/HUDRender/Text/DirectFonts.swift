@@ -53,6 +53,7 @@ enum DirectFonts {
     /// `kept` as they come, the label's first, and a font not among them waits for its line or
     /// the end (`helperAnswered`).
     nonisolated(unsafe) private static var helperAnswering = false
+    private static let helperDescriptions = Set(FontDescription.defaults)
     private static let helperAnswered = Condition()
 
     /// The font helper's matches are to come (before the first font: FontWarmup.start's thread).
@@ -87,7 +88,10 @@ enum DirectFonts {
         defer { lock.unlock() }
         if let known = fonts[description] { return known }
         guard fonts.count < limit else { return nil }
-        while helperAnswering, kept?[description] == nil { lock.wait(on: helperAnswered) }
+        // The helper answers the default fonts only: another (a user's own) is matched here at once.
+        while helperAnswering, kept?[description] == nil, helperDescriptions.contains(description) {
+            lock.wait(on: helperAnswered)
+        }
         var font: OpaquePointer?
         if let match = kept?[description] { font = xhud_direct_font_open_match(match, options) }
         if font == nil, let d = FontDescription(description) {
