@@ -226,3 +226,32 @@ def test_a_first_start_in_a_font_of_its_own_is_drawn_in_it(nx, tmp_path):
     finally:
         subprocess.run(["pkill", "-f", str(hangs)], check=False)
     assert took["own"] + 1.0 < took["default"], took
+
+
+def test_the_servers_loop_does_not_wait_for_a_slow_font_helper(nx, tmp_path):
+    """The server checks its font matches once its first HUD is up; with a helper still reading
+    (a slow one: fontconfig building its caches anew), that check must not hold up the loop: a
+    request sent meanwhile is answered at once."""
+    kept = private_fonts(nx, tmp_path)
+    hangs = tmp_path / "helper-slow"
+    hangs.write_text("#!/bin/sh\nexec sleep 30\n")
+    hangs.chmod(0o755)
+    nx.env = dict(nx.env, XHUD_FONTS=str(hangs))
+    try:
+        client = nx.spawn([str(XHUD_BIN), "--mode", "text", "--label", "Own font", "--font", "Serif Bold 16px"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert wait_until(lambda: nx.visible_hud_windows(), 5), "no HUD"
+        time.sleep(0.6)   # past the check's timer (0.4 s), well before the helper's deadline (2 s)
+        start = time.monotonic()
+        # In a font of its own too: one of the helper's would wait for its line, by design.
+        r = subprocess.run([str(XHUD_BIN), "--id", "probe", "--mode", "text", "--label", "Probe", "--font", "Serif Bold 16px"],
+                           env=nx.env, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        took = time.monotonic() - start
+        assert r.returncode == 0, r.stderr
+        assert took < 1.0, f"a request waited {took:.2f} s behind the font check"
+        client.send_signal(signal.SIGTERM)
+        client.wait(5)
+        assert not kept.exists() or "Serif Bold 16px" in kept.read_text()
+        end_server(nx)
+    finally:
+        subprocess.run(["pkill", "-f", str(hangs)], check=False)

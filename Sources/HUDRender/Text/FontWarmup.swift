@@ -68,10 +68,15 @@ package enum FontWarmup {
     package static func settle() {
         guard !settled else { return }
         settled = true
-        join()
+        // The start's thread is joined by the new one, not here: it may still be waiting on the
+        // font helper (a slow one, reading font caches anew), and the caller is a server's loop.
+        previous = thread
+        thread = nil
         startThread(readKept: false, thenSettle: true)
     }
     nonisolated(unsafe) private static var settled = false
+    /// The start's thread, for the settling thread to join (written before that one starts).
+    nonisolated(unsafe) private static var previous: pthread_t?
 
     /// A thread that reads the kept matches if asked (and says so), loads the configuration
     /// unless they held (and says so), then checks the kept font matches if asked. It says so
@@ -116,7 +121,10 @@ package enum FontWarmup {
             }
             FcInit()
             sem_post(FontWarmup.configured)
-            if mode & 2 != 0 { DirectFonts.settle() }
+            if mode & 2 != 0 {
+                if let p = FontWarmup.previous { pthread_join(p, nil) }
+                DirectFonts.settle()
+            }
             return nil
         }, UnsafeMutableRawPointer(bitPattern: mode)) == 0 {
             thread = t
