@@ -39,8 +39,10 @@ package final class SessionClient: HUDLink {
     /// A connection made before the request was built (`connectEarly`), for the first request.
     private var earlyConnection: (fd: Int32, started: Bool)?
 
-    package init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = []) {
+    package init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = [],
+                 connected: (fd: Int32, started: Bool)? = nil) {
         self.paths = paths; self.host = host; self.request = request; self.command = command
+        earlyConnection = connected
     }
 
     /// Connects to the display's server now, starting it (and the font helper beside it) when
@@ -48,12 +50,6 @@ package final class SessionClient: HUDLink {
     /// first request goes on this connection. Nothing on failure: `run` tries again and reports.
     package static func connectEarly(_ paths: ServerPaths, host: String) -> (fd: Int32, started: Bool)? {
         try? ServerLauncher.connect(paths, starting: host, helper: FontHelper.beside)
-    }
-
-    package convenience init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = [],
-                             connected: (fd: Int32, started: Bool)?) {
-        self.init(paths: paths, host: host, request: request, command: command)
-        earlyConnection = connected
     }
 
     /// A client of a server of its own at the other end of `connection` (a socket pair).
