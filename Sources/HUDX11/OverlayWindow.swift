@@ -1,24 +1,31 @@
 import CX11
 import HUDCore
 
-/// The HUD's override-redirect window with a 32-bit ARGB visual, and the input-only window that
-/// blocks input over the parent region. What it shows is composed on the server (ServerCanvas).
+/// The HUD's override-redirect window, and the input-only window that blocks input over the
+/// parent region. What it shows is composed on the server (ServerCanvas).
+///
+/// The window has a 32-bit ARGB visual when a compositor runs (it blends the window), and the
+/// screen's own visual when none does: what it shows is then opaque anyway (composed over a copy
+/// of the screen), and an ARGB window without a compositor is redirected by the X server itself,
+/// which keeps a pixmap of it and composites every change to the screen a second time.
 package final class OverlayWindow {
     package let display: X11Display
     package private(set) var window: Window = 0
     package private(set) var blocker: Window = 0
     package private(set) var rect: Rect           // root coordinates, device pixels
     package private(set) var isMapped = false
+    /// Where the blocker covers (root coordinates), when there is one.
+    package private(set) var blockerRect: Rect?
     let visual: UnsafeMutablePointer<Visual>
     let depth: Int32
     let colormap: Colormap
 
-    package init(display: X11Display, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool) {
+    package init(display: X11Display, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool, translucent: Bool) {
         self.display = display
         self.rect = rect
         let d = display.handle
         var info = XVisualInfo()
-        if XMatchVisualInfo(d, display.screen, 32, TrueColor, &info) != 0 {
+        if translucent, XMatchVisualInfo(d, display.screen, 32, TrueColor, &info) != 0 {
             visual = info.visual
             depth = 32
         } else {
@@ -40,6 +47,7 @@ package final class OverlayWindow {
         if clickThrough { setInputShape(empty: true) }
 
         if let region = region?.integral {
+            blockerRect = region
             var battrs = XSetWindowAttributes()
             battrs.override_redirect = 1
             battrs.event_mask = Int(ButtonPressMask | ButtonReleaseMask)
@@ -99,6 +107,9 @@ package final class OverlayWindow {
     /// ConfigureNotify before its MapNotify, and xcompmgr -c then builds a shadow for it before
     /// it knows the window is ARGB, and draws that shadow under it forever (a dark box around
     /// the bezel). XMapRaised does exactly that when the blocker was created above the HUD.
+    /// Whether a compositor can blend it (an ARGB window).
+    package var hasAlpha: Bool { depth == 32 }
+
     package func map() {
         let d = display.handle
         if blocker != 0 { XMapWindow(d, blocker); XRaiseWindow(d, blocker) }
@@ -128,6 +139,7 @@ package final class OverlayWindow {
         rect = i
         XMoveResizeWindow(d, window, Int32(saturating: i.x), Int32(saturating: i.y), UInt32(saturating: max(1, i.width)), UInt32(saturating: max(1, i.height)))
         if blocker != 0, let b = region?.integral {
+            blockerRect = b
             XMoveResizeWindow(d, blocker, Int32(saturating: b.x), Int32(saturating: b.y), UInt32(saturating: max(1, b.width)), UInt32(saturating: max(1, b.height)))
         }
     }

@@ -175,10 +175,9 @@ package final class X11HUD: HUDBackend {
             let w = ev.type == UnmapNotify ? ev.xunmap.window : ev.xdestroywindow.window
             if let p = region.window, w == p { onParentGone?() ?? stop(exitCode: 0) }
         case Expose:
-            // The last frame is on the server: show it again, nothing is drawn or sent.
             let e = ev.xexpose
             if e.window == output?.window.window {
-                output?.canvas.repaint(Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)))
+                output?.exposed(Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)))
             }
         case PropertyNotify:
             if ev.xproperty.window == display.root, ev.xproperty.atom == display.atom("_XROOTPMAP_ID") { wallpaperChanged() }

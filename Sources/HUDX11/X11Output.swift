@@ -41,7 +41,8 @@ final class X11Output: HUDOutput {
         self.blockInputOver = blockInputOver
         self.clickThrough = clickThrough
         spinner = PresentedSpinner(display: display)
-        window = OverlayWindow(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
+        window = OverlayWindow(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
+                               translucent: composited)
         canvas = X11Output.makeCanvas(display, window, useSHM)
         chooseBackground()
         display.outputs.append(Weak(self))
@@ -97,7 +98,7 @@ final class X11Output: HUDOutput {
             // Never configured before its first map (see OverlayWindow.map): made anew where it goes.
             guard r.integral != window.rect || blockInputOver.map({ $0 != region }) == true else { return }
             window = OverlayWindow(display: display, rect: r, blockInputOver: blockInputOver == nil ? nil : region,
-                                   clickThrough: clickThrough)
+                                   clickThrough: clickThrough, translucent: composited)
             if let title { window.setTitle(title) }
             canvas = X11Output.makeCanvas(display, window, useSHM)
             chooseBackground()
@@ -173,12 +174,19 @@ final class X11Output: HUDOutput {
     }
     func unmap() {
         spinner.stop()
+        retiring = nil
         if window.isMapped { vacate(window.rect) }
         window.unmap()
         display.updateDamageWatch()
         XFlush(display.handle)
     }
     func raise() { window.raise() }
+
+    /// An Expose: the last frame is on the server, shown again (nothing is drawn or sent).
+    func exposed(_ r: Rect) {
+        canvas.repaint(r)
+        if window.isMapped { retiring = nil }
+    }
 
     func drawContent(_ draw: (OpaquePointer) -> Void) {
         spinner.stop()
@@ -191,6 +199,11 @@ final class X11Output: HUDOutput {
     func setSprite(key: SpriteKey, draw: (OpaquePointer) -> Void) { canvas.setSprite(key: key, draw: draw) }
 
     func present(_ c: Composition) {
+        defer {
+            if retiring != nil {
+                if window.isMapped { retiring = nil } else { map() }
+            }
+        }
         let origin = Point(x: window.rect.x, y: window.rect.y)
         guard let spin = c.steadySpin, let s = c.spinner, !(composited && display.compositorBlurs) else {
             spinner.stop()
@@ -244,14 +257,32 @@ final class X11Output: HUDOutput {
         XFlush(display.handle)
     }
 
-    /// A compositor started or stopped: the background (and the shape) follow.
+    /// A compositor started or stopped: the background (and the shape) follow. A window made
+    /// without alpha (no compositor then) is replaced by one with it.
     func setComposited(_ on: Bool) {
         guard on != composited else { return }
         spinner.stop()
         composited = on
         shapeKey = nil
-        chooseBackground()
+        if on && !window.hasAlpha { remakeWindow() } else { chooseBackground() }
         display.updateDamageWatch()
+    }
+
+    /// The window a new one replaces, left on screen until the new one is mapped with its first
+    /// frame (the next `present`) and shown: a compositor paints a window it has seen damaged
+    /// since it learnt of it, which the first frame, drawn at the map, may precede; the repaint
+    /// of the Expose that follows the map (or a later frame) is damage it sees.
+    private var retiring: OverlayWindow?
+
+    private func remakeWindow() {
+        let old = window
+        window = OverlayWindow(display: display, rect: old.rect, blockInputOver: old.blockerRect, clickThrough: clickThrough,
+                               translucent: composited)
+        if let title { window.setTitle(title) }
+        canvas = X11Output.makeCanvas(display, window, useSHM)
+        chooseBackground()
+        look = nil
+        if old.isMapped { retiring = old }
     }
 
 

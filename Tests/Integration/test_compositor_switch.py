@@ -2,8 +2,11 @@
 translucency and pseudo-transparency and keeps looking the same (no black box either way)."""
 
 import signal
+import threading
+import time
 
 from conftest import BACKGROUND, compositor_running, kill_group, wait_until
+from test_liveness import Grabber
 from test_pixels import EXPECTED, close
 
 
@@ -19,13 +22,42 @@ def test_compositor_starts_and_stops_under_a_hud(xplain):
     hud = x.start_xhud("--no-shadow", "--mode", "text", "--label", "Switch", "--animation", "none", "--blur", "0")
     px, shot = bezel_left_middle(x)
     assert close(shot.pixel(*px), EXPECTED), f"before: {shot.pixel(*px)}"
+    [before] = x.visible_hud_windows()
+    assert before.depth == 24, "without a compositor the window has the screen's visual"
 
-    x.start_compositor()
-    assert compositor_running(x.display)
+    # Sampled every 2 ms while the compositor starts and the window is replaced: the bezel's
+    # pixel shows the background at most once in a row. xcompmgr itself, when it starts, paints
+    # a window only after that window's next damage: a sample can fall in that gap, with or
+    # without a new window; a window destroyed before its successor was shown leaves a longer
+    # one.
+    grabber, seen, stop = Grabber(x.display), [], threading.Event()
+
+    def sample():
+        while not stop.is_set():
+            raw = grabber.raw((px[0], px[1], 1, 1))
+            if raw:
+                seen.append((raw[2], raw[1], raw[0]))
+            time.sleep(0.002)
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        x.start_compositor()
+        assert compositor_running(x.display)
+        assert wait_until(lambda: [w.depth for w in x.visible_hud_windows()] == [32], timeout=3), x.visible_hud_windows()
+        time.sleep(0.1)
+    finally:
+        stop.set()
+        sampler.join()
+        grabber.close()
+    assert len(seen) > 20, len(seen)
+    gaps = "".join("b" if close(p, BACKGROUND) else "h" for p in seen)
+    assert "bb" not in gaps, f"the HUD blinked out: {gaps}"
     windows = x.visible_hud_windows()
     assert windows, "the HUD went away when the compositor started"
     ok = wait_until(lambda: close(x.screenshot(keep=False).pixel(*px), EXPECTED), timeout=3)
     assert ok, f"with the compositor: {x.screenshot().pixel(*px)}, expected {EXPECTED}"
+    # A window the compositor can blend took the first one's place (which is gone).
+    assert [w.depth for w in x.visible_hud_windows()] == [32]
 
     kill_group(x.xcompmgr)
     x.xcompmgr = None

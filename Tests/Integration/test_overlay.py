@@ -37,6 +37,10 @@ def test_window_properties(x, mode):
         assert re.search(r"^_NET_WM_WINDOW_TYPE\(ATOM\) = _NET_WM_WINDOW_TYPE_NOTIFICATION$", props, re.M), props
         if x.composited:
             assert w.depth == 32, f"window {w.id:#x} has depth {w.depth} under a compositor, expected 32 (ARGB)"
+        else:
+            # The screen's visual: without a compositor the X server would redirect an ARGB
+            # window itself and composite each of its changes a second time.
+            assert w.depth == 24, f"window {w.id:#x} has depth {w.depth} without a compositor, expected the screen's 24"
     # Every xhud window, the invisible ones too, must be override-redirect: a window manager
     # must never frame or move any of them.
     for w in x.hud_windows():
