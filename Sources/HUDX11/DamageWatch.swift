@@ -47,6 +47,8 @@ final class DamageWatch {
     /// The requests that repaired part of the region: the X server reports the whole rest of
     /// the region again after each (its reports carry the request's serial), which says nothing
     /// new. The region is destroyed by the next request, so later drawing carries a later serial.
+    /// Kept until an event of a later request arrives (events come in the order of requests): a
+    /// burst of HUDs makes a repair each before the loop reads the first report.
     private var repairs: [UInt] = []
 
     /// A HUD maps at `rect`: what was damaged there before is forgotten, so that drawing at
@@ -57,7 +59,7 @@ final class DamageWatch {
         var xr = XRectangle(x: Int16(saturating: r.x), y: Int16(saturating: r.y),
                             width: UInt16(saturating: r.width), height: UInt16(saturating: r.height))
         let region = XFixesCreateRegion(display.handle, &xr, 1)
-        repairs = Array(repairs.suffix(7)) + [XNextRequest(display.handle)]
+        repairs.append(XNextRequest(display.handle))
         XDamageSubtract(display.handle, damage, region, 0)
         XFixesDestroyRegion(display.handle, region)
     }
@@ -78,7 +80,9 @@ final class DamageWatch {
 
     /// The outputs whose copy of the screen an event of the watch makes out of date.
     func outdated(by ev: inout XEvent, outputs: [X11Output], now: Double) -> [X11Output] {
-        guard ev.type == eventBase + XDamageNotify, ev.xany.serial > createdAt, !repairs.contains(ev.xany.serial) else { return [] }
+        guard ev.type == eventBase + XDamageNotify else { return [] }
+        repairs.removeAll { $0 < ev.xany.serial }
+        guard ev.xany.serial > createdAt, !repairs.contains(ev.xany.serial) else { return [] }
 
         let a = withUnsafePointer(to: &ev) { $0.withMemoryRebound(to: XDamageNotifyEvent.self, capacity: 1) { $0.pointee.area } }
         let r = Rect(x: Double(a.x), y: Double(a.y), width: Double(a.width), height: Double(a.height))

@@ -245,3 +245,43 @@ def test_a_stack_moving_over_a_still_page_keeps_its_material(xplain):
     finally:
         grabber.close()
         page.close()
+
+
+def test_a_burst_of_huds_keeps_every_bezels_material(xplain):
+    """Twenty clients at once over a still white page: every HUD's own maps and moves are the
+    only drawing, so no bezel rises to opaque. Each map forgets the damage around it, and the X
+    server reports the rest of the damage again after each such repair: a burst makes twenty
+    before the server reads the first report, and each of those reports must still be known as
+    a repair's (a report taken for drawing beneath made bezels rise, and their content was drawn
+    again every frame of the rise)."""
+    page = Page(xplain.display, (0, 0, 1280, 800), (255, 255, 255))
+    grabber = Grabber(xplain.display)
+    args = ["--mode", "annular", "--progress", "0.5", "--blur", "0", "--wait", "--min-duration", "600"]
+    try:
+        alone = xplain.start_xhud(*args, "--label", "Alone")
+        win = xplain.visible_hud_windows()[0]
+        assert wait_steady(lambda: grabbed_pixel(grabber, win), 5, 0.3), "the HUD never came to rest"
+        material = bezel_pixel(xplain, win)
+        assert material[0] > 55, f"premise: the white page shows through the bezel: {material}"
+        alone.signal(15)
+        assert alone.wait(5) == 0
+        assert wait_until(lambda: not xplain.visible_hud_windows(), 5)
+
+        # From one shell, as a script's loop would: the clients start within a millisecond or so.
+        # Its status: whether every client exited 0.
+        script = 'for i in $(seq 20); do "$0" "$@" --label "Burst $i" & pids="$pids $!"; done; for p in $pids; do wait $p || exit 1; done'
+        burst = xplain.spawn(["sh", "-c", script, str(XHUD_BIN), *args],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert wait_until(lambda: len(xplain.visible_hud_windows()) == 20, 10), len(xplain.visible_hud_windows())
+        # At rest: every bezel's pixel twice the same, a rise's length (0.3 s) apart.
+        assert wait_steady(lambda: [grabbed_pixel(grabber, w) for w in sorted(xplain.visible_hud_windows(), key=lambda w: w.rect)],
+                           10, 0.35), "the stack never came to rest"
+        shot = xplain.screenshot()
+        pixels = [(w.rect, shot.pixel(w.x + 8, w.y + w.height // 2)) for w in xplain.visible_hud_windows()]
+        risen = [(r, p) for r, p in pixels if max(abs(a - b) for a, b in zip(p, material)) > 6]
+        assert not risen, f"bezels that rose to opaque over a still page ({material} expected): {risen}"
+        subprocess.run(["pkill", "-TERM", "-s", str(burst.pid), "-x", "xhud"], check=False)   # the clients, in the shell's session
+        assert burst.wait(5) == 0
+    finally:
+        grabber.close()
+        page.close()
