@@ -69,6 +69,7 @@ final class DamageWatch {
         XDamageDestroy(display.handle, damage)
         damage = 0
         vacated = []
+        repairs = []
     }
 
     /// A window of ours left `rect` (moved or unmapped).
