@@ -498,6 +498,7 @@ class Suite:
         self.procs = Procs(self.work)
         h = Path(args.helpers)
         self.ff, self.pw, self.floor = str(h / "firstframe"), str(h / "pixwatch"), str(h / "floor")
+        self.vblank = str(h / "vblank")
         self.xhud = args.xhud
         self.quick = args.quick
         self.runs = args.runs
@@ -1025,7 +1026,10 @@ class Suite:
             if cmd[0] in (self.xhud,) and not os.access(self.xhud, os.X_OK):
                 out.append((key, label, f"not built ({self.xhud})", None))
                 return
-            if cmd[0] not in (self.xhud, self.floor, "sh") and not self.have(cmd[0]):
+            if cmd[0] == self.vblank and not os.access(self.vblank, os.X_OK):
+                out.append((key, label, f"not built ({self.vblank})", None))
+                return
+            if cmd[0] not in (self.xhud, self.floor, self.vblank, "sh") and not self.have(cmd[0]):
                 out.append((key, label, f"not installed ({pkg or cmd[0]})", None))
                 return
 
@@ -1053,6 +1057,8 @@ class Suite:
 
         stats = {"XHUD_STATS": "1"}
         simple("floor", "floor (C, Xlib + Cairo)", [self.floor, "Loading"])
+        # What any animation at the refresh rate costs the X server: its wake-up each refresh.
+        simple("vblank", "a pixel presented each refresh (C, bench/vblank.c)", [self.vblank, "1"])
         simple("xhud-spin", "**xhud spinner** (--mode indeterminate; the server drawing it)",
                [self.xhud, "--mode", "indeterminate", "--label", "Loading"], env_extra=stats, served=True)
         simple("xhud-bar", "**xhud static bar** (--mode bar --progress 0.5; the server drawing it)",
@@ -1742,6 +1748,13 @@ def warm_section(s: Suite) -> list[str]:
     return out
 
 
+def refresh_floor(res: dict) -> float | None:
+    """The X server's CPU % while bench/vblank.c presents a pixel each refresh (its wake-up at
+    each refresh, which any animation costs it), from one setting's steady results."""
+    e = res.get("vblank") or {}
+    return mmm(e["xcpu"])[1] if e.get("status") == "ok" and e.get("xcpu") else None
+
+
 def steady_section(s: Suite) -> list[str]:
     out = ["## 3. Steady state", "",
            f"Each client started {s.steady_runs} time{'s' if s.steady_runs > 1 else ''}; after {s.settle:g} s to settle, a {s.window:g} s window: "
@@ -1754,7 +1767,9 @@ def steady_section(s: Suite) -> list[str]:
            "~0 and not counted). frames/s: the HUD's frame count, which the server sends back to a client "
            "with XHUD_STATS=1 when its HUD ends (the client prints it), over the HUD's life (the client's "
            "spawn to its exit after SIGTERM). For `--id`, the server that the invocation started (no "
-           "frames/s: that client returns at once).", ""]
+           "frames/s: that client returns at once). *a pixel presented each refresh*: bench/vblank.c, "
+           "a 1x1 window given a new pixmap at each MSC with Present and nothing else; its Xvfb figure is "
+           "what waking at every refresh costs the X server, which any animation at the refresh rate costs it.", ""]
 
     def cell(vals, nd=2):
         t = mmm(vals)
@@ -1777,6 +1792,9 @@ def steady_section(s: Suite) -> list[str]:
             if key == "xhud-spin":
                 xc = mmm(e["xcpu"])[1] if e.get("xcpu") else None
                 targets.append(f"with the X server ≤ {T_SPIN_CPU:g} %: {mark(cpu + xc <= T_SPIN_CPU if xc is not None else None)}")
+                vx = refresh_floor(res)
+                if xc is not None and vx is not None:
+                    targets.append(f"the X server {xc - vx:+.2f} % beside a pixel presented each refresh")
             if key.startswith("xhud"):
                 rss = mmm(e["rss"])[1]
                 targets.append(f"server ≤ {T_SERVER_RSS_MIB:g} MiB (RSS, not the start's peak): {mark(rss <= T_SERVER_RSS_MIB)}")
@@ -1979,7 +1997,9 @@ def summary_section(s: Suite) -> list[str]:
                 else:
                     xc = mmm(e["xcpu"])[1] if e.get("xcpu") else None
                     total = c + (xc or 0)
-                    rows.append([f"{what} ({setting})", f"{c:.2f} + {xc:.2f} %" if xc is not None else f"{c:.2f} %",
+                    vx = refresh_floor(sd)
+                    beside = f" (the X server for a pixel presented each refresh: {vx:.2f} %)" if vx is not None else ""
+                    rows.append([f"{what} ({setting})", (f"{c:.2f} + {xc:.2f} %" if xc is not None else f"{c:.2f} %") + beside,
                                  mark(total <= lim if xc is not None else None)])
         e = sd.get("xhud-bar")
         if e and e.get("wake"):

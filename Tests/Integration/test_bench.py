@@ -112,6 +112,9 @@ def test_bench_run_quick(tmp_path):
         assert "### xcompmgr" in md, md
     assert re.search(r"^\| floor \(C, Xlib \+ Cairo, text line\) \| 2 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| 1\.00×", md, re.M), md
     assert re.search(r"^\| \*\*xhud --mode annular\*\* \| 2 \|", md, re.M), f"xhud's start-up not measured:\n{md}"
+    # The X server's cost of a refresh with nothing drawn, measured beside the spinner.
+    assert re.search(r"^\| a pixel presented each refresh \(C, bench/vblank\.c\) \| [\d.]+ \|", md, re.M), md
+    assert re.search(r"the X server [+-][\d.]+ % beside a pixel presented each refresh", md), md
     for name in ("osd_cat", "aosd_cat", "zenity", "yad", "notify-send", "xob"):
         assert re.search(r"^\| " + re.escape(name), md, re.M), f"{name}: no row (measured or not installed)"
     assert (out / "latest.json").stat().st_size > 0
