@@ -21,8 +21,10 @@ package final class SessionClient: HUDLink {
 
     /// The display's server; nil with a private server's connection.
     let paths: ServerPaths?
-    /// The program that serves, to start a server; nil: only an existing one is asked.
-    let host: String?
+    /// The program that serves, to start a server, looked for when one must be started (a
+    /// server that answers spares the client its search); nil: only an existing one is asked.
+    private let findHost: (() -> String?)?
+    private lazy var host: String? = findHost?()
     /// A connection to a server of this client's own, used for the first request only: when that
     /// server dies no other takes its place (the HUD goes; a wrapped command carries on).
     private var privateConnection: Int32?
@@ -39,22 +41,22 @@ package final class SessionClient: HUDLink {
     /// A connection made before the request was built (`connectEarly`), for the first request.
     private var earlyConnection: (fd: Int32, started: Bool)?
 
-    package init(paths: ServerPaths, host: String?, request: Wire.Request, command: [String] = [],
+    package init(paths: ServerPaths, host: (() -> String?)?, request: Wire.Request, command: [String] = [],
                  connected: (fd: Int32, started: Bool)? = nil) {
-        self.paths = paths; self.host = host; self.request = request; self.command = command
+        self.paths = paths; findHost = host; self.request = request; self.command = command
         earlyConnection = connected
     }
 
     /// Connects to the display's server now, starting it (and the font helper beside it) when
     /// none answers, so that a new server loads while this client builds its request; the
     /// first request goes on this connection. Nothing on failure: `run` tries again and reports.
-    package static func connectEarly(_ paths: ServerPaths, host: String) -> (fd: Int32, started: Bool)? {
+    package static func connectEarly(_ paths: ServerPaths, host: () -> String?) -> (fd: Int32, started: Bool)? {
         try? ServerLauncher.connect(paths, starting: host, helper: FontHelper.beside)
     }
 
     /// A client of a server of its own at the other end of `connection` (a socket pair).
     package init(connection: Int32, request: Wire.Request, command: [String] = []) {
-        paths = nil; host = nil; privateConnection = connection; self.request = request; self.command = command
+        paths = nil; findHost = nil; privateConnection = connection; self.request = request; self.command = command
     }
 
     /// The request for `arguments`: a wrapped command is left out but for its first word,
@@ -71,7 +73,10 @@ package final class SessionClient: HUDLink {
     }
 
     package func run() -> Outcome {
-        guard let reply = ask(request) else { return .drawItYourself }
+        // Not an optional reply: an Optional of it has the runtime build Optional's metadata,
+        // a seventh of a warm client's instructions.
+        let reply: Wire.Reply
+        do { reply = try ask(request) } catch { return .drawItYourself }
         if !reply.output.isEmpty { Console.output(reply.output) }
         if !reply.error.isEmpty { Console.error(reply.error) }
         guard let plan = reply.plan else { return .exit(reply.status) }
@@ -85,9 +90,12 @@ package final class SessionClient: HUDLink {
 
     // MARK: Asking
 
-    /// Sends `request` and reads the reply; nil when no server answers. A server that closes
+    /// No server answered (`answerMissing` says why when one took the connection).
+    private struct NoAnswer: Error {}
+
+    /// Sends `request` and reads the reply; throws when no server answers. A server that closes
     /// the connection unanswered was on its way out: the next one is asked.
-    private func ask(_ request: Wire.Request) -> Wire.Reply? {
+    private func ask(_ request: Wire.Request) throws(NoAnswer) -> Wire.Reply {
         for _ in 0..<3 {
             let fd: Int32, started: Bool
             if let c = privateConnection {
@@ -97,25 +105,25 @@ package final class SessionClient: HUDLink {
                 (fd, started) = c
                 earlyConnection = nil
             } else if let paths {
-                do { (fd, started) = try ServerLauncher.connect(paths, starting: host, helper: FontHelper.beside) } catch { return nil }
+                do { (fd, started) = try ServerLauncher.connect(paths, starting: { host }, helper: FontHelper.beside) } catch { throw NoAnswer() }
             } else {
-                return nil
+                throw NoAnswer()
             }
-            guard UnixSocket.writeAll(fd, request.encoded()) else { close(fd); if started { return nil }; continue }
+            guard UnixSocket.writeAll(fd, request.encoded()) else { close(fd); if started { throw NoAnswer() }; continue }
             do {
                 let reply = try Wire.Reply.decode(UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: 10))
                 if reply.plan != nil { self.fd = fd } else { close(fd) }
                 return reply
             } catch .closed {
                 close(fd)
-                if started { return nil }   // the server this client started could not run (no display)
+                if started { throw NoAnswer() }   // the server this client started could not run (no display)
             } catch {
                 close(fd)
                 answerMissing = "\(error)"
-                return nil
+                throw NoAnswer()
             }
         }
-        return nil
+        throw NoAnswer()
     }
 
     /// Why a server that took the connection gave no answer (busy past the reply's time, a reply
@@ -131,7 +139,7 @@ package final class SessionClient: HUDLink {
         events = LineBuffer(limit: 64 * 1024)
         var again = request
         again.resumes = true
-        guard let reply = ask(again), reply.plan != nil else { return false }
+        do { guard try ask(again).plan != nil else { return false } } catch { return false }
         ServerLauncher.reapExitedServers()   // one that had not quite exited a moment ago
         for line in state.lines { write(Array(line.utf8) + [10]) }
         if inputEnded { write(Session.Control.end.line) }

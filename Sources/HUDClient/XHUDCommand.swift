@@ -31,7 +31,7 @@ package enum XHUDCommand {
         } catch {
             execHost(arguments)   // a private server draws the HUD, or the host explains what is wrong with the directory
         }
-        let host = quietWithoutServer ? nil : hostPath()
+        let host: (() -> String?)? = quietWithoutServer ? nil : { hostPath() }
         // A cold start: the server (and the font helper) start loading before the request is built.
         let connected = host.flatMap { SessionClient.connectEarly(paths, host: $0) }
         var st = stat()

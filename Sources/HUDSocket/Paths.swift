@@ -53,17 +53,21 @@ package struct ServerPaths: Equatable, Sendable {
     /// ":0.0" and ":0" name one server ("0"); "host:10.0" becomes "host_10". The screen number is
     /// dropped because a HUD picks its monitor itself.
     package static func key(forDisplay display: String) -> String {
-        var name = Substring(display)
-        if let colon = name.lastIndex(of: ":") {
-            let host = name[..<colon]
-            var number = name[name.index(after: colon)...]
-            if let dot = number.firstIndex(of: ".") { number = number[..<dot] }
-            name = host.isEmpty ? number : host + "_" + number
+        // Bytes, not Characters: every client start runs this, and grapheme breaking was three
+        // quarters of its path handling.
+        var name = Array(display.utf8)
+        if let colon = name.lastIndex(of: UInt8(ascii: ":")) {
+            var number = name[(colon + 1)...]
+            if let dot = number.firstIndex(of: UInt8(ascii: ".")) { number = number[..<dot] }
+            name = colon == 0 ? Array(number) : name[..<colon] + [UInt8(ascii: "_")] + number
         }
-        let safe = name.map { c -> Character in
-            c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".") ? c : "_"
+        var safe: [UInt8] = []
+        for b in name where b & 0xC0 != 0x80 {   // one "_" for each character outside ASCII
+            let letter = (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
+            let digit = b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
+            safe.append(letter || digit || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".") ? b : UInt8(ascii: "_"))
         }
-        let s = String(safe)
+        let s = String(decoding: safe, as: UTF8.self)
         return s.isEmpty || s.hasPrefix(".") ? "_" + s : s
     }
 

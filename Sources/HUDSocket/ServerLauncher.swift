@@ -32,7 +32,7 @@ package enum ServerLauncher {
     /// output the server reads its font matches from (started after the server: the other way
     /// round, the server's vfork child was at times placed on the busy helper's CPU and left
     /// queued there for a scheduler tick while the client's CPU idled).
-    package static func connect(_ paths: ServerPaths, starting host: String?, timeout: Double = 5,
+    package static func connect(_ paths: ServerPaths, starting host: () -> String?, timeout: Double = 5,
                                 helper: (String) -> (path: String, arguments: [String])? = { _ in nil }) throws(ServerError) -> (fd: Int32, started: Bool) {
         let deadline = UnixSocket.now() + timeout
         var started = 0
@@ -50,7 +50,7 @@ package enum ServerLauncher {
             case .failure(.other(let e)):
                 throw .io("cannot connect to \(paths.socket): \(String(cString: strerror(e)))")
             case .failure:
-                guard let host, started < 2 else { throw .noServer }
+                guard started < 2, let host = host() else { throw .noServer }
                 if let lock = ServerLock(path: paths.lock) {
                     unlink(paths.socket)   // a dead server's: we hold the lock, no live one uses it
                     let listener = try UnixSocket.listen(paths.socket)

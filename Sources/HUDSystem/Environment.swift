@@ -29,7 +29,7 @@ package enum Environment {
 
     /// The folder the running program is in.
     package static var executableDirectory: String? {
-        executablePath.map { String($0.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")) }
+        executablePath.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "" }
     }
 }
 
