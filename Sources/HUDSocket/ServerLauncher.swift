@@ -26,7 +26,8 @@ package enum ServerLauncher {
     /// output), when the client started one.
     package static let fontMatchesFDVariable = "XHUD_FONT_MATCHES_FD"
 
-    /// `host` is the program that serves (xhud-host); without it no server is started. Returns
+    /// `host` finds the program that serves (xhud-host), asked only when no server answers
+    /// (a warm client never looks); without it no server is started. Returns
     /// the connection, and whether this call started the server behind it. `helper`, asked only
     /// when a server is started, may name a program (and its argv) to start just after it, whose
     /// output the server reads its font matches from (started after the server: the other way
