@@ -66,10 +66,13 @@ let package = Package(
         // QueryExtension answered from XCB's answers (see its header).
         .target(name: "CXPrefetch", dependencies: ["CX11"],
                 linkerSettings: [.linkedLibrary("X11-xcb"), .linkedLibrary("xcb")]),
-        // Xlib's XQueryExtension for every library of xhud-host (only it links this): the
-        // extension libraries' questions, one round trip each, answered from one.
+        // Xlib's XQueryExtension and XCB's xcb_get_maximum_request_length for every library of
+        // xhud-host (only it links this): the extension libraries' questions, one round trip
+        // each, answered from one, sent while XOpenDisplay waits on its own.
         .target(name: "CXQueryExtension", dependencies: ["CXPrefetch"]),
-        .target(name: "HUDX11", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CX11", "CPresent", "CXPrefetch"]),
+        // XFixes' requests through Xlib, its version asked with the first questions (CXPrefetch).
+        .target(name: "CXFixes", dependencies: ["CX11", "CXPrefetch"]),
+        .target(name: "HUDX11", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CX11", "CPresent", "CXPrefetch", "CXFixes"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
         .target(name: "XHUD", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDX11", "HUDSettings"]),
         // The executables' arguments, taken from glibc instead of the Swift runtime's reading of

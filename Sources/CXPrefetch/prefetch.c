@@ -3,6 +3,8 @@
 #include <X11/Xlib-xcb.h>
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
+#include <xcb/bigreq.h>
+#include <stdio.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,7 +17,7 @@ static xcb_extension_t known[] = {
 };
 enum { knownCount = sizeof known / sizeof known[0] };
 
-enum { randr = 0 };
+enum { randr = 0, ge = 1, xfixes = 3 };
 
 typedef Bool (*QueryFunction)(Display *, const char *, int *, int *, int *);
 static QueryFunction xlibQuery;
@@ -29,11 +31,6 @@ static void resolve(void) {
         void *x11 = dlopen("libX11.so.6", RTLD_LAZY | RTLD_NOLOAD);
         if (x11) xlibQuery = (QueryFunction)dlsym(x11, "XQueryExtension");
     }
-}
-
-void xhud_extensions_prefetch(Display *dpy) {
-    xcb_connection_t *c = XGetXCBConnection(dpy);
-    for (int i = 0; i < knownCount; i++) xcb_prefetch_extension_data(c, &known[i]);
 }
 
 Bool xhud_query_extension(Display *dpy, const char *name, int *major_opcode, int *first_event, int *first_error) {
@@ -55,18 +52,26 @@ unsigned int xhud_selection_owner_send(Display *dpy, Atom selection) {
     return xcb_get_selection_owner(XGetXCBConnection(dpy), (xcb_atom_t)selection).sequence;
 }
 
-Window xhud_selection_owner_take(Display *dpy, unsigned int sequence) {
+static Window take_selection_owner(xcb_connection_t *c, unsigned int sequence) {
     xcb_get_selection_owner_cookie_t cookie = { sequence };
     xcb_generic_error_t *e = NULL;
-    xcb_get_selection_owner_reply_t *r = xcb_get_selection_owner_reply(XGetXCBConnection(dpy), cookie, &e);
+    xcb_get_selection_owner_reply_t *r = xcb_get_selection_owner_reply(c, cookie, &e);
     free(e);
     Window owner = r ? r->owner : 0;
     free(r);
     return owner;
 }
 
+Window xhud_selection_owner_take(Display *dpy, unsigned int sequence) {
+    return take_selection_owner(XGetXCBConnection(dpy), sequence);
+}
+
+static unsigned int window_name_send(xcb_connection_t *c, Window window) {
+    return xcb_get_property(c, 0, (xcb_window_t)window, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 0, 16).sequence;
+}
+
 unsigned int xhud_window_name_send(Display *dpy, Window window) {
-    return xcb_get_property(XGetXCBConnection(dpy), 0, (xcb_window_t)window, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 0, 16).sequence;
+    return window_name_send(XGetXCBConnection(dpy), window);
 }
 
 int xhud_window_name_take(Display *dpy, unsigned int sequence, char *out, int capacity) {
@@ -133,4 +138,108 @@ XHUDMonitor *xhud_monitors_take(Display *dpy, unsigned int sequence, int *count)
 
 void xhud_reply_discard(Display *dpy, unsigned int sequence) {
     xcb_discard_reply(XGetXCBConnection(dpy), sequence);
+}
+
+/* GE's, XFixes' and XRandR's requests that go with the first questions (their answers, where
+ * there is one, are not read: the version is asked because the server wants it asked). */
+enum { geQueryVersion = 0, fixesQueryVersion = 0, fixesSelectSelectionInput = 2, randrSelectInput = 4 };
+
+static void send_raw(xcb_connection_t *c, xcb_extension_t *ext, uint8_t opcode, int isvoid, void *body, size_t size) {
+    xcb_protocol_request_t request = { .count = 1, .ext = ext, .opcode = opcode, .isvoid = isvoid };
+    struct iovec parts[3] = { { 0, 0 }, { 0, 0 }, { body, size } };
+    unsigned int sequence = xcb_send_request(c, isvoid ? 0 : XCB_REQUEST_CHECKED, parts + 2, &request);
+    if (!isvoid) xcb_discard_reply(c, sequence);
+}
+
+static int present(xcb_connection_t *c, int index) {
+    const xcb_query_extension_reply_t *r = xcb_get_extension_data(c, &known[index]);
+    return r && r->present;
+}
+
+static void ask(xcb_connection_t *c, XHUDFirstQuestions *q, int screen) {
+    const xcb_setup_t *setup = xcb_get_setup(c);
+    if (!setup || q->atomCount < 0 || q->atomCount > XHUD_FIRST_ATOMS - 1) return;
+    xcb_screen_iterator_t it = xcb_setup_roots_iterator(setup);
+    for (int i = 0; i < screen && it.rem; i++) xcb_screen_next(&it);
+    if (!it.rem) return;
+    xcb_window_t root = it.data->root;
+    q->asked = 1;
+    q->screen = screen;
+
+    /* One round trip: every extension, every atom (XOpenDisplay's BIG-REQUESTS among them). */
+    xcb_prefetch_extension_data(c, &xcb_big_requests_id);
+    for (int i = 0; i < knownCount; i++) xcb_prefetch_extension_data(c, &known[i]);
+    char selection[32];
+    snprintf(selection, sizeof selection, "_NET_WM_CM_S%d", screen);
+    int n = q->atomCount + 1;
+    xcb_intern_atom_cookie_t cookies[XHUD_FIRST_ATOMS];
+    for (int i = 0; i < n; i++) {
+        const char *name = i < q->atomCount ? q->atomNames[i] : selection;
+        cookies[i] = xcb_intern_atom(c, 0, (uint16_t)strlen(name), name);
+    }
+    for (int i = 0; i < n; i++) {
+        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(c, cookies[i], NULL);
+        q->atoms[i] = r ? r->atom : 0;
+        free(r);
+    }
+    xcb_atom_t cm = (xcb_atom_t)q->atoms[n - 1];
+
+    /* Sent with the next round trip. The root's events are selected before anything about the
+     * root is asked: an answer stays true until an event says otherwise. */
+    uint32_t mask = (uint32_t)q->rootEventMask;
+    xcb_change_window_attributes(c, root, XCB_CW_EVENT_MASK, &mask);
+    if (present(c, ge)) {
+        struct { uint8_t major, minor; uint16_t length; uint16_t major_version, minor_version; } body = { 0, 0, 0, 1, 0 };
+        send_raw(c, &known[ge], geQueryVersion, 0, &body, sizeof body);
+    }
+    if (present(c, xfixes)) {
+        struct { uint8_t major, minor; uint16_t length; uint32_t major_version, minor_version; } version = { 0, 0, 0, 5, 0 };
+        send_raw(c, &known[xfixes], fixesQueryVersion, 0, &version, sizeof version);
+        if (cm) {
+            /* SetSelectionOwnerNotify, SelectionWindowDestroyNotify, SelectionClientCloseNotify. */
+            struct { uint8_t major, minor; uint16_t length; uint32_t window, selection, mask; } select = { 0, 0, 0, root, cm, 7 };
+            send_raw(c, &known[xfixes], fixesSelectSelectionInput, 1, &select, sizeof select);
+        }
+    }
+    if (present(c, randr)) {
+        /* ScreenChangeNotify, CrtcChangeNotify, OutputChangeNotify. */
+        struct { uint8_t major, minor; uint16_t length; uint32_t window; uint16_t enable, pad; } select = { 0, 0, 0, root, 7, 0 };
+        send_raw(c, &known[randr], randrSelectInput, 1, &select, sizeof select);
+    }
+    if (cm) q->owner = xcb_get_selection_owner(c, cm).sequence;
+    xcb_flush(c);
+}
+
+static __thread XHUDFirstQuestions *opening;
+
+int xhud_opening(xcb_connection_t *c) {
+    XHUDFirstQuestions *q = opening;
+    if (!q || q->asked) return 0;
+    /* The screen XOpenDisplay opens: the one its name (or $DISPLAY) gives. */
+    char *host = NULL;
+    int number = 0, screen = 0;
+    if (!xcb_parse_display(q->name, &host, &number, &screen)) screen = 0;
+    free(host);
+    ask(c, q, screen);
+    return q->asked;
+}
+
+Display *xhud_open_display(XHUDFirstQuestions *q) {
+    q->asked = 0;
+    q->owner = 0;
+    q->earlyOwner = 0;
+    q->ownerName = 0;
+    opening = q;
+    Display *d = XOpenDisplay(q->name);
+    opening = NULL;
+    if (!d) return NULL;
+    xcb_connection_t *c = XGetXCBConnection(d);
+    if (!q->asked) ask(c, q, XDefaultScreen(d));
+    if (q->owner) {
+        /* In xhud-host its answer came with XOpenDisplay's last one. */
+        q->earlyOwner = take_selection_owner(c, q->owner);
+        q->owner = 0;
+        if (q->earlyOwner) q->ownerName = window_name_send(c, q->earlyOwner);
+    }
+    return d;
 }

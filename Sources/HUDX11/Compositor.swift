@@ -1,6 +1,7 @@
 import CX11
 import CCairo
 import CXPrefetch
+import CXFixes
 import HUDCore
 
 extension X11Display {
@@ -21,22 +22,22 @@ extension X11Display {
     package var compositorBlurs: Bool {
         if rootState.watched && rootState.compositorWatched, let known = rootState.compositorBlurs { return known }
         var blurs = false
-        if rootState.nameAsked == nil {
-            // The owner `compositorRunning` read, while no event has said it changed.
-            let owner: Window
-            if rootState.watched && rootState.compositorWatched, rootState.compositor != nil, let known = rootState.compositorOwner {
-                owner = known
-            } else {
-                owner = takeCompositorOwner()
-            }
-            if owner != 0 { askCompositorName(owner) }
+        // The owner `compositorRunning` read, while no event has said it changed.
+        let owner: Window
+        if rootState.watched && rootState.compositorWatched, rootState.compositor != nil, let known = rootState.compositorOwner {
+            owner = known
+        } else {
+            owner = takeCompositorOwner()
         }
+        if owner != 0 { askCompositorName(owner) }
         if let asked = rootState.nameAsked {
             rootState.nameAsked = nil
             // An owner that is gone answers with an error: no name.
             var name = [CChar](repeating: 0, count: 64)
-            if xhud_window_name_take(handle, asked, &name, Int32(name.count)) >= 0 {
-                let n = String(cString: name).lowercased()
+            if asked.owner != owner {
+                xhud_reply_discard(handle, asked.sequence)
+            } else if case let length = xhud_window_name_take(handle, asked.sequence, &name, Int32(name.count)), length >= 0 {
+                let n = String(decoding: name.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
                 blurs = ["picom", "compton", "kwin"].contains { n.hasPrefix($0) }
             }
         }
@@ -59,27 +60,19 @@ extension X11Display {
     }
 
     /// Sends the question of the compositor's name (that of `owner`, else the owner
-    /// `compositorRunning` read), read by `compositorBlurs`.
+    /// `compositorRunning` read), read by `compositorBlurs`, unless that window's is on its way.
     func askCompositorName(_ owner: Window? = nil) {
-        guard rootState.nameAsked == nil, let w = owner ?? rootState.compositorOwner, w != 0 else { return }
-        rootState.nameAsked = xhud_window_name_send(handle, w)
+        guard let w = owner ?? rootState.compositorOwner, w != 0 else { return }
+        if let asked = rootState.nameAsked {
+            if asked.owner == w { return }
+            xhud_reply_discard(handle, asked.sequence)
+        }
+        rootState.nameAsked = (xhud_window_name_send(handle, w), w)
     }
 
-    /// Asks for an event when a compositor starts or stops; returns the XFixes event base.
+    /// XFixes' event base when the compositor's selection is watched (selected with the
+    /// connection's first questions, decoded since it opened), nil without XFixes.
     package func watchCompositor() -> Int32? {
-        var eventBase: Int32 = 0, errorBase: Int32 = 0
-        guard XFixesQueryExtension(handle, &eventBase, &errorBase) != 0 else { return nil }
-        XFixesSelectSelectionInput(handle, root, atom("_NET_WM_CM_S\(screen)"),
-                                   UInt(XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask | XFixesSelectionClientCloseNotifyMask))
-        if !rootState.compositorWatched {
-            // Selected from now on: what was read before may already be out of date.
-            rootState.compositor = nil
-            rootState.compositorBlurs = nil
-            rootState.compositorOwner = nil
-            forgetCompositorQuestions()
-            rootState.fixesEventBase = eventBase
-            rootState.compositorWatched = true
-        }
-        return eventBase
+        rootState.compositorWatched ? rootState.fixesEventBase : nil
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CX11
+import CXFixes
 import HUDCore
 
 /// What lies under a HUD that blends over a copy of the screen (no compositor) can change
@@ -58,10 +59,10 @@ final class DamageWatch {
         let r = rect.insetBy(dx: -4, dy: -4).integral
         var xr = XRectangle(x: Int16(saturating: r.x), y: Int16(saturating: r.y),
                             width: UInt16(saturating: r.width), height: UInt16(saturating: r.height))
-        let region = XFixesCreateRegion(display.handle, &xr, 1)
+        let region = xhud_fixes_create_region(display.handle, &xr, 1)
         repairs.append(XNextRequest(display.handle))
         XDamageSubtract(display.handle, damage, region, 0)
-        XFixesDestroyRegion(display.handle, region)
+        xhud_fixes_destroy_region(display.handle, region)
     }
 
     func stop() {

@@ -30,7 +30,6 @@ package final class HUDLoop: HUDEventLoop {
 
     package init(display: X11Display) {
         self.display = display
-        XSelectInput(display.handle, display.root, Int(SubstructureNotifyMask | StructureNotifyMask | PropertyChangeMask))
         display.watchRoot()
     }
 

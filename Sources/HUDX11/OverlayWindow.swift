@@ -1,4 +1,5 @@
 import CX11
+import CXFixes
 import HUDCore
 
 /// The HUD's override-redirect window, and the input-only window that blocks input over the
@@ -146,16 +147,16 @@ package final class OverlayWindow {
 
     /// Empty: clicks pass through to the windows below (`--mask none`); otherwise the whole window.
     /// The shapes go through XFixes regions, not the SHAPE extension's own requests: XFixes is
-    /// initialised anyway (the compositor's selection is watched with it), SHAPE would cost a
-    /// connection its own QueryExtension round trip.
+    /// asked for with the connection's first questions (the compositor's selection is watched
+    /// with it), SHAPE would cost a connection its own QueryExtension round trip.
     package func setInputShape(empty: Bool) {
         let d = display.handle
         if empty {
-            let region = XFixesCreateRegion(d, nil, 0)
-            XFixesSetWindowShapeRegion(d, window, ShapeInput, 0, 0, region)
-            XFixesDestroyRegion(d, region)
+            let region = xhud_fixes_create_region(d, nil, 0)
+            xhud_fixes_set_window_shape_region(d, window, ShapeInput, 0, 0, region)
+            xhud_fixes_destroy_region(d, region)
         } else {
-            XFixesSetWindowShapeRegion(d, window, ShapeInput, 0, 0, 0)
+            xhud_fixes_set_window_shape_region(d, window, ShapeInput, 0, 0, 0)
         }
     }
 
@@ -187,11 +188,11 @@ package final class OverlayWindow {
     package func setBoundingShape(_ spans: [XRectangle]?) {
         let d = display.handle
         guard var spans else {
-            XFixesSetWindowShapeRegion(d, window, ShapeBounding, 0, 0, 0)
+            xhud_fixes_set_window_shape_region(d, window, ShapeBounding, 0, 0, 0)
             return
         }
-        let region = spans.withUnsafeMutableBufferPointer { p in XFixesCreateRegion(d, p.baseAddress, Int32(p.count)) }
-        XFixesSetWindowShapeRegion(d, window, ShapeBounding, 0, 0, region)
-        XFixesDestroyRegion(d, region)
+        let region = spans.withUnsafeMutableBufferPointer { p in xhud_fixes_create_region(d, p.baseAddress, Int32(p.count)) }
+        xhud_fixes_set_window_shape_region(d, window, ShapeBounding, 0, 0, region)
+        xhud_fixes_destroy_region(d, region)
     }
 }

@@ -1,5 +1,6 @@
 import CX11
 import CXPrefetch
+import CXFixes
 import HUDCore
 
 /// What every new HUD asks of the root (the compositor, `Xft.dpi`, the CRTCs' refresh rates),
@@ -19,9 +20,9 @@ struct RootState {
     /// The window owning `_NET_WM_CM_S<screen>` when `compositor` was read.
     var compositorOwner: Window?
     /// Questions sent and not yet read (their sequence numbers): the compositor's selection
-    /// owner, its name.
+    /// owner, the name of a window that owned it.
     var ownerAsked: UInt32?
-    var nameAsked: UInt32?
+    var nameAsked: (sequence: UInt32, owner: Window)?
     /// The monitors' question, sent and not yet read (0: the display has no XRandR).
     var monitorsAsked: UInt32?
     var dpi: Double??
@@ -42,17 +43,28 @@ struct RootState {
 }
 
 extension X11Display {
-    /// The loop selects PropertyChangeMask and StructureNotifyMask on the root and calls
-    /// `noteEvent` for every event.
+    /// The loop reads the root's events (`rootEventMask` and XRandR's, selected with the
+    /// connection's first questions) and calls `noteEvent` for every event.
     func watchRoot() {
         rootState.watched = true
-        var eventBase: Int32 = 0, errorBase: Int32 = 0
-        if XRRQueryExtension(handle, &eventBase, &errorBase) != 0 {
-            XRRSelectInput(handle, root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
-            rootState.randrEventBase = eventBase
-        }
         // Watched from here on: the first HUD's monitors come with the next round trip's answer.
         askMonitors()
+    }
+
+    /// What the root's events are selected for, with the connection's first questions.
+    static let rootEventMask = Int(SubstructureNotifyMask | StructureNotifyMask | PropertyChangeMask)
+
+    /// XRandR's and XFixes' events (selected with the first questions) decoded from now on:
+    /// Xlib drops an extension's events that come before their decoder. In xhud-host neither asks
+    /// the server anything (libXext is told GE is absent, see CXQueryExtension).
+    func registerEventDecoders() {
+        var eventBase: Int32 = 0, errorBase: Int32 = 0
+        if XRRQueryExtension(handle, &eventBase, &errorBase) != 0 { rootState.randrEventBase = eventBase }
+        let fixes = xhud_fixes_event_base(handle)
+        if fixes >= 0 {
+            rootState.fixesEventBase = fixes
+            rootState.compositorWatched = true
+        }
     }
 
     /// Forgets what an event says has changed; call it before the HUDs see the event.
@@ -86,7 +98,7 @@ extension X11Display {
     /// Drops the answers to questions about a compositor that has changed since.
     func forgetCompositorQuestions() {
         if let s = rootState.ownerAsked { xhud_reply_discard(handle, s) }
-        if let s = rootState.nameAsked { xhud_reply_discard(handle, s) }
+        if let s = rootState.nameAsked { xhud_reply_discard(handle, s.sequence) }
         rootState.ownerAsked = nil
         rootState.nameAsked = nil
     }

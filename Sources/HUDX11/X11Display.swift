@@ -72,19 +72,37 @@ package final class X11Display {
     /// needed), does without. Xlib's switch is global: set for this XOpenDisplay only.
     package init(name: String? = nil, keyboardExtension: Bool = true) throws {
         let displayName = name ?? String(cString: XDisplayName(nil))
+        // Every extension xhud uses asked at once, the atoms with them, and with the next round
+        // trip what the root's questions need selected or asked first: in xhud-host while
+        // XOpenDisplay waits on its own questions, elsewhere right after (see CXPrefetch).
+        let names = X11Display.knownAtoms
+        let strings: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) }
+        let cname = name.flatMap { strdup($0) }
+        defer { strings.forEach { free($0) }; cname.map { free($0) } }
+        var first = XHUDFirstQuestions()
+        first.atomCount = Int32(names.count)
+        first.rootEventMask = X11Display.rootEventMask
         if !keyboardExtension { _ = XkbIgnoreExtension(1) }
-        let opened = XOpenDisplay(name)
+        let opened: OpaquePointer? = strings.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: names.count) { atoms in
+                first.atomNames = atoms
+                first.name = cname.map { UnsafePointer($0) }
+                defer { first.atomNames = nil; first.name = nil }
+                return xhud_open_display(&first)
+            }
+        }
         if !keyboardExtension { _ = XkbIgnoreExtension(0) }
         guard let d = opened else { throw X11Error.cannotOpenDisplay(displayName) }
         handle = d
         screen = XDefaultScreen(d)
         root = XRootWindow(d, screen)
         X11Display.installErrorHandler(for: d)
-        // Every extension xhud uses asked at once, and the atoms with them: one round trip for
-        // what was five, one after another, where the extension libraries' questions are
-        // answered from these answers (xhud-host; see CXPrefetch).
-        xhud_extensions_prefetch(d)
-        internKnownAtoms()
+        if first.asked != 0 {
+            let atoms = withUnsafeBytes(of: first.atoms) { Array($0.bindMemory(to: Atom.self)) }
+            for (n, a) in zip(names + ["_NET_WM_CM_S\(first.screen)"], atoms) where a != 0 { rememberAtom(n, a) }
+            if first.ownerName != 0 { rootState.nameAsked = (first.ownerName, first.earlyOwner) }
+        }
+        registerEventDecoders()
     }
 
     deinit {
