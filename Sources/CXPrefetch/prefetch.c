@@ -140,15 +140,17 @@ void xhud_reply_discard(Display *dpy, unsigned int sequence) {
     xcb_discard_reply(XGetXCBConnection(dpy), sequence);
 }
 
-/* GE's, XFixes' and XRandR's requests that go with the first questions (their answers, where
- * there is one, are not read: the version is asked because the server wants it asked). */
+/* GE's, XFixes' and XRandR's requests that go with the first questions. The versions' answers
+ * are not read: XFIXES wants its version asked before its other requests, and GE's is the
+ * question libXext would have asked (and waited for) itself. */
 enum { geQueryVersion = 0, fixesQueryVersion = 0, fixesSelectSelectionInput = 2, randrSelectInput = 4 };
 
+/* Checked, and the answer (or error) dropped: while XOpenDisplay runs, an error given to Xlib
+ * would reach its default handler, which exits. */
 static void send_raw(xcb_connection_t *c, xcb_extension_t *ext, uint8_t opcode, int isvoid, void *body, size_t size) {
     xcb_protocol_request_t request = { .count = 1, .ext = ext, .opcode = opcode, .isvoid = isvoid };
     struct iovec parts[3] = { { 0, 0 }, { 0, 0 }, { body, size } };
-    unsigned int sequence = xcb_send_request(c, isvoid ? 0 : XCB_REQUEST_CHECKED, parts + 2, &request);
-    if (!isvoid) xcb_discard_reply(c, sequence);
+    xcb_discard_reply(c, xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &request));
 }
 
 static int present(xcb_connection_t *c, int index) {
@@ -187,7 +189,7 @@ static void ask(xcb_connection_t *c, XHUDFirstQuestions *q, int screen) {
     /* Sent with the next round trip. The root's events are selected before anything about the
      * root is asked: an answer stays true until an event says otherwise. */
     uint32_t mask = (uint32_t)q->rootEventMask;
-    xcb_change_window_attributes(c, root, XCB_CW_EVENT_MASK, &mask);
+    xcb_discard_reply(c, xcb_change_window_attributes_checked(c, root, XCB_CW_EVENT_MASK, &mask).sequence);
     if (present(c, ge)) {
         struct { uint8_t major, minor; uint16_t length; uint16_t major_version, minor_version; } body = { 0, 0, 0, 1, 0 };
         send_raw(c, &known[ge], geQueryVersion, 0, &body, sizeof body);

@@ -331,6 +331,16 @@ def test_without_a_display_no_server_and_no_socket_stay(nx):
     assert not list((nx.rt / "xhud").glob("987654*.sock")), "a server that could not start left its socket"
 
 
+def test_a_screen_the_display_does_not_have_is_refused_cleanly(nx):
+    """DISPLAY naming a screen the X server does not have: the server's first questions (asked
+    while XOpenDisplay waits) find no such root; Xlib then refuses the display, and so does xhud,
+    with its message and status, leaving no server behind."""
+    env = dict(nx.env, DISPLAY=nx.env["DISPLAY"].split(".")[0] + ".7")
+    r = subprocess.run([str(XHUD_BIN), "--label", "x"], env=env, capture_output=True, text=True, timeout=10)
+    assert r.returncode == 3 and "cannot open display" in r.stderr, r
+    assert not any(".7" in p.name for p in (nx.rt / "xhud").glob("*.sock")), "a server that could not start left its socket"
+
+
 def test_a_notification_with_stdin_a_pipe_ignores_its_end(nx):
     """`--mode text` in a pipeline: the notification does not read stdin, and the end of its
     input does not cut it short."""
