@@ -160,7 +160,7 @@ static int present(xcb_connection_t *c, int index) {
 
 static void ask(xcb_connection_t *c, XHUDFirstQuestions *q, int screen) {
     const xcb_setup_t *setup = xcb_get_setup(c);
-    if (!setup || q->atomCount < 0 || q->atomCount > XHUD_FIRST_ATOMS - 1) return;
+    if (!setup) return;
     xcb_screen_iterator_t it = xcb_setup_roots_iterator(setup);
     for (int i = 0; i < screen && it.rem; i++) xcb_screen_next(&it);
     if (!it.rem) return;
@@ -173,10 +173,12 @@ static void ask(xcb_connection_t *c, XHUDFirstQuestions *q, int screen) {
     for (int i = 0; i < knownCount; i++) xcb_prefetch_extension_data(c, &known[i]);
     char selection[32];
     snprintf(selection, sizeof selection, "_NET_WM_CM_S%d", screen);
-    int n = q->atomCount + 1;
+    /* More names than fit are interned when first used instead (X11Display.atom). */
+    int named = q->atomCount < 0 ? 0 : q->atomCount < XHUD_FIRST_ATOMS - 1 ? q->atomCount : XHUD_FIRST_ATOMS - 1;
+    int n = named + 1;
     xcb_intern_atom_cookie_t cookies[XHUD_FIRST_ATOMS];
     for (int i = 0; i < n; i++) {
-        const char *name = i < q->atomCount ? q->atomNames[i] : selection;
+        const char *name = i < named ? q->atomNames[i] : selection;
         cookies[i] = xcb_intern_atom(c, 0, (uint16_t)strlen(name), name);
     }
     for (int i = 0; i < n; i++) {

@@ -99,7 +99,9 @@ package final class X11Display {
         X11Display.installErrorHandler(for: d)
         if first.asked != 0 {
             let atoms = withUnsafeBytes(of: first.atoms) { Array($0.bindMemory(to: Atom.self)) }
-            for (n, a) in zip(names + ["_NET_WM_CM_S\(first.screen)"], atoms) where a != 0 { rememberAtom(n, a) }
+            let interned = min(names.count, atoms.count - 1)
+            for (n, a) in zip(names.prefix(interned), atoms) where a != 0 { rememberAtom(n, a) }
+            if atoms[interned] != 0 { rememberAtom("_NET_WM_CM_S\(first.screen)", atoms[interned]) }
             if first.ownerName != 0 { rootState.nameAsked = (first.ownerName, first.earlyOwner) }
         }
         registerEventDecoders()

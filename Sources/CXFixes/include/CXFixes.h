@@ -9,8 +9,8 @@
  */
 #include <X11/Xlib.h>
 
-/* XFixes' first event number, -1 when the display has no XFixes. The first call registers the
- * decoding of SelectionNotify, delivered with its XFixesSelectionNotifyEvent fields. */
+/* XFixes' first event number, -1 when the display has no XFixes. Registers (again, on a later
+ * call) the decoding of SelectionNotify, delivered with its XFixesSelectionNotifyEvent fields. */
 int xhud_fixes_event_base(Display *dpy);
 
 /* A region of `count` rectangles (0: empty); 0 when the display has no XFixes. */

@@ -30,8 +30,8 @@ typedef struct {
     const char *const *atomNames;
     int atomCount;
     long rootEventMask;
-    /* Out: whether they were asked; the screen; the atoms (0 where the server gave none), the
-     * compositor's selection last. The selection's owner while the connection opened (0: none)
+    /* Out: whether they were asked; the screen; the atoms (0 where the server gave none, or
+     * past the first XHUD_FIRST_ATOMS - 1 names), the compositor's selection after them. The selection's owner while the connection opened (0: none)
      * and the sequence of its WM_NAME's question (0: not asked): Xlib drops the events that come
      * before their decoders are registered, once the display is open, so the owner is to be
      * asked again then; the name holds while the owner is the same. */
