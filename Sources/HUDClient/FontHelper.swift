@@ -14,7 +14,7 @@ enum FontHelper {
     /// The helper to start beside the server `host` (nil when matches are kept, or no helper is
     /// found: the server then matches its fonts itself).
     static func beside(host: String) -> (path: String, arguments: [String])? {
-        guard let kept = PrivateCache.fontMatchesPath, access(kept, F_OK) != 0, let helper = path() else { return nil }
+        guard !PrivateCache.fontMatchesKept, let helper = path() else { return nil }
         return (helper, arguments(host: host))
     }
 

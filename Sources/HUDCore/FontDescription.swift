@@ -22,25 +22,59 @@ package struct FontDescription: Equatable {
         return [d.labelFont, d.detailsFont, d.buttonFont, LayoutMetrics.valueFont, LayoutMetrics.ringValueFont]
     }
 
-    private static let weights: [String: Double] = [
-        "thin": 100, "ultra-light": 200, "ultralight": 200, "extra-light": 200, "extralight": 200,
-        "light": 300, "semi-light": 350, "semilight": 350, "demi-light": 350, "demilight": 350,
-        "book": 380, "regular": 400, "medium": 500, "semi-bold": 600, "semibold": 600,
-        "demi-bold": 600, "demibold": 600, "bold": 700, "ultra-bold": 800, "ultrabold": 800,
-        "extra-bold": 800, "extrabold": 800, "heavy": 900, "black": 900, "ultra-heavy": 1000,
-        "ultraheavy": 1000, "extra-heavy": 1000, "extraheavy": 1000, "ultra-black": 1000,
-        "ultrablack": 1000, "extra-black": 1000, "extrablack": 1000,
-    ]
-    private static let slants: [String: Int32] = ["roman": 0, "italic": 100, "oblique": 110]
-    private static let widths: [String: Int32] = [
-        "ultra-condensed": 50, "extra-condensed": 63, "condensed": 75, "semi-condensed": 87,
-        "semi-expanded": 113, "expanded": 125, "extra-expanded": 150, "ultra-expanded": 200,
-    ]
+    // Pango's style words, compared in turn rather than hashed: a dictionary of them is built,
+    // and its types' metadata made, on the way to a first start's first frame.
+    private static func weight(named word: String) -> Double? {
+        switch word {
+        case "thin": 100
+        case "ultra-light", "ultralight", "extra-light", "extralight": 200
+        case "light": 300
+        case "semi-light", "semilight", "demi-light", "demilight": 350
+        case "book": 380
+        case "regular": 400
+        case "medium": 500
+        case "semi-bold", "semibold", "demi-bold", "demibold": 600
+        case "bold": 700
+        case "ultra-bold", "ultrabold", "extra-bold", "extrabold": 800
+        case "heavy", "black": 900
+        case "ultra-heavy", "ultraheavy", "extra-heavy", "extraheavy", "ultra-black", "ultrablack", "extra-black",
+             "extrablack": 1000
+        default: nil
+        }
+    }
+
+    private static func slant(named word: String) -> Int32? {
+        switch word {
+        case "roman": 0
+        case "italic": 100
+        case "oblique": 110
+        default: nil
+        }
+    }
+
+    private static func width(named word: String) -> Int32? {
+        switch word {
+        case "ultra-condensed": 50
+        case "extra-condensed": 63
+        case "condensed": 75
+        case "semi-condensed": 87
+        case "semi-expanded": 113
+        case "expanded": 125
+        case "extra-expanded": 150
+        case "ultra-expanded": 200
+        default: nil
+        }
+    }
+
     /// Pango's other style words: a description that ends with one is Pango's to read.
-    private static let pangoOnly: Set<String> = [
-        "small-caps", "all-small-caps", "petite-caps", "all-petite-caps", "unicase", "title-caps",
-        "not-rotated", "south", "upside-down", "north", "rotated-left", "east", "rotated-right", "west",
-    ]
+    private static func isPangoOnly(_ word: String) -> Bool {
+        switch word {
+        case "small-caps", "all-small-caps", "petite-caps", "all-petite-caps", "unicase", "title-caps",
+             "not-rotated", "south", "upside-down", "north", "rotated-left", "east", "rotated-right", "west":
+            true
+        default: false
+        }
+    }
 
     package init?(_ text: String) {
         var words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -52,16 +86,16 @@ package struct FontDescription: Equatable {
         while let w = words.last {
             let word = w.lowercased()
             if word == "normal" {
-            } else if let v = FontDescription.weights[word] {
+            } else if let v = FontDescription.weight(named: word) {
                 if weightSeen { return nil }   // Pango takes the last one read; keep to the plain case
                 weight = v; weightSeen = true
-            } else if let v = FontDescription.slants[word] {
+            } else if let v = FontDescription.slant(named: word) {
                 if slantSeen { return nil }
                 slant = v; slantSeen = true
-            } else if let v = FontDescription.widths[word] {
+            } else if let v = FontDescription.width(named: word) {
                 if widthSeen { return nil }
                 width = v; widthSeen = true
-            } else if FontDescription.pangoOnly.contains(word) || word.hasPrefix("@") || word.hasPrefix("#") {
+            } else if FontDescription.isPangoOnly(word) || word.hasPrefix("@") || word.hasPrefix("#") {
                 return nil
             } else {
                 break

@@ -64,25 +64,38 @@ package enum PrivateCache {
     /// `$XDG_CACHE_HOME` or `~/.cache`; nil unless both directories are the user's own and
     /// private (a cache others could write would be trusted input).
     package static func directory(_ name: String, preferringRuntime: Bool) -> String? {
-        func env(_ n: String) -> String? { getenv(n).map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } }
-        let base: String
-        if preferringRuntime, let r = env("XDG_RUNTIME_DIR") { base = r + "/xhud" }
-        else if let c = env("XDG_CACHE_HOME") { base = c + "/xhud"; _ = mkdir(c, 0o700) }
-        else if let h = env("HOME") { base = h + "/.cache/xhud"; _ = mkdir(h + "/.cache", 0o700) }
-        else { return nil }
-        let dir = base + "/" + name
-        for d in [base, dir] {
+        guard let place = location(name, preferringRuntime: preferringRuntime) else { return nil }
+        if let parent = place.parent { _ = mkdir(parent, 0o700) }
+        for d in [place.base, place.directory] {
             if mkdir(d, 0o700) != 0 && errno != EEXIST { return nil }
             var st = stat()
             guard lstat(d, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid(), st.st_mode & 0o077 == 0 else { return nil }
         }
-        return dir
+        return place.directory
+    }
+
+    /// Where `directory` is, made or not: its parent (`$XDG_CACHE_HOME` or `~/.cache`, made
+    /// with it), `BASE/xhud` and `BASE/xhud/NAME`.
+    private static func location(_ name: String, preferringRuntime: Bool) -> (parent: String?, base: String, directory: String)? {
+        func env(_ n: String) -> String? { getenv(n).map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } }
+        if preferringRuntime, let r = env("XDG_RUNTIME_DIR") { return (nil, r + "/xhud", r + "/xhud/" + name) }
+        let parent: String
+        if let c = env("XDG_CACHE_HOME") { parent = c } else if let h = env("HOME") { parent = h + "/.cache" } else { return nil }
+        return (parent, parent + "/xhud", parent + "/xhud/" + name)
     }
 
     /// The kept font matches' file (HUDRender's FontMatchCache): a client that starts a server
     /// without them starts the font helper beside it.
     package static var fontMatchesPath: String? {
         directory("fonts", preferringRuntime: false).map { $0 + "/matches" }
+    }
+
+    /// Whether kept font matches are there to read, looked for without making their directory
+    /// (a client on its way to start a server: two new directories on a first start cost it
+    /// more than the rest of its way there; the server makes them when it writes the file).
+    package static var fontMatchesKept: Bool {
+        guard let place = location("fonts", preferringRuntime: false) else { return false }
+        return access(place.directory + "/matches", F_OK) == 0
     }
 
     /// Written whole or not at all (a rename), so a reader never sees half a file.

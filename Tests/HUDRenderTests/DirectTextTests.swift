@@ -90,9 +90,17 @@ final class DirectTextTests: XCTestCase {
     func testFontDescriptionsAreReadAsPangoReadsThem() {
         let styles = [0: Int32(0), 1: 110, 2: 100]                   // Pango's style -> fontconfig slant
         let widths: [Int32] = [50, 63, 75, 87, 100, 113, 125, 150, 200] // Pango's stretch -> fontconfig width
-        for s in ["Sans Bold 16px", "Sans 12", "DejaVu Sans, Sans Bold Italic 10.5", "Sans Semi-Bold Condensed 14px",
+        // Every style word DirectText reads, and descriptions that mix them.
+        let words = ["Thin", "Ultra-Light", "Ultralight", "Extra-Light", "Extralight", "Light", "Semi-Light", "Semilight",
+                     "Demi-Light", "Demilight", "Book", "Regular", "Medium", "Semi-Bold", "Semibold", "Demi-Bold",
+                     "Demibold", "Bold", "Ultra-Bold", "Ultrabold", "Extra-Bold", "Extrabold", "Heavy", "Black",
+                     "Ultra-Heavy", "Ultraheavy", "Extra-Heavy", "Extraheavy", "Ultra-Black", "Ultrablack", "Extra-Black",
+                     "Extrablack", "Roman", "Italic", "Oblique", "Ultra-Condensed", "Extra-Condensed", "Condensed",
+                     "Semi-Condensed", "Normal", "Semi-Expanded", "Expanded", "Extra-Expanded", "Ultra-Expanded"]
+        for s in words.map({ "Sans \($0) 12px" }) + [
+                  "Sans Bold 16px", "Sans 12", "DejaVu Sans, Sans Bold Italic 10.5", "Sans Semi-Bold Condensed 14px",
                   "Noto Sans CJK SC Light 12px", "Monospace Oblique 11", "Serif Normal 9", "Sans Heavy Expanded 30px",
-                  "URW Gothic Book 12px", "Sans Bold 9999px", "Sans 700"] {
+                  "URW Gothic Book 12px", "Sans Bold 9999px", "Sans 700", "Sans BOLD italic 12px"] {
             guard let d = FontDescription(s) else { XCTFail("\(s) is not read"); continue }
             let p = pango_font_description_from_string(s)!
             defer { pango_font_description_free(p) }
@@ -106,7 +114,10 @@ final class DirectTextTests: XCTestCase {
                 ? units / 1024 : units * 96 / 72 / 1024
             XCTAssertEqual(d.pixelSize, pixels, accuracy: 1e-9, s)
         }
-        for s in ["Sans", "Sans Bold", "", "16px", "Sans Small-Caps 12", "Sans Rotated-Left 12px", "Sans 0px", "Sans -3"] {
+        let pangoOnly = ["Small-Caps", "All-Small-Caps", "Petite-Caps", "All-Petite-Caps", "Unicase", "Title-Caps",
+                         "Not-Rotated", "South", "Upside-Down", "North", "Rotated-Left", "East", "Rotated-Right", "West"]
+        for s in pangoOnly.map({ "Sans \($0) 12px" }) + ["Sans", "Sans Bold", "", "16px", "Sans 0px", "Sans -3",
+                                                         "Sans Bold Bold 12px", "Sans Italic Oblique 12px"] {
             XCTAssertNil(FontDescription(s), s)
         }
     }
