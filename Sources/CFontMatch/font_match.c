@@ -1,10 +1,37 @@
 /* Font matching with fontconfig alone (see CFontMatch.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fontconfig/fontconfig.h>
 #pragma GCC visibility push(hidden)
 #include "CFontMatch.h"
 #pragma GCC visibility pop
+
+FcConfig *xhud_font_config_new(void) {
+    FcConfig *config = FcConfigCreate();
+    if (!config) return NULL;
+    FcStrList *dirs = NULL;
+    if (FcConfigParseAndLoad(config, NULL, FcTrue) && (dirs = FcConfigGetCacheDirs(config)) && FcStrListNext(dirs) &&
+        FcConfigBuildFonts(config)) {
+        FcStrListDone(dirs);
+        return config;
+    }
+    if (dirs) FcStrListDone(dirs);
+    FcConfigDestroy(config);
+    return FcInitLoadConfigAndFonts();
+}
+
+static void load_once(void) {
+    FcConfig *config = xhud_font_config_new();
+    if (!config) return;   /* the first match loads fontconfig's own way, and fails as it does */
+    FcConfigSetCurrent(config);
+    FcConfigDestroy(config);   /* the current configuration holds its own reference */
+}
+
+void xhud_font_config_load(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, load_once);
+}
 
 void xhud_font_substitute_options(FcPattern *p) {
     FcValue v;

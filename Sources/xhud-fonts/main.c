@@ -3,7 +3,8 @@
  * A client that starts a server finding no kept font matches starts this beside it, its output
  * a pipe the server reads (ServerLauncher, FontWarmup). Linked to fontconfig alone, it reaches
  * main in a third of the server's time and reads fontconfig's configuration (48 XML files,
- * the longest part of a first start) while the server's libraries are still being mapped.
+ * the longest part of a first start; not the 55 it only lists, see `xhud_font_config_new`)
+ * while the server's libraries are still being mapped.
  *
  * Usage: xhud-fonts PROGRAM DPI [KEY FAMILIES WEIGHT SLANT WIDTH PIXEL_SIZE]...
  * Prints "font KEY<TAB>MATCH" for each description that matches (the kept matches' lines), as
@@ -28,6 +29,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: xhud-fonts PROGRAM DPI [KEY FAMILIES WEIGHT SLANT WIDTH PIXEL_SIZE]...\n");
         return 2;
     }
+    xhud_font_config_load();
     for (int i = 3; i < argc; i += 6) {
         const char *key = argv[i], *families = argv[i + 1];
         double weight, slant, width, size;

@@ -30,6 +30,52 @@ final class FontMatchTests: XCTestCase {
         }
     }
 
+    /// The configuration loaded without the rule files that are only listed (conf.avail) has the
+    /// same rules and fonts as fontconfig's own: every pattern matches the same font, however
+    /// the rules rewrite it (aliases, languages, weights, the program's name).
+    func testTheConfigurationWithoutListedFilesMatchesAsFontconfigsOwn() throws {
+        let ours = try XCTUnwrap(xhud_font_config_new()), own = try XCTUnwrap(FcInitLoadConfigAndFonts())
+        defer { FcConfigDestroy(ours); FcConfigDestroy(own) }
+        XCTAssertEqual(FcConfigGetFonts(ours, FcSetSystem)?.pointee.nfont, FcConfigGetFonts(own, FcSetSystem)?.pointee.nfont)
+        let patterns = ["Sans:weight=200", "Sans:bold:pixelsize=16", "Serif:italic", "Monospace:pixelsize=11", "DejaVu Sans",
+                        "Helvetica", "Arial:bold", "Times New Roman", "Courier", "Noto Sans CJK SC", "Sans:lang=ja",
+                        "Sans:lang=ar", "NoSuchFamily:pixelsize=12", "Sans:prgname=xhud-host", ":pixelsize=7", "emoji",
+                        "Sans:width=75:weight=80", "Cantarell,Sans:slant=110"]
+        for text in patterns {
+            var matches: [String] = []
+            for config in [ours, own] {
+                let p = try XCTUnwrap(FcNameParse(text))
+                FcConfigSubstitute(config, p, FcMatchPattern)
+                FcDefaultSubstitute(p)
+                var result = FcResultNoMatch
+                let m = FcFontMatch(config, p, &result)
+                FcPatternDestroy(p)
+                let unparsed = m.flatMap { FcNameUnparse($0) }
+                matches.append(unparsed.map { String(cString: $0) } ?? "no match")
+                free(unparsed)
+                if let m { FcPatternDestroy(m) }
+            }
+            XCTAssertEqual(matches[0], matches[1], text)
+        }
+        // What it leaves out: rule sets fontconfig lists without applying them.
+        func ruleSets(_ config: OpaquePointer) -> (all: Int, enabled: Int) {
+            var iter = FcConfigFileInfoIter(), all = 0, enabled = 0
+            FcConfigFileInfoIterInit(config, &iter)
+            repeat {
+                var name: UnsafeMutablePointer<FcChar8>?, description: UnsafeMutablePointer<FcChar8>?, on = FcFalse
+                guard FcConfigFileInfoIterGet(config, &iter, &name, &description, &on) != 0 else { break }
+                free(name); free(description)
+                all += 1
+                if on != 0 { enabled += 1 }
+            } while FcConfigFileInfoIterNext(config, &iter) != 0
+            return (all, enabled)
+        }
+        let (o, f) = (ruleSets(ours), ruleSets(own))
+        XCTAssertEqual(o.all, o.enabled, "every rule set of ours is applied")
+        XCTAssertEqual(o.enabled, f.enabled)
+        if access("/usr/share/fontconfig/conf.avail", F_OK) == 0 { XCTAssertGreaterThan(f.all, o.all) }
+    }
+
     /// A description's match names the server's program when asked to (the helper matches for
     /// it), and otherwise this process's, as fontconfig would.
     func testAMatchIsMadeForTheProgramNamed() throws {

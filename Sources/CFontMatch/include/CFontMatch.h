@@ -8,6 +8,20 @@
 
 struct _FcPattern;
 
+struct _FcConfig;
+
+/* Fontconfig's configuration and fonts, loaded as FcInit loads them but without also parsing the
+ * configuration files that are available and not enabled (conf.avail: FcInit parses them only to
+ * list them, and they are more than half the XML it reads): the same rules and fonts, in half
+ * the time. A new reference (FcConfigDestroy it), or NULL. Where the configuration cannot be
+ * read, or names no cache directory, fontconfig's own loading is used (its fallbacks). */
+struct _FcConfig *xhud_font_config_new(void);
+
+/* Makes `xhud_font_config_new`'s configuration the current one, once a process (later calls
+ * return at once). For xhud's own programs (the font helper, the server's warm-up thread),
+ * before anything else loads fontconfig: it replaces a configuration already current. */
+void xhud_font_config_load(void);
+
 /* The match for a description with these fields (FcFontMatch's; FcPatternDestroy it), or NULL.
  * `families` is a comma-separated list; `weight` is OpenType (400 regular, 700 bold); `slant`
  * and `width` are fontconfig's; `dpi` turns the pixel size into points for fontconfig's rules.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CCairo
 import CDirectText
+import CFontMatch
 import CPango
 import HUDSystem
 
@@ -41,6 +42,7 @@ package enum FontWarmup {
     /// started with the font helper's pipe (`helper`, taken over) waits for its matches when none
     /// are kept, instead of reading the configuration itself.
     package static func start(helper: Int32? = nil) {
+        ownsConfiguration.withLock { $0 = true }
         guard thread == nil else {
             if let helper { close(helper) }
             return
@@ -119,7 +121,7 @@ package enum FontWarmup {
                     return nil
                 }
             }
-            FcInit()
+            xhud_font_config_load()
             sem_post(FontWarmup.configured)
             if mode & 2 != 0 {
                 if let p = FontWarmup.previous { pthread_join(p, nil) }
@@ -159,13 +161,22 @@ package enum FontWarmup {
     /// or right-to-left text is then as fast as any).
     package static func loadPango() { _ = xhud_pango_load() }
 
-    /// Returns once fontconfig's configuration is loaded (at once without a warm-up thread).
-    /// Any thread.
+    /// Returns once fontconfig's configuration is loaded: after the warm-up thread's, or, in a
+    /// process that warms up, loaded here if none has been yet (the kept matches held, or the
+    /// helper answered); at once in any other (the first match loads it). Any thread.
     package static func waitForConfiguration() {
-        guard loading.withLock({ $0 }) else { return }
-        pass(configured, releasing: true)
-        loading.withLock { $0 = false }
+        if loading.withLock({ $0 }) {
+            pass(configured, releasing: true)
+            loading.withLock { $0 = false }
+        }
+        // A process that warms fonts up is xhud's own: whichever text needs the configuration
+        // first loads it without the files fontconfig only lists (`xhud_font_config_load`).
+        if ownsConfiguration.withLock({ $0 }) { xhud_font_config_load() }
     }
+
+    /// Whether `start` was called: this process's fontconfig is xhud's to load (a library's
+    /// host program may have a configuration of its own current, which must stay).
+    private static let ownsConfiguration = Locked(false)
 
     package static func join() {
         guard let t = thread else { return }
