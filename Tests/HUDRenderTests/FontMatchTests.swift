@@ -73,7 +73,8 @@ final class FontMatchTests: XCTestCase {
         let (o, f) = (ruleSets(ours), ruleSets(own))
         XCTAssertEqual(o.all, o.enabled, "every rule set of ours is applied")
         XCTAssertEqual(o.enabled, f.enabled)
-        if access("/usr/share/fontconfig/conf.avail", F_OK) == 0 { XCTAssertGreaterThan(f.all, o.all) }
+        // Fontconfig has parsed its template directory this way since 2.13.91.
+        if FcGetVersion() >= 21391, access("/usr/share/fontconfig/conf.avail", F_OK) == 0 { XCTAssertGreaterThan(f.all, o.all) }
     }
 
     /// A description's match names the server's program when asked to (the helper matches for
