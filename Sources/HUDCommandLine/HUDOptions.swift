@@ -109,6 +109,12 @@ package struct HUDOptions: Sendable, Equatable {
     package var noWrap = false
     package var gtkModule: String?
 
+    /// stdin is read as `zenity --progress` reads it: the invocation is spelled as zenity's
+    /// (its `--progress`, or an option only its progress dialog has).
+    package var readsZenityInput: Bool {
+        zenityProgress || percentage != nil || pulsate || autoClose || autoKill || noCancel || timeRemaining || text != nil
+    }
+
     /// The command to run while the HUD shows (everything after `--`).
     package var command: [String] = []
 

@@ -47,13 +47,16 @@ package enum HelpText {
           show  hide  hide=SECONDS  done (exit 0)  cancel (exit 1)
           success[=TEXT]  error[=TEXT]  info[=TEXT]  warning[=TEXT]
                            show the icon, hide after a while, exit 0
-        Other lines are ignored with a warning (without one after zenity's
-        --progress). End of input hides the HUD.
+        Other lines are ignored with a warning. End of input hides the HUD.
         zenity --progress scripts work with the name changed: --progress (with
         no value), --text (Pango markup, as in zenity), --percentage,
         --pulsate, --auto-close, --auto-kill, --no-cancel, --cancel-label,
         --attach and --timeout (exit 5) are honoured; zenity's other options
         (--title, --width, --gtk-module, ...) are accepted and ignored.
+        With any of them stdin is read exactly as zenity reads it: a line
+        starting with a digit is a percentage (all its digits, as zenity:
+        "100 files to go" is 100), "#TEXT" the text, "pulsate:BOOL"; every
+        other line, the words above included, is ignored without a word.
 
         WRAPPING A COMMAND
         The command's stdin, stdout, stderr and exit status pass through

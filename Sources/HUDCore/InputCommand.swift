@@ -21,6 +21,10 @@ package enum InputCommand: Equatable, Sendable {
         case button(String)
         case alternate(Bool)
         case pulsate(Bool)
+        /// zenity's `#` line: plain text, whatever the label's markup setting.
+        case text(String)
+        /// zenity's percentage, a fraction 0...1: the bar moves, a pulsating one goes on pulsating.
+        case percentage(Double)
 
         package func apply(to c: inout HUDConfiguration) {
             switch self {
@@ -36,6 +40,8 @@ package enum InputCommand: Equatable, Sendable {
                 if c.mode == .indeterminate { c.mode = .annular }
             case .pulsate(let on):
                 if on { c.mode = .indeterminate } else if c.mode == .indeterminate { c.mode = .annular }
+            case .text(let s): c.label = c.markup ? s.escapingMarkup : s
+            case .percentage(let p): c.progress = p
             }
         }
     }
@@ -148,6 +154,23 @@ package enum InputCommand: Equatable, Sendable {
 }
 
 extension String {
+    /// The text as Pango markup that shows it as written (`&`, `<`, `>`, quotes escaped).
+    package var escapingMarkup: String {
+        guard contains(where: { "&<>\"'".contains($0) }) else { return self }
+        var out = ""
+        for ch in self {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
     /// Drops a trailing CR and/or LF. Done on scalars: "\r\n" is one Character, which
     /// `trimmingSpaces` would not recognise.
     func droppingLineEnd() -> String {

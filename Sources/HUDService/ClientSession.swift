@@ -207,8 +207,15 @@ extension HUDServer {
         if request.resumes { config.graceTime = 0 }
         if huds.isFull { return noRoom() }
         let hud: HUD
+        var parent = options.parentSpec
+        var warning = ""
         do {
-            hud = try display.makeHUD(configuration: config, parent: options.parentSpec, scale: options.scale)
+            hud = try display.makeHUD(configuration: config, parent: parent, scale: options.scale)
+        } catch let error as X11Error where options.attach != nil && options.window == nil {
+            // zenity ignores a window to attach to that is not there; so does its spelling here.
+            parent = .monitor("pointer")
+            warning = "xhud: --attach: \("\(error)".escapingControlCharacters); the HUD covers the pointer's monitor\n"
+            do { hud = try display.makeHUD(configuration: config, parent: parent, scale: options.scale) } catch { return usageError("\(error)") }
         } catch {
             return usageError("\(error)")
         }
@@ -221,7 +228,7 @@ extension HUDServer {
         }
         sessions[id] = session
         opened = session
-        huds.add(hud, key: id, parent: options.parentSpec)   // before it shows: its window is made where it will stay
+        huds.add(hud, key: id, parent: parent)   // before it shows: its window is made where it will stay
         accessibility?.track(id, hud)
         if huds.crowded.contains(hud.stackRegion) {
             sessions[id] = nil
@@ -231,6 +238,6 @@ extension HUDServer {
             return noRoom()
         }
         keep()
-        return Wire.Reply(status: 0, plan: plan)
+        return Wire.Reply(status: 0, error: warning, plan: plan)
     }
 }

@@ -25,7 +25,10 @@ struct InputApplier<HUD: ServedHUD> {
     mutating func apply(_ input: LineBuffer.Line) {
         lineNumber += 1
         if ended { return }
-        let command = InputCommand.parse(input.line)
+        let zenity = options.readsZenityInput
+        var command = zenity ? InputCommand.parseZenity(input.line) : InputCommand.parse(input.line)
+        // zenity's pulsation stops on the bar (or the determinate mode asked for), at its last value.
+        if zenity, case .set(.pulsate(false)) = command { command = .set(.mode(zenityBar)) }
         let truncated = input.truncated, valid = input.valid && !input.hadNUL
         func say(_ s: String) { warn("stdin line \(lineNumber): \(s)".escapingControlCharacters) }
         // One warning a line: what was wrong with its bytes, else what was wrong with it.
@@ -34,7 +37,11 @@ struct InputApplier<HUD: ServedHUD> {
         case .empty: break
         case .set(let change):
             hud.update { change.apply(to: &$0) }
-            if options.autoClose, case .progress(let p) = change, p >= 1 { ended = true; finish(Status.done, 0) }
+            switch change {
+            case .progress(let p), .percentage(let p):
+                if options.autoClose && p >= 1 { ended = true; finish(Status.done, 0) }
+            default: break
+            }
         case .show: hud.show(animated: true)
         case .hide(let delay): hud.hide(animated: true, afterDelay: delay)
         case .finish(.done): ended = true; finish(Status.done, 0)
@@ -45,13 +52,23 @@ struct InputApplier<HUD: ServedHUD> {
             hud.show(animated: true)
             finish(Status.done, options.notificationDuration(for: hud.configuration))
         case .invalid(let l, let reason):
-            // zenity ignores lines it does not understand, without a word; so does its mode here.
-            if valid && !truncated && !options.zenityProgress { say("\(reason): ignored '\(l.prefix(80))'") }
+            if valid && !truncated { say("\(reason): ignored '\(l.prefix(80))'") }
         }
     }
 
-    /// The input ended: the HUD goes, unless a line already ended it.
+    /// What zenity's pulsating bar stops on: the determinate mode asked for, else the bar.
+    private var zenityBar: HUDMode { options.mode.flatMap { $0.showsProgress ? $0 : nil } ?? .bar }
+
+    /// The input ended: the HUD goes, unless a line already ended it (zenity's bar fills first).
     mutating func end() {
-        if !ended { ended = true; finish(Status.done, 0) }
+        guard !ended else { return }
+        ended = true
+        if options.readsZenityInput {
+            hud.update { c in
+                if c.mode == .indeterminate { c.mode = zenityBar }
+                if c.mode.showsProgress { c.progress = 1 }
+            }
+        }
+        finish(Status.done, 0)
     }
 }
