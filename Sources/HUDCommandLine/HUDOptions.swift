@@ -172,14 +172,21 @@ package struct HUDOptions: Sendable, Equatable {
         }
         if let v = verb {
             if !v.isNotification && message != nil { throw UsageError("'\(v.rawValue)' takes no text") }
+            if v.isNotification && !hasText && id == nil {
+                throw UsageError("'\(v.rawValue)' needs a text to show, e.g. xhud \(v.rawValue) \"Saved\" (or --label, --details)")
+            }
             if v.needsID && id == nil { throw UsageError("'\(v.rawValue)' needs --id NAME") }
             if !command.isEmpty { throw UsageError("'\(v.rawValue)' cannot wrap a command") }
         }
         if let id { try Self.validateName(id) }
         if id != nil && !command.isEmpty { throw UsageError("--id cannot wrap a command") }
         if mode == .custom && image == nil { throw UsageError("--mode custom needs --image FILE") }
+        if mode == .text && !hasText && id == nil && command.isEmpty { throw UsageError("--mode text needs a text: --label or --details") }
         if image == "" { throw UsageError("--image needs a file (PNG or SVG) or an icon name, got ''") }
     }
+
+    /// Some text to show: a notification's, --label, --details or zenity's --text.
+    var hasText: Bool { [message, label, details, text].contains { !($0 ?? "").isEmpty } }
 
     static func check(_ name: String, _ v: Double, _ range: ClosedRange<Double>, unit: String) throws(UsageError) {
         guard v.isFinite, range.contains(v) else {

@@ -1,3 +1,4 @@
+import HUDSystem
 import HUDCore
 import HUDSettings
 import HUDSocket
@@ -31,7 +32,8 @@ extension HUDOptions {
                 switch positionals {
                 case 0:
                     guard let v = Verb(rawValue: a) else {
-                        throw UsageError("unknown verb '\(a)' (expected \(Verb.allCases.map(\.rawValue).joined(separator: ", ")))")
+                        let verbs = Verb.allCases.map(\.rawValue)
+                        throw UsageError("unknown verb '\(a)' (expected \(verbs.joined(separator: ", ")))\(Suggestion.hint(for: a, among: verbs))")
                     }
                     o.verb = v
                 case 1: o.message = a
@@ -40,7 +42,13 @@ extension HUDOptions {
                 positionals += 1
                 continue
             }
-            guard a.hasPrefix("--") else { throw UsageError("Unknown option '\(a)'") }
+            guard a.hasPrefix("--") else {
+                // "-label": one dash short of an option.
+                let name = String(a.dropFirst().prefix { $0 != "=" })
+                let hint = OptionTable.byName[name] != nil ? "; did you mean '--\(name)'?"
+                    : Suggestion.hint(for: name, among: OptionTable.suggestible, prefix: "--")
+                throw UsageError("Unknown option '\(a)'\(hint)")
+            }
             let body = a.dropFirst(2)
             let equals = body.firstIndex(of: "=")
             let name = String(body[..<(equals ?? body.endIndex)])
@@ -64,7 +72,8 @@ extension HUDOptions {
                 guard inline == nil else { throw UsageError("'--\(name)' takes no value, got '\(a)'") }
                 set(&o, false)
             } else {
-                throw UsageError("Unknown option '--\(name)'")
+                let hint = Suggestion.hint(for: name, among: OptionTable.suggestible, prefix: "--")
+                throw UsageError("Unknown option '--\(name)'" + (hint.isEmpty ? " (xhud --help lists the options)" : hint))
             }
         }
         try o.validate()

@@ -47,10 +47,21 @@ package struct ConfiguredInvocation {
         func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
         if let c = user.config, !c.isEmpty { user.config = absolute(c) }
         if let t = user.theme, t.contains("/") { user.theme = absolute(t) }
+        // A file or theme the user named that cannot be had is an error, never the built-in look.
+        if let c = configFile(user), !c.isEmpty {
+            var st = stat()
+            let fd = open(c, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            let err = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : (st.st_mode & S_IFMT) == S_IFDIR ? EISDIR : 0
+            if fd >= 0 { close(fd) }
+            if err != 0 {
+                throw UsageError((user.config != nil ? "--config" : "$XHUD_CONFIG") + " \(c): \(String(cString: strerror(err)))")
+            }
+        }
         let loaded = settings(configFile(user))
         let kind = Settings.Kind(wrapsCommand: !user.command.isEmpty, isNotification: user.isNotification,
                                  id: user.id)
         let resolution = loaded.resolve(kind, commandLineTheme: user.theme)
+        if user.theme != nil, let e = resolution.themeError { throw UsageError("--theme: \(e)") }
         let given = givenKeys(arguments, user)
         var out = ConfiguredInvocation(options: user, userOptions: user, resolution: resolution, given: given,
                                        warnings: loaded.warnings + resolution.warnings)

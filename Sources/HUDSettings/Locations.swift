@@ -38,21 +38,30 @@ package enum Locations {
         configDirs.reversed().map { $0 + "/xhud/config.toml" } + (configHome.map { [$0 + "/xhud/config.toml"] } ?? [])
     }
 
-    /// xhud's data: `$XHUD_DATA_DIR`; installed, `share/xhud` beside the executable's `bin` or
-    /// `lib/xhud`; built from source, the checkout's `Resources` above `.build`.
+    /// xhud's data, wherever its binaries are: `$XHUD_DATA_DIR`; beside the executable (its own
+    /// folder holding `themes`, `share/xhud` beside its `bin` or `lib/xhud`, a checkout's
+    /// `Resources` above `.build`); then `xhud` in the data directories (`$XDG_DATA_HOME`,
+    /// `$XDG_DATA_DIRS`: a package installed under any prefix); then `/usr/share/xhud`.
     package static var dataDirectory: String? {
         if let d = Environment.value("XHUD_DATA_DIR") { return d }
+        return dataCandidates.first { isDirectory($0 + "/themes") }
+    }
+
+    /// The places `dataDirectory` looks, in order.
+    static var dataCandidates: [String] {
         var candidates: [String] = []
         if var dir = Environment.executablePath {
             for up in 0..<6 {
                 guard let slash = dir.lastIndex(of: "/") else { break }
                 dir = String(dir[..<slash])
+                if up == 0 { candidates.append(dir) }
                 if up < 3 { candidates.append(dir + "/share/xhud") }
                 candidates.append(dir + "/Resources")
             }
         }
-        candidates += ["/usr/share/xhud", "/usr/local/share/xhud"]
-        return candidates.first { isDirectory($0 + "/themes") }
+        candidates += dataDirs.map { $0 + "/xhud" }
+        for d in ["/usr/share/xhud", "/usr/local/share/xhud"] where !candidates.contains(d) { candidates.append(d) }
+        return candidates
     }
 
     static func isDirectory(_ path: String) -> Bool {

@@ -1,4 +1,5 @@
 import HUDFiles
+import HUDSystem
 /// Every configuration file that applies, and the defaults they give one invocation.
 ///
 /// Precedence, lowest first: xhud's built-in defaults; the theme in effect (the last one named:
@@ -47,6 +48,8 @@ package struct Settings: Equatable, Sendable {
         /// The winning setting of each key, in the keys' order.
         package var settings: [Setting] = []
         package var theme: Theme?
+        /// The theme named could not be loaded (the built-in look applies meanwhile).
+        package var themeError: SettingError?
         package var warnings: [String] = []
     }
 
@@ -69,6 +72,7 @@ package struct Settings: Equatable, Sendable {
                 out.warnings += theme.file.warnings
                 for s in theme.file.top where winners[s.key] == nil { winners[s.key] = s }
             case .failure(let e):
+                out.themeError = e
                 out.warnings.append("\(e); using the built-in look")
             }
         }
@@ -97,7 +101,11 @@ package struct Theme: Equatable, Sendable {
             }
             return .success(Theme(name: name, file: file))
         }
-        return .failure(SettingError("no theme '\(name)' (looked in \(searchPath.joined(separator: ", ")); installed: \(available.joined(separator: ", ")))"))
+        let found = available
+        let hint = Suggestion.hint(for: name, among: found)
+        return .failure(SettingError("no theme '\(name)'\(hint) (looked in \(candidates.joined(separator: ", ")); "
+            + (found.isEmpty ? "no themes found: install xhud's data, share/xhud/themes, beside its binaries or in $XDG_DATA_HOME/xhud)"
+                : "installed: \(found.joined(separator: ", ")))")))
     }
 
     /// The names of the themes found on the search path.

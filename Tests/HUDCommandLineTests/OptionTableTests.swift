@@ -94,14 +94,19 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(w.command, ["cp", "--label", "-r", "--"], "after -- nothing is ours")
         XCTAssertEqual(w.label, "Copying")
         XCTAssertFalse(w.isNotification)
-        XCTAssertEqual(try parse("--mode", "text").isNotification, true)
+        XCTAssertEqual(try parse("--mode", "text", "--label", "Hi").isNotification, true)
         XCTAssertEqual(try parse("--mode", "text", "--", "true").isNotification, false)
     }
 
     func testUsageErrorsNameWhatIsWrong() {
-        XCTAssertEqual(usageError(["--bogus"]), "Unknown option '--bogus'")
+        XCTAssertEqual(usageError(["--bogus"]), "Unknown option '--bogus' (xhud --help lists the options)")
         XCTAssertEqual(usageError(["-x"]), "Unknown option '-x'")
-        XCTAssertEqual(usageError(["--no-label"]), "Unknown option '--no-label'", "only switches have a --no- form")
+        XCTAssertEqual(usageError(["--no-label"]), "Unknown option '--no-label' (xhud --help lists the options)", "only switches have a --no- form")
+        XCTAssertEqual(usageError(["--lable", "x"]), "Unknown option '--lable'; did you mean '--label'?")
+        XCTAssertEqual(usageError(["-details", "x"]), "Unknown option '-details'; did you mean '--details'?")
+        XCTAssertEqual(usageError(["--animaton", "fade"]), "Unknown option '--animaton'; did you mean '--animation'?")
+        XCTAssertEqual(usageError(["success"]), "'success' needs a text to show, e.g. xhud success \"Saved\" (or --label, --details)")
+        XCTAssertEqual(usageError(["--mode", "text"]), "--mode text needs a text: --label or --details")
         XCTAssertEqual(usageError(["--label"]), "Missing value for '--label <label>'")
         XCTAssertEqual(usageError(["--progress", "abc"]), "The value 'abc' is invalid for '--progress <progress>'")
         XCTAssertEqual(usageError(["--progress", ""]), "The value '' is invalid for '--progress <progress>'")

@@ -151,8 +151,19 @@ def test_themes_draw_their_look(xplain):
     assert looks["sv-dark"][0] >= 100 and looks["sv-dark"][1] >= 100, "SVProgressHUD's 100x100 minimum"
 
 
-def test_a_missing_theme_falls_back_with_a_warning(xplain):
-    res = xhud(xplain, "--theme", "no-such-theme", "--mode", "text", "--label", "x", "--hide-after", "0.2")
+def test_a_missing_theme_named_on_the_command_line_is_an_error(xplain):
+    """Never the built-in look in its place: exit 2, the places looked in, the nearest name."""
+    res = xhud(xplain, "--theme", "sv-drak", "--mode", "text", "--label", "x", "--hide-after", "0.2")
+    assert res.returncode == 2, res
+    assert "no theme 'sv-drak'" in res.stderr and "did you mean 'sv-dark'" in res.stderr, res.stderr
+    assert "looked in" in res.stderr and "installed: mb-classic" in res.stderr, res.stderr
+    assert xplain.visible_hud_windows() == []
+
+
+def test_a_missing_theme_in_the_configuration_warns_and_shows(xplain):
+    """A key press must still show its HUD: a configuration's theme that is gone is a warning."""
+    write_config(xplain, 'theme = "no-such-theme"\n')
+    res = xhud(xplain, "--mode", "text", "--label", "x", "--hide-after", "0.2")
     assert res.returncode == 0
     assert "no theme 'no-such-theme'" in res.stderr and "built-in look" in res.stderr, res.stderr
 
