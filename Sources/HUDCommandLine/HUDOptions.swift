@@ -1,4 +1,5 @@
 import HUDCore
+import HUDSystem
 import HUDSocket
 
 /// What a command line says, typed: every option of `xhud`, with nil where it was not given
@@ -61,6 +62,11 @@ package struct HUDOptions: Sendable, Equatable {
     package var minDuration: Double = 5
     package var maxDuration: Double?
     package var clickThrough: Bool?
+
+    package var position: HUDPosition?
+    /// The invocation stands for a notification of another program (`xhud server
+    /// --notifications`): a corner of the screen by default, dunst's 10 s, gone at its timeout.
+    package var busNotification = false
 
     package var window: String?
     package var monitor: String?
@@ -171,7 +177,13 @@ package struct HUDOptions: Sendable, Equatable {
             throw UsageError("give only one of --window, --monitor and --geometry")
         }
         if let v = verb {
-            if !v.isNotification && message != nil { throw UsageError("'\(v.rawValue)' takes no text") }
+            if v == .notifications {
+                guard let m = message, Verb.notificationCommands.contains(m) else {
+                    let words = Verb.notificationCommands
+                    throw UsageError("'notifications' needs one of \(words.joined(separator: ", "))"
+                        + (message.map { ", got '\($0)'" + Suggestion.hint(for: $0, among: words) } ?? ""))
+                }
+            } else if !v.isNotification && message != nil { throw UsageError("'\(v.rawValue)' takes no text") }
             if v.isNotification && !hasText && id == nil {
                 throw UsageError("'\(v.rawValue)' needs a text to show, e.g. xhud \(v.rawValue) \"Saved\" (or --label, --details)")
             }

@@ -20,11 +20,12 @@ package enum HelpText {
         "xhud --id NAME [options]              show or update the named HUD NAME",
         "xhud hide|push|pop --id NAME          named HUDs; xhud list: the names shown",
         "xhud server                           the display's HUD server, in the foreground",
+        "xhud notifications count|history|...  the notification daemon's queue, as dunstctl",
     ]
 
     /// The positional arguments: name and help.
     package static let arguments: [(name: String, help: String)] = [
-        ("verb", "success | error | info | warning (then TEXT), hide | list | push | pop, or server."),
+        ("verb", "success | error | info | warning (then TEXT), hide | list | push | pop, server, or notifications (then count, history, history-pop, close, close-all, action, pause, resume, toggle or is-paused)."),
         ("text", "The notification's text (quote it when it has spaces)."),
         ("command", "A command to run while the HUD shows (after --)."),
     ]

@@ -254,6 +254,7 @@ package enum OptionTable {
             number("corner-radius", "Corner radius of the bezel (default 10).", key: .number { c, _ in c.cornerRadius }, hud: sets(\.cornerRadius, \.cornerRadius)) { $0.cornerRadius = $1 },
             text("min-size", "Minimum bezel size, WxH.", key: .pair("x") { c, _ in [c.minSize.width, c.minSize.height] }) { $0.minSize = $1 },
             toggle("square", "Make the bezel square when it fits.", key: .flag { c, _ in c.square }, hud: sets(\.square, \.square)) { $0.square = $1 },
+            choice("position", HUDPosition.self, "Where the bezel sits: center (default), an edge or a corner (notifications from other programs: top-right); --offset moves it from there.", key: .text { _, o in (o.position ?? .center).rawValue }) { $0.position = $1 },
             text("offset", "Offset of the bezel from the centre, X,Y; a huge value pins it to that edge.", key: .pair(",") { c, _ in [c.offset.x, c.offset.y] }) { $0.offset = $1 },
             text("font", "Font of the label (Pango description, e.g. 'Sans Bold 16px').", key: .text { c, _ in c.labelFont }, hud: sets(\.font, \.labelFont)) { $0.font = $1 },
             text("details-font", "Font of the details label.", key: .text { c, _ in c.detailsFont }, hud: sets(\.detailsFont, \.detailsFont)) { $0.detailsFont = $1 },
@@ -297,6 +298,8 @@ package enum OptionTable {
             flag("replace", "xhud server --notifications: take the notification name over from the daemon that has it (dunst, ...).") { $0.replace = $1 },
             // Tests: the frame the renderer draws for these options written to a PNG.
             text("render-png") { $0.renderPng = $1 },
+            // The notification bus: the invocation stands for another program's notification.
+            flag("bus-notification") { $0.busNotification = $1 },
         ]),
         // zenity's options: those it honours, and its other general options, accepted and
         // ignored (hidden) so that its scripts run with the name changed.

@@ -29,6 +29,23 @@ package struct Notification: Equatable, Sendable {
             && a.hints == b.hints && a.expireTimeout == b.expireTimeout
     }
 
+    /// What the server's queue and history read of a notification.
+    package struct About: Equatable, Sendable {
+        package var appName: String
+        package var summary: String
+        package var body: String
+        package var urgency: Int
+        package var category: String?
+        /// An OSD (a `value` hint): updated in place, never queued.
+        package var isOSD: Bool
+        package var isCritical: Bool { urgency >= 2 }
+    }
+
+    package var about: About {
+        About(appName: appName, summary: summary, body: body, urgency: hints.urgency, category: hints.category,
+              isOSD: hints.value != nil)
+    }
+
     /// Whether a click on the HUD invokes the `default` action.
     package var hasDefaultAction: Bool { actions.contains { $0.key == "default" } }
 

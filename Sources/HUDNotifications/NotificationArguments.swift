@@ -46,7 +46,7 @@ extension Notification {
             args = ["--id=\(key)", "--mode=bar", "--progress=\(Double(v) / 100)"]
         } else {
             let verb = self.verb
-            args = [verb, "--id=\(key)", "--\(verb)-image=\(image(imageFile: imageFile) ?? "")",
+            args = [verb, "--id=\(key)", "--bus-notification", "--\(verb)-image=\(image(imageFile: imageFile) ?? "")",
                     "--button=\(buttonAction?.label ?? "")"]
         }
         let details = NotificationMarkup.body(body)

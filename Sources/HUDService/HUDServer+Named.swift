@@ -21,6 +21,9 @@ extension HUDServer {
             e.activity = 0
             e.hud.hide(animated: true, afterDelay: options.delay ?? 0)
             return Wire.Reply(status: 0)
+        case .notifications?:
+            return notifications?.control(options.message ?? "") ?? Wire.Reply(status: 1, error:
+                "xhud: this display's HUD server does not serve notifications (xhud server --notifications does)\n")
         case .pop?:
             guard let id = options.id, let e = huds[id] else { return Wire.Reply(status: 0) }
             e.activity = max(0, e.activity - 1)
@@ -94,6 +97,7 @@ extension HUDServer {
             entry = huds.add(hud, key: id, parent: parent, remembered: !options.isNotification)
             if huds.crowded.contains(hud.stackRegion) {
                 huds[id]?.remembered = false
+                notifications?.refused(id)
                 remove(id)
                 return noRoom()
             }
@@ -104,7 +108,7 @@ extension HUDServer {
         var hideAfter: Double?
         if entry.activity == 0 {
             let after = options.isNotification ? options.notificationDuration(for: config) : (options.hideAfter ?? 1.5)
-            entry.hud.hide(animated: true, afterDelay: after)
+            entry.hud.hide(animated: true, afterDelay: options.hideDelay(showing: after, config))
             hideAfter = after
         }
         journal?.shown(id, request, hideAfter: hideAfter)

@@ -45,6 +45,8 @@ extension HUDOptions {
             }
             c.minSize = Size(width: p[0], height: p[1])
         }
+        // A position, else a corner for another program's notification; --offset over either.
+        if let p = position ?? (busNotification && offset == nil ? .topRight : nil) { c.offset = p.offset }
         if let o = offset {
             let p = o.split(separator: ",").compactMap { Double($0) }
             guard p.count == 2, p.allSatisfy({ $0.isFinite }) else { throw UsageError("--offset must be X,Y, e.g. 0,200") }
@@ -64,8 +66,20 @@ extension HUDOptions {
     }
     package var parentSpec: ParentSpec { explicitParent ?? .monitor("pointer") }
 
-    /// The notification's display time: --hide-after, else SVProgressHUD's formula.
+    /// The notification's display time: --hide-after, else dunst's 10 s for another program's
+    /// notification, else SVProgressHUD's formula; the last two within --min-duration and
+    /// --max-duration.
     func notificationDuration(for c: HUDConfiguration) -> Double {
-        hideAfter ?? displayDuration(for: c.label + c.details, minimum: minDuration, maximum: maxDuration ?? .infinity)
+        hideAfter ?? (busNotification ? min(max(Self.busTimeout, minDuration), maxDuration ?? .infinity)
+            : displayDuration(for: c.label + c.details, minimum: minDuration, maximum: maxDuration ?? .infinity))
+    }
+
+    /// The common daemons' default timeout (dunst's, xfce4-notifyd's).
+    static let busTimeout = 10.0
+
+    /// When a HUD shown for `duration` starts to hide: another program's notification is gone
+    /// at its timeout, as the specification says, so its fade ends then.
+    func hideDelay(showing duration: Double, _ c: HUDConfiguration) -> Double {
+        busNotification ? max(0, duration - (c.hideDuration ?? c.animation.duration)) : duration
     }
 }

@@ -7,6 +7,12 @@ package enum Verb: String, CaseIterable, Sendable {
     case hide, list, push, pop
     /// The display's server in the foreground.
     case server
+    /// `notifications WORD`: the notification daemon's queue, history and pause, as dunstctl.
+    case notifications
+
+    /// What `notifications` does: the words dunstctl's commands have here.
+    package static let notificationCommands = ["count", "history", "history-pop", "close", "close-all", "action",
+                                               "pause", "resume", "toggle", "is-paused"]
 
     package var isNotification: Bool {
         switch self {
@@ -18,7 +24,7 @@ package enum Verb: String, CaseIterable, Sendable {
     /// Verbs about named HUDs: sent to the server.
     package var isNamed: Bool {
         switch self {
-        case .hide, .list, .push, .pop: return true
+        case .hide, .list, .push, .pop, .notifications: return true
         default: return false
         }
     }
@@ -27,5 +33,5 @@ package enum Verb: String, CaseIterable, Sendable {
     package var succeedsWithoutServer: Bool { self == .hide || self == .list || self == .pop }
 
     /// `list` is the only named verb without `--id`.
-    package var needsID: Bool { isNamed && self != .list }
+    package var needsID: Bool { isNamed && self != .list && self != .notifications }
 }

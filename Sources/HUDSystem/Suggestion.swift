@@ -1,11 +1,12 @@
 /// The nearest of some words to a mistyped one, for "did you mean" in a usage error: the
 /// restricted Damerau-Levenshtein distance (a swap of two neighbours is one edit, as typing
-/// makes them), at most a third of the word's length (and at least 1), ties to the first.
+/// makes them), at most a third of the word's length (2 from four letters on, 1 below), ties to
+/// the first.
 package enum Suggestion {
     package static func nearest(to word: String, among candidates: [String]) -> String? {
         let w = Array(word.lowercased().utf8)
         guard !w.isEmpty else { return nil }
-        let limit = max(1, w.count / 3)
+        let limit = w.count < 4 ? 1 : max(2, w.count / 3)
         var best: (word: String, distance: Int)?
         for c in candidates {
             // A prefix of an option names it well enough ("--hide" for "--hide-after").

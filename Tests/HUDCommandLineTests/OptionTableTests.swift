@@ -117,7 +117,7 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(usageError(["info", "a", "b"]), "Unexpected argument 'b'")
         XCTAssertEqual(usageError(["--progress", "2"]), "--progress must be between 0 and 1, got 2.0")
         XCTAssertEqual(usageError(["--hide-after", "inf"]), "--hide-after must be between 0 and 86400 seconds, got inf")
-        XCTAssertEqual(usageError(["frobnicate"]), "unknown verb 'frobnicate' (expected success, error, info, warning, hide, list, push, pop, server)")
+        XCTAssertEqual(usageError(["frobnicate"]), "unknown verb 'frobnicate' (expected success, error, info, warning, hide, list, push, pop, server, notifications)")
         XCTAssertEqual(usageError(["hide"]), "'hide' needs --id NAME")
         XCTAssertEqual(usageError(["--id", "a b"]), "--id must be 1-64 letters, digits, '-', '_' or '.'")
         XCTAssertEqual(usageError(["--monitor", "0", "--geometry", "10x10+0+0"]), "give only one of --window, --monitor and --geometry")
@@ -221,7 +221,7 @@ final class SettingKeyTableTests: XCTestCase {
             return (.number(n), ["--\(name)=\(SettingValue.number(n).optionText(separator: ""))"])
         case .pair(let sep): return (.list([.number(3), .number(4)]), ["--\(name)=3\(sep)4"])
         case .text:
-            let text = ["mode": "bar", "spinner": "spokes", "style": "light", "animation": "zoom"][name] ?? "red"
+            let text = ["mode": "bar", "spinner": "spokes", "style": "light", "animation": "zoom", "position": "top-left"][name] ?? "red"
             return (.string(text), ["--\(name)=\(text)"])
         }
     }

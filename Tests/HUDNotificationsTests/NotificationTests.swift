@@ -78,7 +78,7 @@ final class ArgumentsTests: XCTestCase {
         n.appIcon = "file:///tmp/a%20b.png"
         n.actions = Notification.actions(["default", "Open", "yes", "Yes", "no"])
         let args = n.arguments(key: "notify-3")
-        XCTAssertEqual(args, ["info", "--id=notify-3", "--info-image=/tmp/a b.png", "--button=Yes",
+        XCTAssertEqual(args, ["info", "--id=notify-3", "--bus-notification", "--info-image=/tmp/a b.png", "--button=Yes",
                               "--label=-Hello &lt;x&gt;", "--details=Body", "--markup"])
         n.summary = "Plain"
         XCTAssertEqual(n.arguments(key: "k").suffix(3), ["--label=Plain", "--details=Body", "--no-markup"],

@@ -139,7 +139,7 @@ def test_notify_send_is_the_same_hud_as_the_info_verb(bus):
     bus.call("CloseNotification", "1")
     assert hidden(bus.x, 3), "CloseNotification did not hide the HUD"
     # The same HUD from the command line: the same pixels.
-    res = named(bus.x, "info", "--id", "cli", "--label", "Summary", "--details", "Body <b>bold</b>", "--markup")
+    res = named(bus.x, "info", "--id", "cli", "--position", "top-right", "--label", "Summary", "--details", "Body <b>bold</b>", "--markup")
     assert res.returncode == 0, res.stderr
     win2, shot2 = stable_hud(bus.x)
     assert win2.rect == win.rect

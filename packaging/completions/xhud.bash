@@ -45,12 +45,13 @@ _xhud() {
         --warning-image) _xhud_files png svg svgz; return ;;
         --spinner) COMPREPLY=($(compgen -W 'ring spokes' -- "$cur")); return ;;
         --style) COMPREPLY=($(compgen -W 'dark light custom' -- "$cur")); return ;;
+        --position) COMPREPLY=($(compgen -W 'center top bottom left right top-left top-right bottom-left bottom-right' -- "$cur")); return ;;
         --config) _xhud_files toml; return ;;
         --animation) COMPREPLY=($(compgen -W 'fade zoom zoom-in zoom-out pop none' -- "$cur")); return ;;
         --label|--details|--progress|--button|--image-size|--ring-thickness|--ring-radius|--alternate-color|--bezel-color|--content-color|--mask|--blur|--margin|--spacing|--corner-radius|--min-size|--offset|--font|--details-font|--max-text-width|--theme|--icon-theme|--fade-in|--fade-out|--grace|--min-show|--hide-after|--min-duration|--max-duration|--window|--monitor|--geometry|--scale|--result-time|--kill-timeout|--id|--delay|--linger|--render-png|--text|--percentage|--title|--width|--height|--cancel-label|--ok-label|--window-icon|--attach|--timeout|--extra-button|--icon-name|--display|--class|--name|--gtk-module) return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '--mode --label --details --progress --button --image --image-size --tint-image --no-tint-image --success-image --error-image --info-image --warning-image --spinner --ring-thickness --ring-radius --show-value --no-show-value --alternate --no-alternate --alternate-color --markup --no-markup --smooth --no-smooth --style --bezel-color --content-color --mask --shadow --no-shadow --blur --margin --spacing --corner-radius --min-size --square --no-square --offset --font --details-font --max-text-width --theme --config --print-config --icon-theme --animation --fade-in --fade-out --grace --min-show --hide-after --wait --min-duration --max-duration --click-through --no-click-through --window --monitor --geometry --scale --result-time --kill-timeout --progress-from-output --no-progress-from-output --id --delay --linger --notifications --no-notifications --replace --text --percentage --pulsate --auto-close --auto-kill --no-cancel --cancel-label --attach --timeout --gtk-module --version --help -h' -- "$cur"))
+        COMPREPLY=($(compgen -W '--mode --label --details --progress --button --image --image-size --tint-image --no-tint-image --success-image --error-image --info-image --warning-image --spinner --ring-thickness --ring-radius --show-value --no-show-value --alternate --no-alternate --alternate-color --markup --no-markup --smooth --no-smooth --style --bezel-color --content-color --mask --shadow --no-shadow --blur --margin --spacing --corner-radius --min-size --square --no-square --position --offset --font --details-font --max-text-width --theme --config --print-config --icon-theme --animation --fade-in --fade-out --grace --min-show --hide-after --wait --min-duration --max-duration --click-through --no-click-through --window --monitor --geometry --scale --result-time --kill-timeout --progress-from-output --no-progress-from-output --id --delay --linger --notifications --no-notifications --replace --text --percentage --pulsate --auto-close --auto-kill --no-cancel --cancel-label --attach --timeout --gtk-module --version --help -h' -- "$cur"))
         return
     fi
     # The verb comes first: count the words before this one that are not options or
@@ -58,13 +59,13 @@ _xhud() {
     for (( i = 1; i < COMP_CWORD; i++ )); do
         word=${COMP_WORDS[i]}
         case $word in
-            --mode|--label|--details|--progress|--button|--image|--image-size|--success-image|--error-image|--info-image|--warning-image|--spinner|--ring-thickness|--ring-radius|--alternate-color|--style|--bezel-color|--content-color|--mask|--blur|--margin|--spacing|--corner-radius|--min-size|--offset|--font|--details-font|--max-text-width|--theme|--config|--icon-theme|--animation|--fade-in|--fade-out|--grace|--min-show|--hide-after|--min-duration|--max-duration|--window|--monitor|--geometry|--scale|--result-time|--kill-timeout|--id|--delay|--linger|--render-png|--text|--percentage|--title|--width|--height|--cancel-label|--ok-label|--window-icon|--attach|--timeout|--extra-button|--icon-name|--display|--class|--name|--gtk-module) (( i++ )) ;;
+            --mode|--label|--details|--progress|--button|--image|--image-size|--success-image|--error-image|--info-image|--warning-image|--spinner|--ring-thickness|--ring-radius|--alternate-color|--style|--bezel-color|--content-color|--mask|--blur|--margin|--spacing|--corner-radius|--min-size|--position|--offset|--font|--details-font|--max-text-width|--theme|--config|--icon-theme|--animation|--fade-in|--fade-out|--grace|--min-show|--hide-after|--min-duration|--max-duration|--window|--monitor|--geometry|--scale|--result-time|--kill-timeout|--id|--delay|--linger|--render-png|--text|--percentage|--title|--width|--height|--cancel-label|--ok-label|--window-icon|--attach|--timeout|--extra-button|--icon-name|--display|--class|--name|--gtk-module) (( i++ )) ;;
             -*) ;;
             *) (( positionals++ )) ;;
         esac
     done
     if (( positionals == 0 )); then
-        COMPREPLY=($(compgen -W 'success error info warning hide list push pop server' -- "$cur"))
+        COMPREPLY=($(compgen -W 'success error info warning hide list push pop server notifications' -- "$cur"))
     fi
 }
 complete -F _xhud xhud

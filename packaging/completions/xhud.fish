@@ -2,7 +2,7 @@
 # command parses (packaging/completions/generate.sh).
 
 complete -c xhud -f
-complete -c xhud -n __fish_use_subcommand -a 'success error info warning hide list push pop server' -d 'What to do'
+complete -c xhud -n __fish_use_subcommand -a 'success error info warning hide list push pop server notifications' -d 'What to do'
 complete -c xhud -l mode -x -a 'indeterminate determinate annular bar success error info warning custom text spinner pie ring annular-determinate determinate-horizontal-bar horizontal-bar custom-view image' -d 'indeterminate (spinner) | determinate (pie) | annular (ring: progress) | bar | success | error | info | warning | custom (--image) | text; MBProgressHUD\'s names too, also in camelCase'
 complete -c xhud -l label -x -d 'The single-line label (ellipsized when too long).'
 complete -c xhud -l details -x -d 'The multi-line details label.'
@@ -41,6 +41,7 @@ complete -c xhud -l corner-radius -x -d 'Corner radius of the bezel (default 10)
 complete -c xhud -l min-size -x -d 'Minimum bezel size, WxH.'
 complete -c xhud -l square -d 'Make the bezel square when it fits.'
 complete -c xhud -l no-square -d 'Make the bezel square when it fits.'
+complete -c xhud -l position -x -a 'center top bottom left right top-left top-right bottom-left bottom-right' -d 'Where the bezel sits: center (default), an edge or a corner (notifications from other programs: top-right); --offset moves it from there.'
 complete -c xhud -l offset -x -d 'Offset of the bezel from the centre, X,Y; a huge value pins it to that edge.'
 complete -c xhud -l font -x -d 'Font of the label (Pango description, e.g. \'Sans Bold 16px\').'
 complete -c xhud -l details-font -x -d 'Font of the details label.'
