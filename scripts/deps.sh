@@ -24,6 +24,8 @@ test=(
   i3-wm openbox xfwm4 xfconf xfce4-settings dbus weston xwayland xterm wmctrl
   # Tests/Integration/test_notifications.py: a private bus, the real clients, dunst.
   dbus-daemon libglib2.0-bin dbus-bin libnotify-bin dunst python3-dbus
+  # Tests/Integration/test_libnotify.py: libnotify's test programs, through python-gi.
+  python3-gi gir1.2-notify-0.7
   # Tests/Integration/test_zenity.py: the same scripts run with zenity itself, side by side.
   zenity
   # Tests/Integration/test_accessibility.py: the accessibility bus and its registry, and a

@@ -9,6 +9,8 @@ package struct HUDOptions: Sendable, Equatable {
     /// The verb (`success`, `hide`, `server`, ...); nil for a HUD of the options alone.
     package var verb: Verb?
     package var message: String?
+    /// `notifications action ACTION`: the action's key or label.
+    package var argument: String?
 
     package var mode: HUDMode?
     package var label: String?
@@ -177,6 +179,9 @@ package struct HUDOptions: Sendable, Equatable {
             throw UsageError("give only one of --window, --monitor and --geometry")
         }
         if let v = verb {
+            if argument != nil && !(v == .notifications && message == "action") {
+                throw UsageError("Unexpected argument '\(argument!)'")
+            }
             if v == .notifications {
                 guard let m = message, Verb.notificationCommands.contains(m) else {
                     let words = Verb.notificationCommands

@@ -37,6 +37,7 @@ extension HUDOptions {
                     }
                     o.verb = v
                 case 1: o.message = a
+                case 2 where o.verb == .notifications: o.argument = a
                 default: throw UsageError("Unexpected argument '\(a)'")
                 }
                 positionals += 1

@@ -542,9 +542,23 @@ package final class HUDController {
         if slide != nil { needsFrameOnly() }
     }
 
+    /// The button takes a touch target's size (iOS's 44 points at least, `buttonSlop` around
+    /// a larger one), within the bezel: a click just off its outline is still the button's.
     private func inButton(_ p: Point) -> Bool {
         guard let r = layout.button, let output else { return false }
-        return r.contains(Point(x: (output.rect.x - region.x + p.x) / scale, y: (output.rect.y - region.y + p.y) / scale))
+        let dx = max(Self.buttonSlop, (44 - r.width) / 2), dy = max(Self.buttonSlop, (44 - r.height) / 2)
+        let target = r.insetBy(dx: -dx, dy: -dy).intersection(layout.bezel)
+        return target.contains(Point(x: (output.rect.x - region.x + p.x) / scale, y: (output.rect.y - region.y + p.y) / scale))
+    }
+
+    static var buttonSlop: Double { 8 }
+
+    /// The bezel's and the button's rectangles in the window's pixels (what a click hits).
+    package var bezelInWindow: Rect { toWindow(layout.bezel) }
+    package var buttonInWindow: Rect? { layout.button.map(toWindow) }
+    private func toWindow(_ r: Rect) -> Rect {
+        let dx = output.map { $0.rect.x - region.x } ?? 0, dy = output.map { $0.rect.y - region.y } ?? 0
+        return Rect(x: r.x * scale - dx, y: r.y * scale - dy, width: r.width * scale, height: r.height * scale)
     }
 
     // MARK: Mapping

@@ -38,12 +38,15 @@ package struct Notification: Equatable, Sendable {
         package var category: String?
         /// An OSD (a `value` hint): updated in place, never queued.
         package var isOSD: Bool
+        /// Every action's key and label, in the order given.
+        package var actionKeys: [String] = []
+        package var actionLabels: [String] = []
         package var isCritical: Bool { urgency >= 2 }
     }
 
     package var about: About {
         About(appName: appName, summary: summary, body: body, urgency: hints.urgency, category: hints.category,
-              isOSD: hints.value != nil)
+              isOSD: hints.value != nil, actionKeys: actions.map(\.key), actionLabels: actions.map(\.label))
     }
 
     /// Whether a click on the HUD invokes the `default` action.

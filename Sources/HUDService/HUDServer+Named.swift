@@ -22,7 +22,7 @@ extension HUDServer {
             e.hud.hide(animated: true, afterDelay: options.delay ?? 0)
             return Wire.Reply(status: 0)
         case .notifications?:
-            return notifications?.control(options.message ?? "") ?? Wire.Reply(status: 1, error:
+            return notifications?.control(options.message ?? "", options.argument) ?? Wire.Reply(status: 1, error:
                 "xhud: this display's HUD server does not serve notifications (xhud server --notifications does)\n")
         case .pop?:
             guard let id = options.id, let e = huds[id] else { return Wire.Reply(status: 0) }

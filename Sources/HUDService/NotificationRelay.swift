@@ -193,7 +193,7 @@ final class NotificationRelay<Display: ServerDisplay> {
 
     /// `xhud notifications WORD`, as dunstctl's commands: `count`, `history`, `history-pop`,
     /// `close`, `close-all`, `action`, `pause`, `resume`, `toggle`, `is-paused`.
-    func control(_ word: String) -> Wire.Reply {
+    func control(_ word: String, _ argument: String? = nil) -> Wire.Reply {
         // The newest on screen that is not on its way out already.
         let newest = order.last { shown[$0]?.reason == nil }
         switch word {
@@ -212,10 +212,20 @@ final class NotificationRelay<Display: ServerDisplay> {
             if let k = newest { close(k, reason: .dismissed) }
         case "close-all":
             for k in order { close(k, reason: .dismissed) }
-        case "action":
+        case "action", "context":
             guard let k = newest, let p = shown[k]?.pending else { return Wire.Reply(status: 1, error: "xhud: no notification is shown\n") }
-            guard let action = p.hasDefault ? "default" : p.button else {
-                return Wire.Reply(status: 1, error: "xhud: notification \(p.id) has no action\n")
+            let about = p.about
+            if word == "context" {
+                let lines = zip(about.actionKeys, about.actionLabels).map { "\($0.escapingControlCharacters)\t\($1.escapingControlCharacters)\n" }
+                return Wire.Reply(status: 0, output: lines.joined())
+            }
+            // By key or label (a menu's choice), else the default one, else the button's.
+            let chosen = argument.map { a in
+                zip(about.actionKeys, about.actionLabels).first { $0.0 == a || $0.1.lowercased() == a.lowercased() }?.0
+            } ?? (p.hasDefault ? "default" : p.button)
+            guard let action = chosen else {
+                let what = argument.map { "no action '\($0)' (it has \(about.actionLabels.joined(separator: ", ")))" } ?? "no action"
+                return Wire.Reply(status: 1, error: "xhud: notification \(p.id) has \(what.escapingControlCharacters)\n")
             }
             close(k, reason: .dismissed, action: action)
         case "pause", "resume", "toggle":

@@ -12,7 +12,7 @@ package enum Verb: String, CaseIterable, Sendable {
 
     /// What `notifications` does: the words dunstctl's commands have here.
     package static let notificationCommands = ["count", "history", "history-pop", "close", "close-all", "action",
-                                               "pause", "resume", "toggle", "is-paused"]
+                                               "context", "pause", "resume", "toggle", "is-paused"]
 
     package var isNotification: Bool {
         switch self {

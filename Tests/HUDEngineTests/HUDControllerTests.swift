@@ -116,6 +116,28 @@ final class HUDControllerTests: XCTestCase {
         XCTAssertEqual(pressed, 1, "outside the button: nothing")
     }
 
+    /// A click a few pixels off the button's outline is the button's (a touch target), one in
+    /// the bezel's far corner is not.
+    func testTheButtonsTargetIsLargerThanItsOutline() throws {
+        let (hud, backend) = try controller { $0.mask = HUDMask.none; $0.button = "Cancel"; $0.label = "Copying" }
+        var pressed = 0
+        hud.onButton = { pressed += 1 }
+        hud.show(animated: false)
+        let button = try XCTUnwrap(hud.buttonInWindow)
+        let bezel = hud.bezelInWindow
+        func click(_ x: Double, _ y: Double) {
+            let p = Point(x: x, y: y)
+            hud.pointerPressed(at: p)
+            hud.pointerReleased(at: p, primary: true)
+        }
+        click(button.midX, button.maxY + 5)
+        XCTAssertEqual(pressed, 1, "5 px below the outline")
+        click(button.x - 5, button.midY)
+        XCTAssertEqual(pressed, 2, "5 px left of it")
+        click(bezel.x + 2, bezel.y + 2)
+        XCTAssertEqual(pressed, 2, "the bezel's corner is not the button")
+    }
+
     /// The show and hide lengths of the configuration are the lifecycle's.
     func testShowAndHideDurationsComeFromTheConfiguration() throws {
         let (hud, backend) = try controller { $0.animation = .fade; $0.showDuration = 1.0; $0.hideDuration = 0.1 }
