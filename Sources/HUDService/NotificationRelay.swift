@@ -36,6 +36,12 @@ final class NotificationRelay<Display: ServerDisplay> {
 
     private unowned let server: HUDServer<Display>
     private var bus: NotificationBus!
+    /// The bus's events not handled yet: filled on the bus thread, drained on the loop's at most
+    /// `perTurn` a turn, so that a flood of calls never holds a frame of another HUD.
+    private let incoming = Locked<[NotificationBus.Event]>([])
+    static var perTurn: Int { 64 }
+    /// The "+N" HUD is to be brought up to date (in the next turn).
+    private var waitingCountChanged = false
     private var shown: [String: Shown] = [:]
     /// The bus's notifications on screen (OSDs aside), oldest first.
     private var order: [String] = []
@@ -57,8 +63,24 @@ final class NotificationRelay<Display: ServerDisplay> {
         self.limit = max(1, limit)
         bus = nil
         let inbox = LoopInbox(server.loop, owner: self)
+        let incoming = self.incoming
         bus = NotificationBus(replace: replace, version: XHUDVersion.string, imageDirectory: directory) { event in
-            inbox.post { $0.receive(event) }
+            let first = incoming.withLock { q in q.append(event); return q.count == 1 }
+            if first { inbox.post { $0.drain() } }
+        }
+    }
+
+    /// Handles a turn's share of the bus's events; the rest in the turns after.
+    private func drain() {
+        let batch = incoming.withLock { q -> [NotificationBus.Event] in
+            let n = min(q.count, Self.perTurn)
+            defer { q.removeFirst(n) }
+            return Array(q.prefix(n))
+        }
+        for event in batch { receive(event) }
+        if !incoming.withLock({ $0.isEmpty }) {
+            let inbox = LoopInbox(server.loop, owner: self)
+            inbox.post { $0.drain() }
         }
     }
 
@@ -140,8 +162,15 @@ final class NotificationRelay<Display: ServerDisplay> {
         showWaitingCount()
     }
 
-    /// The "+N" HUD below the notifications (none while paused: nothing disturbs then).
+    /// The "+N" HUD is brought up to date in the next turn, once for all this turn's changes.
     private func showWaitingCount() {
+        guard !waitingCountChanged else { return }
+        waitingCountChanged = true
+        LoopInbox(server.loop, owner: self).post { $0.waitingCountChanged = false; $0.updateWaitingCount() }
+    }
+
+    /// The "+N" HUD below the notifications (none while paused: nothing disturbs then).
+    private func updateWaitingCount() {
         let n = paused ? 0 : waiting.count
         guard n != waitingShown else { return }
         waitingShown = n

@@ -153,3 +153,38 @@ def test_pause_history_and_actions(bus):
     assert wait_until(lambda: len(visible(bus.x)) == 1, 3), "history-pop shows the last one again"
     res = named(bus.x, "notifications", "paws")
     assert res.returncode == 2 and "did you mean 'pause'?" in res.stderr, res.stderr
+
+
+def test_a_flood_never_holds_another_hud(bus):
+    """10 000 Notify calls at once: a spinner drawn by the server's loop (the witness) keeps
+    turning, since the loop takes a bounded share of the bus's calls a turn."""
+    from conftest import longest_still, loop_witness
+    loop_witness(bus.x)
+    bus.start_server()
+    res = named(bus.x, "--id", "witness", "--label", "Witness", "--hide-after", "60", "--animation", "none",
+                "--position", "bottom")
+    assert res.returncode == 0, res.stderr
+    win = wait_until(lambda: next(iter(visible(bus.x)), None), 5)
+    import threading
+
+    def flood():
+        conn = dbus.bus.BusConnection(bus.address)
+        iface = dbus.Interface(conn.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                               "org.freedesktop.Notifications")
+        for i in range(10000):
+            iface.Notify("flood", dbus.UInt32(0), "", f"Flood {i}", "", dbus.Array([], signature="s"),
+                         dbus.Dictionary({}, signature="sv"), dbus.Int32(60000), ignore_reply=True)
+        iface.GetServerInformation()   # a call that waits for its answer: every one before it is sent
+    sender = threading.Thread(target=flood)
+    frames = []
+    sender.start()
+    t0 = time.monotonic()
+    while sender.is_alive() or time.monotonic() - t0 < 1:
+        shot = bus.x.screenshot(keep=False)
+        frames.append((time.monotonic(), bytes(shot.data[win.y * shot.width * 3:(win.y + win.height) * shot.width * 3])))
+        time.sleep(0.02)
+    sender.join()
+    longest = longest_still(frames)
+    print(f"the witness's longest stand-still during the flood: {longest * 1000:.0f} ms ({len(frames)} samples)")
+    assert wait_until(lambda: counts(bus) == {"displayed": 5, "waiting": 100, "history": 100}, 20), counts(bus)
+    assert longest < 0.25, f"the witness stood still for {longest:.2f} s"
