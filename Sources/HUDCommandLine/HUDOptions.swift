@@ -69,6 +69,14 @@ package struct HUDOptions: Sendable, Equatable {
     /// The invocation stands for a notification of another program (`xhud server
     /// --notifications`): a corner of the screen by default, dunst's 10 s, gone at its timeout.
     package var busNotification = false
+    /// The notification's application, category and urgency (0-2), which rules match.
+    package var busApp: String?
+    package var busCategory: String?
+    package var busUrgency: Int?
+    /// A rule's: the notification goes to the history unseen.
+    package var skip: Bool?
+    /// A rule's: the notification's urgency instead of its own.
+    package var urgency: NotificationUrgency?
 
     package var window: String?
     package var monitor: String?
@@ -116,6 +124,15 @@ package struct HUDOptions: Sendable, Equatable {
     package var ellipsize = false
     package var noWrap = false
     package var gtkModule: String?
+
+    /// What rules match of another program's notification (`Rule.matchable`).
+    package var notificationFacts: [String: String]? {
+        guard busNotification else { return nil }
+        var f = ["app-name": busApp ?? "", "summary": (label ?? "").plainText, "body": (details ?? "").plainText,
+                 "urgency": NotificationUrgency(level: busUrgency ?? 1).rawValue]
+        if let c = busCategory { f["category"] = c }
+        return f
+    }
 
     /// stdin is read as `zenity --progress` reads it: the invocation is spelled as zenity's
     /// (its `--progress`, or an option only its progress dialog has).
@@ -225,5 +242,33 @@ package struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
     /// its size (a megabyte of option).
     package init(_ description: String) {
         self.description = description.count > 1000 ? String(description.prefix(1000)) + "…" : description
+    }
+}
+
+/// A notification's urgency, as the specification names its levels.
+package enum NotificationUrgency: String, CaseIterable, Sendable {
+    case low, normal, critical
+    package init(level: Int) { self = level <= 0 ? .low : level >= 2 ? .critical : .normal }
+}
+
+extension String {
+    /// Markup as the text it shows: tags dropped, the five entities read.
+    var plainText: String {
+        guard contains(where: { $0 == "<" || $0 == "&" }) else { return self }
+        let entities: [String: Character] = ["lt": "<", "gt": ">", "quot": "\"", "apos": "'", "amp": "&"]
+        var out = "", inTag = false
+        var entity: String?
+        for ch in self {
+            if var e = entity {
+                if ch == ";" { out.append(entities[e] ?? "?"); entity = nil; continue }
+                e.append(ch)
+                if e.count > 4 { out += "&" + e; entity = nil } else { entity = e }
+                continue
+            }
+            if ch == "<" { inTag = true } else if ch == ">" && inTag { inTag = false }
+            else if !inTag { if ch == "&" { entity = "" } else { out.append(ch) } }
+        }
+        if let e = entity { out += "&" + e }
+        return out
     }
 }

@@ -82,68 +82,6 @@ extension HUDOptions {
     }
 }
 
-/// One long option: what it sets in `HUDOptions`, how `--help` and the completions describe it,
-/// and, when a configuration file may set it too, its key's kind and how `--print-config` reads
-/// the value in effect. Adding an option is adding one of these (and the field it sets).
-package struct OptionSpec: Sendable {
-    /// What a shell offers for the option's value.
-    package enum Completion: Sendable, Equatable {
-        case none
-        /// One of these words.
-        case choices([String])
-        /// A file, ending with one of these extensions.
-        case files([String])
-    }
-    package enum Kind: Sendable {
-        /// `--name VALUE`: the setter checks and stores the value.
-        case value(@Sendable (inout HUDOptions, String) throws(UsageError) -> Void)
-        /// `--name`: sets true.
-        case flag(@Sendable (inout HUDOptions, Bool) -> Void)
-        /// `--name` / `--no-name`.
-        case toggle(@Sendable (inout HUDOptions, Bool) -> Void)
-    }
-    package let name: String
-    package let kind: Kind
-    /// The option's help; empty for the hidden ones (zenity's options xhud takes and ignores,
-    /// the tests' own), listed by `--help-hidden` alone.
-    package var help = ""
-    package var completion = Completion.none
-    /// The configuration key of the same name; nil for options of one invocation only.
-    package var setting: SettingSpec?
-    /// How the option applies to a HUD when it names one property of it (`hudConfiguration`
-    /// applies these in the table's order); nil for the rest (what they mean together, or
-    /// nothing of a HUD's look).
-    package typealias Applier = @Sendable (HUDOptions, inout HUDConfiguration) -> Void
-    package var hud: Applier?
-
-    package init(name: String, kind: Kind, help: String = "", completion: Completion = .none, setting: SettingSpec? = nil,
-                 hud: Applier? = nil) {
-        self.name = name
-        self.kind = kind
-        self.help = help
-        self.completion = completion
-        self.setting = setting
-        self.hud = hud
-    }
-
-    package var isHidden: Bool { help.isEmpty }
-
-    /// `--name <name>`, `--name/--no-name`, `--name`.
-    package var synopsis: String {
-        switch kind {
-        case .value: return "--\(name) <\(name)>"
-        case .flag: return "--\(name)"
-        case .toggle: return "--\(name)/--no-\(name)"
-        }
-    }
-
-    /// How the option is written in help and completions: `--name`, `--name/--no-name`.
-    package var spellings: [String] {
-        if case .toggle = kind { return ["--\(name)", "--no-\(name)"] }
-        return ["--\(name)"]
-    }
-}
-
 package enum OptionTable {
     private static func text(_ name: String, _ help: String = "", completion: OptionSpec.Completion = .none, key: SettingSpec? = nil,
                              hud: OptionSpec.Applier? = nil, _ set: @escaping @Sendable (inout HUDOptions, String) -> Void) -> OptionSpec {
@@ -276,6 +214,8 @@ package enum OptionTable {
             number("min-show", "Once shown, stay at least this many seconds (default 0; 0.5 when wrapping).", key: .number { c, o in o.minShow ?? (o.command.isEmpty ? c.minShowTime : 0.5) }, hud: sets(\.minShow, \.minShowTime)) { $0.minShow = $1 },
             number("hide-after", "Hide after this many seconds.", key: .number { _, o in o.hideAfter }) { $0.hideAfter = $1 },
             flag("wait", "Notifications: wait until the HUD is hidden instead of returning at once.") { $0.wait = $1 },
+            choice("urgency", NotificationUrgency.self, "Notifications from other programs (a [rule.NAME]'s): their urgency instead of their own; critical ones never expire.", key: .text { _, o in o.urgency?.rawValue ?? "normal" }) { $0.urgency = $1 },
+            toggle("skip", "Notifications from other programs (a [rule.NAME]'s): not shown, straight to the history.", key: .flag { _, o in o.skip ?? false }) { $0.skip = $1 },
             number("min-duration", "Notifications: shortest display time (default 5; SVProgressHUD's minimumDismissTimeInterval).", key: .number { _, o in o.minDuration }) { $0.minDuration = $1 },
             number("max-duration", "Notifications: longest display time.", key: .number { _, o in o.maxDuration }) { $0.maxDuration = $1 },
             toggle("click-through", "Let clicks pass through a notification instead of dismissing it.", key: .flag { _, o in o.clickThrough ?? false }) { $0.clickThrough = $1 },
@@ -301,6 +241,9 @@ package enum OptionTable {
             text("render-png") { $0.renderPng = $1 },
             // The notification bus: the invocation stands for another program's notification.
             flag("bus-notification") { $0.busNotification = $1 },
+            text("bus-app") { $0.busApp = $1 },
+            text("bus-category") { $0.busCategory = $1 },
+            integer("bus-urgency") { $0.busUrgency = $1 },
         ]),
         // zenity's options: those it honours, and its other general options, accepted and
         // ignored (hidden) so that its scripts run with the name changed.

@@ -47,7 +47,8 @@ extension Notification {
         } else {
             let verb = self.verb
             args = [verb, "--id=\(key)", "--bus-notification", "--\(verb)-image=\(image(imageFile: imageFile) ?? "")",
-                    "--button=\(buttonAction?.label ?? "")"]
+                    "--button=\(buttonAction?.label ?? "")", "--bus-app=\(appName)", "--bus-urgency=\(hints.urgency)"]
+            if let c = hints.category { args.append("--bus-category=\(c)") }
         }
         let details = NotificationMarkup.body(body)
         // Text with no tag and no entity is the same as plain text, which is drawn without Pango

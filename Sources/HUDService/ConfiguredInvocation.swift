@@ -59,7 +59,7 @@ package struct ConfiguredInvocation {
         }
         let loaded = settings(configFile(user))
         let kind = Settings.Kind(wrapsCommand: !user.command.isEmpty, isNotification: user.isNotification,
-                                 id: user.id)
+                                 id: user.id, notification: user.notificationFacts)
         let resolution = loaded.resolve(kind, commandLineTheme: user.theme)
         if user.theme != nil, let e = resolution.themeError { throw UsageError("--theme: \(e)") }
         let given = givenKeys(arguments, user)

@@ -10,6 +10,9 @@ import HUDRender
 /// Named HUDs (`--id NAME`, hide, list, push, pop) and notifications: answered at once, the HUD
 /// lives on in the server and hides itself.
 extension HUDServer {
+    /// The reply to an invocation a rule skips.
+    static var skipped: String { "skipped\n" }
+
     func respond(_ invocation: ConfiguredInvocation, request: Wire.Request) -> Wire.Reply {
         let options = invocation.options
         switch options.verb {
@@ -36,6 +39,8 @@ extension HUDServer {
 
     private func show(_ invocation: ConfiguredInvocation, request: Wire.Request) -> Wire.Reply {
         let options = invocation.options
+        // A rule's `skip`: the notification bus keeps it in its history, unseen.
+        if options.skip == true { return Wire.Reply(status: 0, output: Self.skipped) }
         let id: String
         if let name = options.id {
             id = name

@@ -113,7 +113,17 @@ final class NotificationRelay<Display: ServerDisplay> {
         shown[p.key] = Shown(pending: p)
         if !p.about.isOSD && !order.contains(p.key) { order.append(p.key) }
         server.handle(Wire.Request(cwd: "/", arguments: p.arguments)) { [weak self] reply in
-            guard let self, reply.status != 0 else { return true }
+            guard let self else { return true }
+            if reply.status == 0 && reply.output == HUDServer<Display>.skipped {
+                // A rule skips it: to the history, unseen (4: it was not shown).
+                guard self.shown.removeValue(forKey: p.key) != nil else { return true }
+                self.order.removeAll { $0 == p.key }
+                self.record(p)
+                self.bus.ended(id: p.id, reason: .undefined, action: nil)
+                self.pump()
+                return true
+            }
+            guard reply.status != 0 else { return true }
             let why = reply.error.isEmpty ? "xhud: notification \(p.id) not shown\n" : reply.error
             // An update refused: the HUD stays as it was.
             guard self.server.huds[p.key] == nil else { Console.error(why); return true }

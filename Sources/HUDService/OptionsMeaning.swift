@@ -12,6 +12,8 @@ extension HUDOptions {
         var c = base
         for o in OptionTable.all { o.hud?(self, &c) }
         if let m = requestedMode { c.mode = m }
+        // A rule's urgency: critical is the warning (not over an error or a success).
+        if busNotification, let u = urgency, c.mode == .info || c.mode == .warning { c.mode = u == .critical ? .warning : .info }
         // The label: --label, else zenity's --text, else a notification's text.
         if verb?.isNotification == true, let m = message { c.label = m }
         if let t = text { c.label = t }
@@ -70,7 +72,8 @@ extension HUDOptions {
     /// notification, else SVProgressHUD's formula; the last two within --min-duration and
     /// --max-duration.
     func notificationDuration(for c: HUDConfiguration) -> Double {
-        hideAfter ?? (busNotification ? min(max(Self.busTimeout, minDuration), maxDuration ?? .infinity)
+        if busNotification && urgency == .critical { return Limits.seconds.upperBound }   // a rule's: until closed
+        return hideAfter ?? (busNotification ? min(max(Self.busTimeout, minDuration), maxDuration ?? .infinity)
             : displayDuration(for: c.label + c.details, minimum: minDuration, maximum: maxDuration ?? .infinity))
     }
 

@@ -32,7 +32,7 @@ package struct SettingKeys: Equatable, Sendable {
     package func kind(of key: String) -> Kind? { kinds[key] }
 
     /// The sections a file may hold besides its top level.
-    package static let sections = ["notification", "wrap", "id"]
+    package static let sections = ["notification", "wrap", "id", "rule"]
 
     /// What `value` gives `key`'s option, or why it cannot.
     package func argument(key: String, value: SettingValue) -> Result<Argument, SettingError> {

@@ -34,10 +34,14 @@ package struct Settings: Equatable, Sendable {
         package var wrapsCommand = false
         package var isNotification = false
         package var id: String?
-        package init(wrapsCommand: Bool = false, isNotification: Bool = false, id: String? = nil) {
+        /// Another program's notification, by what rules match (`Rule.matchable`).
+        package var notification: [String: String]?
+        package init(wrapsCommand: Bool = false, isNotification: Bool = false, id: String? = nil,
+                     notification: [String: String]? = nil) {
             self.wrapsCommand = wrapsCommand
             self.isNotification = isNotification
             self.id = id
+            self.notification = notification
         }
         var sections: [String] {
             (wrapsCommand ? ["wrap"] : []) + (isNotification ? ["notification"] : []) + (id.map { ["id." + $0] } ?? [])
@@ -58,6 +62,9 @@ package struct Settings: Equatable, Sendable {
         var layers: [[Setting]] = []
         for f in files { layers.append(f.top) }
         for section in kind.sections { for f in files { if let s = f.sections[section] { layers.append(s) } } }
+        if let facts = kind.notification {
+            for f in files { for r in f.rules where r.matches(facts) { layers.append(r.settings) } }
+        }
         var winners: [String: Setting] = [:]
         for layer in layers { for s in layer { winners[s.key] = s } }
         var out = Resolution()

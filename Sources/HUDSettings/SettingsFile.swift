@@ -2,14 +2,16 @@
 import Glibc
 #endif
 
-/// One configuration file (or theme): its top-level keys, its `[notification]`, `[wrap]` and
-/// `[id.NAME]` sections, and what was wrong with it. A bad value or an unknown key costs that
+/// One configuration file (or theme): its top-level keys, its `[notification]`, `[wrap]`,
+/// `[id.NAME]` and `[rule.NAME]` sections, and what was wrong with it. A bad value or an unknown key costs that
 /// key only (with a warning naming file, line and key); a file that does not parse costs the
 /// file (with the parser's line and column). Parsed with `HUDTOML`.
 package struct SettingsFile: Equatable, Sendable {
     package let path: String
     package var top: [Setting] = []
     package var sections: [String: [Setting]] = [:]
+    /// `[rule.NAME]` sections, in the file's order.
+    package var rules: [Rule] = []
     package var warnings: [String] = []
 
     /// Files larger than this are not configuration files.

@@ -17,6 +17,7 @@ extension SettingsFile {
             var out: [Setting] = []
             for key in t.keys {
                 guard let node = t[key] else { continue }
+                if section?.hasPrefix("rule.") == true, key.hasPrefix("match-") { continue }   // the rule's patterns
                 let where_ = SettingSource(file: path, line: t.line(of: key), theme: theme)
                 let place = "\(path)\(where_.line.map { ":\($0)" } ?? "")"
                 if section == nil, allowsSections, SettingKeys.sections.contains(key), node.table != nil { continue }
@@ -41,6 +42,28 @@ extension SettingsFile {
         guard allowsSections else { return }
         for name in ["notification", "wrap"] {
             if let t = table[name]?.table { sections[name] = read(t, section: name) }
+        }
+        if let ruleTable = table["rule"]?.table {
+            for name in ruleTable.keys {
+                guard let t = ruleTable[name]?.table else {
+                    warnings.append("\(path):\(ruleTable.line(of: name) ?? 0): 'rule.\(name)' must be a section, [rule.\(name)]; ignored")
+                    continue
+                }
+                var patterns: [String: String] = [:]
+                var valid = true
+                for key in t.keys where key.hasPrefix("match-") {
+                    let what = String(key.dropFirst(6))
+                    guard Rule.matchable.contains(what), case .string(let pattern)? = t[key] else {
+                        warnings.append("\(path):\(t.line(of: key) ?? 0): '\(key)' must be one of "
+                            + Rule.matchable.map { "match-" + $0 }.joined(separator: ", ") + ", a text; the rule is ignored")
+                        valid = false
+                        break
+                    }
+                    patterns[what] = pattern
+                }
+                // A rule that cannot say what it matches applies to nothing (not to everything).
+                if valid { rules.append(Rule(name: name, patterns: patterns, settings: read(t, section: "rule." + name))) }
+            }
         }
         if let ids = table["id"]?.table {
             for id in ids.keys {

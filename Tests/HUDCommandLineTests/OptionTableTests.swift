@@ -221,7 +221,7 @@ final class SettingKeyTableTests: XCTestCase {
             return (.number(n), ["--\(name)=\(SettingValue.number(n).optionText(separator: ""))"])
         case .pair(let sep): return (.list([.number(3), .number(4)]), ["--\(name)=3\(sep)4"])
         case .text:
-            let text = ["mode": "bar", "spinner": "spokes", "style": "light", "animation": "zoom", "position": "top-left"][name] ?? "red"
+            let text = ["mode": "bar", "spinner": "spokes", "style": "light", "animation": "zoom", "position": "top-left", "urgency": "critical"][name] ?? "red"
             return (.string(text), ["--\(name)=\(text)"])
         }
     }

@@ -102,6 +102,35 @@ final class Scratch {
 }
 
 @Suite(.serialized) struct SettingsResolutionTests {
+    @Test func rulesMatchNotificationsAndLayerAfterTheirSection() {
+        let f = SettingsFile(path: "u.toml", text: """
+        margin = 10
+        [notification]
+        margin = 12
+        [rule.music]
+        match-app-name = "Spot*"
+        match-urgency = "normal"
+        margin = 14
+        position = "bottom-left"
+        [rule.all]
+        corner-radius = 3
+        [rule.bad]
+        match-colour = "red"
+        margin = 99
+        """, keys: keys)
+        #expect(f.rules.map(\.name) == ["music", "all"])
+        #expect(f.warnings.count == 1 && f.warnings[0].contains("'match-colour' must be one of"))
+        let settings = Settings(files: [f], keys: keys)
+        func value(_ r: Settings.Resolution, _ key: String) -> SettingValue? { r.settings.first { $0.key == key }?.value }
+        let song = settings.resolve(.init(isNotification: true, notification: ["app-name": "Spotify", "urgency": "normal"]))
+        #expect(value(song, "margin") == .number(14))
+        #expect(value(song, "position") == .string("bottom-left"))
+        #expect(value(song, "corner-radius") == .number(3))         // a rule without patterns: every one
+        let critical = settings.resolve(.init(isNotification: true, notification: ["app-name": "Spotify", "urgency": "critical"]))
+        #expect(value(critical, "margin") == .number(12))
+        #expect(value(settings.resolve(.init(isNotification: true)), "corner-radius") == nil)   // xhud's own: no rules
+    }
+
     @Test func layersGoThemeFileSectionsInOrder() {
         let dir = Scratch()
         dir.write("themes/big.toml", "margin = 30\ncorner-radius = 18\nstyle = \"light\"\n")

@@ -188,3 +188,49 @@ def test_a_flood_never_holds_another_hud(bus):
     print(f"the witness's longest stand-still during the flood: {longest * 1000:.0f} ms ({len(frames)} samples)")
     assert wait_until(lambda: counts(bus) == {"displayed": 5, "waiting": 100, "history": 100}, 20), counts(bus)
     assert longest < 0.25, f"the witness stood still for {longest:.2f} s"
+
+
+def test_rules_match_and_apply(bus):
+    """dunst's [rules] as [rule.NAME]: matched by application, summary, body, category and
+    urgency (shell patterns), applied through the option table, `skip` and `urgency` too."""
+    from pathlib import Path
+    config = Path(bus.x.env["XDG_CONFIG_HOME"]) / "xhud" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('''
+[rule.quiet]
+match-app-name = "spam*"
+skip = true
+
+[rule.music]
+match-app-name = "Spotify"
+match-summary = "Now playing*"
+position = "bottom-left"
+
+[rule.battery]
+match-body = "*below 5 %*"
+urgency = "critical"
+
+[rule.typo]
+match-colour = "red"
+''')
+    _, err = bus.start_server()
+    mon = bus.monitor()
+    iface = proxy(bus)
+
+    def send(app, summary, body="", urgency=1):
+        return int(iface.Notify(app, 0, "", summary, body, dbus.Array([], signature="s"), {"urgency": dbus.Byte(urgency)}, 2000))
+
+    skipped = send("spammer", "Buy now")
+    assert wait_until(lambda: reasons(mon).get(skipped) == 4, 5), "skipped: to the history unseen, reason 4"
+    assert visible(bus.x) == []
+    assert "Buy now" in control(bus, "history")
+    song = send("Spotify", "Now playing: a song")
+    w = wait_until(lambda: next(iter(visible(bus.x)), None), 5)
+    assert w and w.x < 60 and w.y + w.height > 700, f"not bottom-left: {w and w.rect}"
+    other = send("Spotify", "Paused")
+    assert wait_until(lambda: any(v.x + v.width > 1200 and v.y < 300 for v in visible(bus.x)), 5), "the rule matched a summary it does not match"
+    low = send("upower", "Battery", "The battery is below 5 % now")
+    time.sleep(2.6)   # past the 2 s every other one asked for: time passing is what is tested
+    assert reasons(mon).get(song) == 1 and reasons(mon).get(other) == 1
+    assert low not in reasons(mon), "a rule's critical urgency: it stays until closed"
+    assert "'match-colour' must be one of" in err.read_text(), err.read_text()
