@@ -202,6 +202,36 @@ def test_picom_blurs_and_shadows_the_bezel_not_a_box(xplain):
     picom.terminate()
 
 
+def test_the_shipped_picom_conf_blurs_on_picom_as_debian_starts_it(xplain):
+    """packaging/examples/picom.conf, given to picom with no other flag (Debian 12's picom 9.1
+    then runs its legacy backends, which blur only with kernels): the stripes behind the bezel
+    are blurred, those beside it are as sharp as ever."""
+    if shutil.which("picom") is None:
+        pytest.skip("picom is not installed")
+    from conftest import REPO, compositor_running
+    set_striped_root(xplain.display, period=8, band=4)
+    log = xplain.tmp / "picom.log"
+    picom = xplain.spawn(["picom", "--config", str(REPO / "packaging" / "examples" / "picom.conf")],
+                         stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    assert wait_until(lambda: compositor_running(xplain.display), 5), "picom did not start: " + log.read_text()
+    bare = wallpaper_shown(xplain, 8, 4)
+    hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--bezel-color", "#00000030", "--mask", "none",
+                            "--animation", "none", "--corner-radius", "16")
+    win = hud_window(xplain)
+    shot = xplain.wait_still((win.x - 20, win.y - 70, win.width + 40, win.height + 90), unlike=bare)
+
+    def spread(y):
+        red = [shot.pixel(xx, y)[0] for xx in range(win.x + 20, win.x + win.width - 20)]
+        return max(red) - min(red)
+
+    inside, far = spread(win.y + win.height // 2 + 14), spread(win.y - 60)
+    assert far > 150, f"premise: the wallpaper is sharp: {far}"
+    assert inside < far / 4, f"the shipped picom.conf did not blur behind the bezel: {inside} vs {far}"
+    assert "Old backends only support" not in log.read_text()
+    hud.signal(15)
+    picom.terminate()
+
+
 def test_xcompmgr_client_shadows_leave_an_input_blocking_hud_alone(xplain):
     """`xcompmgr -c` builds a client-side shadow for a window configured before its first map
     (before it knows the window is ARGB) and draws it under the window forever: a dark box
