@@ -21,10 +21,49 @@ enum Callbacks {
 
     static func send(_ work: @escaping @Sendable () -> Void) {
         if let q = HUD.callbackQueue {
-            q.async(execute: work)
+            // The main queue through its OperationQueue, as the default delivery (see `onMain`).
+            if q.label == DispatchQueue.main.label { onMain(work) } else { q.async(execute: work) }
         } else {
             queue.async { deliver(work) }
         }
+    }
+
+    /// Runs `work` on the main queue as an operation of `OperationQueue.main`, never as a bare
+    /// block: inside it `OperationQueue.current` is `.main`, so NotificationCenter runs an observer
+    /// added with `queue: .main` inline. Posted from a bare main-queue block (which is what
+    /// `dispatchMain()` and the main actor run, on a worker thread where `current` is nil),
+    /// Foundation adds the observer as an operation of the main queue and waits for it there: on
+    /// the queue that is waiting, for good.
+    private static func onMain(_ work: @escaping @Sendable () -> Void) {
+        OperationQueue.main.addOperation(work)
+    }
+
+    // MARK: Notifications
+
+    /// Serial: SVProgressHUD's notifications are posted in the order they happened.
+    private static let notifications = DispatchQueue(label: "xhud.notifications")
+    /// Posts not yet returned (owned by `lock`).
+    nonisolated(unsafe) private static var postsPending = 0
+
+    /// Posts a notification from a callback. On the main queue (the callbacks' usual place) at
+    /// once. Elsewhere (a set `callbackQueue`, or the callback thread while the main queue does
+    /// not run) on a thread of its own, waited for `patience` at most: an observer on `.main`
+    /// makes Foundation's post wait for the main queue, and a callback thread that waited with
+    /// it would hold back the completions that a blocked main thread may be waiting for.
+    static func notify(_ post: @escaping @Sendable () -> Void) {
+        if OperationQueue.current === OperationQueue.main { post(); return }
+        let behind = lock.withLock {
+            postsPending += 1
+            return postsPending > 1
+        }
+        let done = DispatchSemaphore(value: 0)
+        notifications.async {
+            post()
+            lock.withLock { postsPending -= 1 }
+            done.signal()
+        }
+        // Behind a post that is stuck on the main queue: waiting would cost `patience` each time.
+        if !behind { _ = done.wait(timeout: .now() + patience) }
     }
 
     private static var stalled: Bool {
@@ -36,7 +75,7 @@ enum Callbacks {
     private static func deliver(_ work: @escaping @Sendable () -> Void) {
         if stalled { work(); return }
         let job = Job(work)
-        DispatchQueue.main.async { job.runOnMain() }
+        onMain { job.runOnMain() }
         guard job.done.wait(timeout: .now() + patience) == .timedOut else { return }
         if job.claim() {
             stalled = true

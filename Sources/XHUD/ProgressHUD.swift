@@ -241,10 +241,12 @@ public enum ProgressHUD {
         hud.hide(animated: true, afterDelay: d, completion: nil)
     }
 
-    /// Posts a notification for `hud` (on the callback queue already).
+    /// Posts a notification for `hud` (on the callback queue already; see `Callbacks.notify`).
     static func post(_ name: Notification.Name, _ status: String, for hud: HUD) {
-        let info: [String: String]? = status.isEmpty ? nil : [statusUserInfoKey: status]
-        NotificationCenter.default.post(name: name, object: hud, userInfo: info)
+        Callbacks.notify {
+            let info: [String: String]? = status.isEmpty ? nil : [statusUserInfoKey: status]
+            NotificationCenter.default.post(name: name, object: hud, userInfo: info)
+        }
     }
 
     static func notification(for event: HUDEvent) -> Notification.Name {
