@@ -152,6 +152,9 @@ let package = Package(
         .executableTarget(name: "example-sv", dependencies: ["XHUD"], path: "Examples/ShowcaseSV"),
         .executableTarget(name: "example-progress", dependencies: ["XHUD"], path: "Examples/ProgressDemo"),
         .executableTarget(name: "example-migration", dependencies: ["XHUD"], path: "Examples/Migration"),
+        // Each way a program runs its main queue (dispatchMain, RunLoop, the main actor, observers
+        // on .main, background threads): XHUDTests run it with a watchdog, as a deadlock would hang.
+        .executableTarget(name: "example-queues", dependencies: ["XHUD"], path: "Examples/QueueArrangements"),
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDServiceTests", dependencies: ["HUDService", "HUDCommandLine", "HUDEngine", "HUDCore", "HUDSocket", "HUDSystem", "HUDX11"]),
@@ -164,7 +167,8 @@ let package = Package(
         .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDFiles", "HUDCommandLine"]),
         .testTarget(name: "HUDTOMLTests", dependencies: ["HUDTOML"]),
         .testTarget(name: "HUDSystemTests", dependencies: ["HUDSystem", "CSched"]),
-        .testTarget(name: "XHUDTests", dependencies: ["XHUD"]),
+        // The example programs it runs are built with it (ExampleRunner).
+        .testTarget(name: "XHUDTests", dependencies: ["XHUD", "example-queues"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText", "CFontMatch"], exclude: ["Golden"]),
     ],
