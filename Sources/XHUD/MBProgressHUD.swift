@@ -247,8 +247,11 @@ public final class MBProgressHUD: @unchecked Sendable {
             }
         }
     }
-    private let lock = Locked()
+    /// Guards the two below.
+    let lock = Locked()
     private weak var delegateStorage: MBProgressHUDDelegate?
+    /// 0.9's `taskInProgress` (see MBProgressHUD+Legacy).
+    var taskFlag = false
 
     /// The delegate, held weakly by the HUD's hidden callback. It is called where callbacks run
     /// (the main queue, or `HUD.callbackQueue`), as MBProgressHUD calls it on the main thread.
@@ -261,7 +264,7 @@ public final class MBProgressHUD: @unchecked Sendable {
 
     /// A label of the HUD (MBProgressHUD's `UILabel`s): its text and font.
     public final class Label: @unchecked Sendable {
-        private let hud: HUD?
+        let hud: HUD?
         private let text_: ReferenceWritableKeyPath<HUD, String>
         private let font_: ReferenceWritableKeyPath<HUD, String>
 
@@ -276,10 +279,10 @@ public final class MBProgressHUD: @unchecked Sendable {
             get { hud.map { $0[keyPath: text_] }.flatMap { $0.isEmpty ? nil : $0 } }
             set { hud?[keyPath: text_] = newValue ?? "" }
         }
-        /// The font, a Pango font description (`Sans Bold 16px`).
-        public var font: String {
-            get { hud?[keyPath: font_] ?? "" }
-            set { hud?[keyPath: font_] = newValue }
+        /// The font: a `UIFont`, or a Pango font description (`"Sans Bold 16px"`).
+        public var font: UIFont {
+            get { UIFont(description: hud?[keyPath: font_] ?? "") }
+            set { hud?[keyPath: font_] = newValue.fontDescription }
         }
     }
 
@@ -324,77 +327,6 @@ public final class MBProgressHUD: @unchecked Sendable {
         /// Removes the action.
         public func removeTarget(for events: Event = .touchUpInside) {
             if events.contains(.touchUpInside) { action = nil }
-        }
-    }
-}
-
-/// MBProgressHUD's `MBBackgroundView`: the bezel (its `style` sets the bezel's blur, its
-/// `color` the bezel's colour) or the background view over the whole parent (`.blur` blurs the
-/// parent region behind and tints it with `color`, `HUDMask.blur(_:)`; `.solidColor` with a
-/// visible colour dims it, `HUDMask.color(_:)`; clear is the HUD's default mask).
-public final class MBBackgroundView: @unchecked Sendable {
-    private let hud: HUD?
-    private let bezel: Bool
-
-    init(_ hud: HUD?, bezel: Bool) {
-        self.hud = hud
-        self.bezel = bezel
-    }
-
-    /// `.blur` (the bezel's default, as MBProgressHUD's) or `.solidColor` (the background's).
-    public var style: MBProgressHUDBackgroundStyle {
-        get {
-            guard let c = hud?.configuration else { return bezel ? .blur : .solidColor }
-            if bezel { return c.blur > 0 ? .blur : .solidColor }
-            if case .blur = c.mask { return .blur }
-            return .solidColor
-        }
-        set {
-            hud?.modify { c in
-                if bezel {
-                    c.blur = newValue == .blur ? MBProgressHUD.bezelBlurRadius : 0
-                } else {
-                    c.mask = MBBackgroundView.mask(style: newValue, color: MBBackgroundView.colour(of: c.mask), from: c.mask)
-                }
-            }
-        }
-    }
-
-    /// The colour: the bezel's (nil: the style's), or the background's (clear by default).
-    public var color: HUDColor? {
-        get {
-            guard let c = hud?.configuration else { return nil }
-            return bezel ? c.bezelColor : MBBackgroundView.colour(of: c.mask)
-        }
-        set {
-            hud?.modify { c in
-                if bezel {
-                    c.bezelColor = newValue
-                } else {
-                    let style: MBProgressHUDBackgroundStyle
-                    if case .blur = c.mask { style = .blur } else { style = .solidColor }
-                    c.mask = MBBackgroundView.mask(style: style, color: newValue ?? .clear, from: c.mask)
-                }
-            }
-        }
-    }
-
-    /// The mask a background view of this style and colour is: a clear solid one leaves the
-    /// HUD's own (default, or one that lets input through).
-    static func mask(style: MBProgressHUDBackgroundStyle, color: HUDColor, from old: HUDMask?) -> HUDMask? {
-        if style == .blur { return .blur(color) }
-        if color.a > 0 { return .color(color) }
-        switch old {
-        case HUDMask.none?, HUDMask.clear?: return old
-        default: return nil
-        }
-    }
-
-    static func colour(of mask: HUDMask?) -> HUDColor {
-        switch mask {
-        case .color(let c)?, .blur(let c)?: return c
-        case .black?: return HUDColor(0, 0, 0, 0.4)
-        default: return .clear
         }
     }
 }

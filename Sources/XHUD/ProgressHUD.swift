@@ -281,10 +281,20 @@ public enum ProgressHUD {
             var ringNoTextRadius: Double? = 24
             var backgroundLayerColor = HUDColor(0, 0, 0, 0.4)
             var activity = 0
+            /// SVProgressHUD 2.x's border and haptics: kept, not drawn or felt (see SVProgressHUD+Legacy).
+            var borderColor: HUDColor?
+            var borderWidth = 0.0
+            var hapticsEnabled = false
         }
         private let lock = NSRecursiveLock()
         private var s = Settings()
         private var hud: HUD?
+
+        /// Runs `body` with the settings and the shared HUD held: no other thread's call comes between.
+        func exclusively(_ body: () -> Void) {
+            lock.lock(); defer { lock.unlock() }
+            body()
+        }
 
         func settings(_ body: (inout Settings) -> Void) {
             lock.lock(); defer { lock.unlock() }
