@@ -155,6 +155,9 @@ let package = Package(
         // Each way a program runs its main queue (dispatchMain, RunLoop, the main actor, observers
         // on .main, background threads): XHUDTests run it with a watchdog, as a deadlock would hang.
         .executableTarget(name: "example-queues", dependencies: ["XHUD"], path: "Examples/QueueArrangements"),
+        // Every name of MBProgressHUD 0.9 and 1.x and SVProgressHUD 1.x and 2.x, called as iOS
+        // code calls it; XHUDTests run it.
+        .executableTarget(name: "example-headers", dependencies: ["XHUD"], path: "Examples/HeaderSpellings"),
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
         .testTarget(name: "HUDServiceTests", dependencies: ["HUDService", "HUDCommandLine", "HUDEngine", "HUDCore", "HUDSocket", "HUDSystem", "HUDX11"]),
@@ -168,7 +171,7 @@ let package = Package(
         .testTarget(name: "HUDTOMLTests", dependencies: ["HUDTOML"]),
         .testTarget(name: "HUDSystemTests", dependencies: ["HUDSystem", "CSched"]),
         // The example programs it runs are built with it (ExampleRunner).
-        .testTarget(name: "XHUDTests", dependencies: ["XHUD", "example-queues"]),
+        .testTarget(name: "XHUDTests", dependencies: ["XHUD", "example-queues", "example-headers"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText", "CFontMatch"], exclude: ["Golden"]),
     ],
