@@ -3,6 +3,8 @@
 # or with sudo.
 #   scripts/deps.sh        everything scripts/test uses
 #   scripts/deps.sh run    only what scripts/run uses: the build, the HUD, a headless Xvfb
+# libgdk-pixbuf-2.0-0 is loaded at run time for images other than PNG and SVG (JPEG, GIF, BMP;
+# WebP with webp-pixbuf-loader, which the image tests use).
 # libdbus-1-3 is loaded at run time by `xhud server --notifications` (dlopen: the build needs no
 # D-Bus headers); the notification tests use a private dbus-daemon, gdbus (libglib2.0-bin),
 # dbus-send (dbus-bin), notify-send (libnotify-bin) and dunst.
@@ -13,7 +15,7 @@ run=(
   libcairo2-dev libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev libxdamage-dev libx11-xcb-dev libstdc++-12-dev
   libpangocairo-1.0-0 libharfbuzz0b librsvg2-2 fonts-dejavu-core
   xvfb x11-utils imagemagick
-  libdbus-1-3
+  libdbus-1-3 libgdk-pixbuf-2.0-0
 )
 test=(
   xdotool xcompmgr picom hsetroot x11-xserver-utils x11-apps
@@ -24,6 +26,8 @@ test=(
   i3-wm openbox xfwm4 xfconf xfce4-settings dbus weston xwayland xterm wmctrl
   # Tests/Integration/test_notifications.py: a private bus, the real clients, dunst.
   dbus-daemon libglib2.0-bin dbus-bin libnotify-bin dunst python3-dbus
+  # Tests/HUDRenderTests/ImageDecoderTests.swift, test_notification_images.py: WebP images.
+  webp-pixbuf-loader
   # Tests/Integration/test_libnotify.py: libnotify's test programs, through python-gi.
   python3-gi gir1.2-notify-0.7
   # Tests/Integration/test_zenity.py: the same scripts run with zenity itself, side by side.

@@ -23,6 +23,13 @@ package enum ImageFile {
         case .success(let bytes) where isSVG(bytes):
             if case .failure(let why) = SVGImage.parse(bytes) { return "cannot use image '\(path)': \(why.description)" }
             return nil
+        case .success(let bytes) where !isPNG(bytes):
+            // Another format: whether gdk-pixbuf reads it is known only by reading it.
+            switch PixbufImage.decode(bytes) {
+            case .surface(let s): cairo_surface_destroy(s); return nil
+            case .larger: return nil
+            case .failed(let why): return "cannot use image '\(path)': \(why)"
+            }
         case .success: return nil
         }
     }
@@ -46,15 +53,22 @@ package enum ImageFile {
             if let why = SVGLimits.problem(bytes) { return fail(why) }
             return .success(bytes)
         }
-        // PNG: the 8-byte signature, then IHDR with width and height (big-endian).
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 24, Array(bytes[0..<8]) == signature else { return fail("neither a PNG nor an SVG file") }
+        // Any other format is gdk-pixbuf's (`PixbufImage`), which checks its size before decoding.
+        guard isPNG(bytes) else {
+            guard !bytes.isEmpty else { return fail("an empty file") }
+            return .success(bytes)
+        }
         let (w, h) = dimensions(bytes)
         guard w > 0, h > 0 else { return fail("not a PNG file") }
         guard w <= maxPixels, h <= maxPixels, w * h <= maxPixels else {
             return fail("\(w)x\(h) pixels is more than a HUD image may have (\(maxPixels / 1_000_000) megapixels, e.g. 2048x2048)")
         }
         return .success(bytes)
+    }
+
+    /// A PNG: the 8-byte signature, then IHDR with width and height (big-endian).
+    static func isPNG(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 24 && bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
     /// A PNG's width and height from its IHDR (big-endian, after the 8-byte signature).
@@ -66,6 +80,16 @@ package enum ImageFile {
 
     /// A PNG's pixels before decoding.
     static func pixels(_ bytes: [UInt8]) -> Int { let d = dimensions(bytes); return d.width * d.height }
+
+    /// Decodes bounded bytes of any bitmap format: a PNG with Cairo, any other with gdk-pixbuf;
+    /// scaled down to `maxKeptSide`. `drawnAbove`: see `PixbufImage.decode`.
+    static func decodeBitmap(_ bytes: [UInt8], path: String, drawnAbove: Int? = nil) -> PixbufImage.Outcome {
+        if isPNG(bytes) {
+            if let above = drawnAbove, pixels(bytes) > above { return .larger }
+            return decode(bytes).map { .surface($0) } ?? .failed("not a valid PNG file")
+        }
+        return PixbufImage.decode(bytes, drawnAbove: drawnAbove)
+    }
 
     /// An SVG document: `<svg` within its first kilobytes (after an XML declaration, comments,
     /// a doctype), or gzip-compressed (.svgz).
@@ -109,8 +133,9 @@ package enum ImageFile {
     }
 }
 
-/// Custom indicator images, loaded once per path (bounded by `ImageFile`): PNGs decoded once,
-/// SVGs rendered at the size they are drawn.
+/// Custom indicator images, loaded once per path (bounded by `ImageFile`): bitmaps (PNG, and
+/// JPEG, GIF, BMP, WebP, ... through gdk-pixbuf) decoded once, SVGs rendered at the size they
+/// are drawn.
 final class ImageCache {
     enum Image { case bitmap(OpaquePointer), vector(SVGImage) }
     struct Entry {
@@ -157,7 +182,11 @@ final class ImageCache {
             case .failure(let why): entry.error = "cannot use image '\(path)': \(why.description)"
             }
         case .success(let bytes):
-            if let s = ImageFile.decode(bytes) { entry.image = .bitmap(s) } else { entry.error = "cannot use image '\(path)': not a valid PNG file" }
+            switch ImageFile.decodeBitmap(bytes, path: path) {
+            case .surface(let s): entry.image = .bitmap(s)
+            case .failed(let why): entry.error = "cannot use image '\(path)': \(why)"
+            case .larger: entry.error = "cannot use image '\(path)': not decoded"   // only with a bound, which this has not
+            }
         }
     }
 

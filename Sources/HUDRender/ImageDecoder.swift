@@ -65,9 +65,14 @@ package final class ImageDecoder: Sendable {
         case .failure(let why): return .failed(why.description)
         case .success(let b): bytes = b
         }
-        if !job.drawn, ImageFile.isSVG(bytes) || ImageFile.pixels(bytes) > maxPixels { return .needsDrawing }
-        guard let s = ImageFile.decode(bytes) else { return .failed("cannot use image '\(job.path)': not a valid PNG file") }
-        return .bitmap(DecodedBitmap(s))
+        if !job.drawn, ImageFile.isSVG(bytes) { return .needsDrawing }
+        // Any bitmap format; its size is known before it is decoded (a PNG's header, gdk-pixbuf's
+        // size-prepared), so that a large one is drawn by a child rather than decoded here.
+        switch ImageFile.decodeBitmap(bytes, path: job.path, drawnAbove: job.drawn ? nil : maxPixels) {
+        case .surface(let s): return .bitmap(DecodedBitmap(s))
+        case .larger: return .needsDrawing
+        case .failed(let why): return .failed("cannot use image '\(job.path)': \(why)")
+        }
     }
 }
 

@@ -160,6 +160,8 @@ fi
 # Pango is loaded with dlopen when text is first laid out (Sources/CPango): no NEEDED entry
 # tells dpkg-shlibdeps about it.
 case $depends in *libpangocairo-1.0-0*) ;; *) depends="$depends, libpangocairo-1.0-0" ;; esac
+# gdk-pixbuf too, when an image other than PNG or SVG (JPEG, GIF, BMP, ...) is first decoded.
+case $depends in *libgdk-pixbuf-2.0-0*) ;; *) depends="$depends, libgdk-pixbuf-2.0-0" ;; esac
 
 # --- control -------------------------------------------------------------------------------
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
@@ -171,7 +173,7 @@ Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
 Recommends: librsvg2-2, adwaita-icon-theme | hicolor-icon-theme, xcompmgr | picom
-Suggests: pulseaudio-utils | pipewire-pulse, brightnessctl
+Suggests: pulseaudio-utils | pipewire-pulse, brightnessctl, webp-pixbuf-loader
 Section: x11
 Priority: optional
 Description: progress HUD (MBProgressHUD / SVProgressHUD style) for X11
