@@ -34,7 +34,9 @@ package final class HUDText: TextMeasurer {
         guard !request.text.isEmpty else { return }
         if let line = direct.line(for: request) { return direct.draw(line, in: rect, cr: cr) }
         switch shaper?.result(request) {
-        case .shaped(let s)?: s.draw(in: rect, cr: cr)
+        // Colour glyphs (emoji) are drawn by Pango here, in their colours: a recording keeps
+        // text as a mask (silhouettes), and Cairo 1.16 replays only the last of a run of them.
+        case .shaped(let s)?: if request.text.hasColourGlyphs { pango.draw(request, in: rect, cr: cr) } else { s.draw(in: rect, cr: cr) }
         case .cut?: pango.draw(Self.cut(request), in: rect, cr: cr)
         case nil: pango.draw(request, in: rect, cr: cr)   // Pango's here, as without a shaper
         }
@@ -83,5 +85,13 @@ package final class HUDText: TextMeasurer {
             i = markup.index(after: i)
         }
         return out
+    }
+}
+
+extension String {
+    /// Whether the text has characters that fonts draw in colour: emoji presentation, or text
+    /// asking for it with U+FE0F.
+    package var hasColourGlyphs: Bool {
+        unicodeScalars.contains { $0.value == 0xFE0F || ($0.value >= 0x2300 && $0.properties.isEmojiPresentation) }
     }
 }
