@@ -42,8 +42,9 @@ extension Notification {
         let label = Limits.text(NotificationMarkup.escaped(Limits.text(summary, maxBytes: Limits.labelBytes)), maxBytes: Limits.labelBytes)
         var args: [String]
         if let v = hints.value {
-            // An OSD: `xhud --id KEY --mode bar --progress V`.
+            // An OSD: `xhud --id KEY --mode bar --progress V --image ICON` (the icon above the bar).
             args = ["--id=\(key)", "--mode=bar", "--progress=\(Double(v) / 100)"]
+            if let i = image(imageFile: imageFile), !i.isEmpty { args.append("--image=\(i)") }
         } else {
             let verb = self.verb
             args = [verb, "--id=\(key)", "--bus-notification", "--\(verb)-image=\(image(imageFile: imageFile) ?? "")",

@@ -25,7 +25,7 @@ package final class NotificationBus: @unchecked Sendable {
 
     package static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
-    static let capabilities = ["body", "body-markup", "actions", "icon-static", "persistence",
+    static let capabilities = ["body", "body-markup", "body-hyperlinks", "actions", "icon-static", "persistence",
                                "x-canonical-private-synchronous", "x-dunst-stack-tag", "synchronous"]
 
     private let replace: Bool

@@ -1,10 +1,14 @@
 import HUDCore
 
 /// The specification's body markup (`b`, `i`, `u`, `a`, `img`) as the Pango markup xhud draws:
-/// bold, italic and underline kept and balanced, a link's text kept without the link, an image
-/// replaced by its `alt` text, any other tag dropped; `&`, `<` and `>` that are not markup are
-/// escaped, so that whatever a client sends, Pango parses it.
+/// bold, italic and underline kept and balanced, a link's text drawn as a link (underlined, in
+/// `linkColor`), an image replaced by its `alt` text, any other tag dropped; `&`, `<` and `>`
+/// that are not markup are escaped, so that whatever a client sends, Pango parses it.
 package enum NotificationMarkup {
+    /// A blue that reads on the dark and the light themes' bezels alike.
+    package static let linkColor = "#3d8fe8"
+    static let linkOpen = "<span underline=\"single\" foreground=\"\(linkColor)\">"
+
     /// Plain text (the summary) as markup.
     package static func escaped(_ s: String) -> String {
         var out = ""
@@ -42,19 +46,20 @@ package enum NotificationMarkup {
             if c == "<", let end = chars[(i + 1)...].prefix(1024).firstIndex(of: ">"), let tag = Tag(String(chars[(i + 1)..<end])) {
                 i = end + 1
                 switch tag.name {
-                case "b", "i", "u":
+                case "b", "i", "u", "a":
+                    let pango = tag.name == "a" ? "span" : tag.name
                     if tag.closing {
-                        if open.last == tag.name { open.removeLast(); out += "</\(tag.name)>" }
+                        if open.last == tag.name { open.removeLast(); out += "</\(pango)>" }
                     } else {
                         open.append(tag.name)
-                        out += "<\(tag.name)>"
+                        out += tag.name == "a" ? linkOpen : "<\(pango)>"
                     }
                 case "img":
                     if !tag.closing, let alt = tag.attribute("alt") { out += escaped(alt) }
                 case "br":
                     out += "\n"
                 default:
-                    break   // `a` and any other tag: its text stays, the tag goes
+                    break   // any other tag: its text stays, the tag goes
                 }
                 continue
             }
@@ -66,8 +71,22 @@ package enum NotificationMarkup {
             }
             i += 1
         }
-        for t in open.reversed() { out += "</\(t)>" }
+        for t in open.reversed() { out += t == "a" ? "</span>" : "</\(t)>" }
         return out
+    }
+
+    /// The first link's address in a body (`<a href="...">`), entities read; nil without one.
+    package static func firstLink(_ body: String) -> String? {
+        var rest = Substring(body)
+        while let lt = rest.firstIndex(of: "<") {
+            let after = rest[rest.index(after: lt)...]
+            guard let gt = after.prefix(1024).firstIndex(of: ">") else { return nil }
+            if let tag = Tag(String(after[..<gt])), tag.name == "a", !tag.closing, let href = tag.attribute("href"), !href.isEmpty {
+                return HUDConfiguration.plainText(ofMarkup: href)
+            }
+            rest = after[after.index(after: gt)...]
+        }
+        return nil
     }
 
     /// Whether an entity Pango knows starts at `i` (`&amp;`, `&#169;`, `&#xA9;`, ...).

@@ -93,9 +93,18 @@ package struct ConfiguredInvocation {
                 }
             }
         }
+        // A bus notification's body is drawn regular, as the specification's markup means it
+        // (`<b>` stands out), unless the configuration or its theme names a details font.
+        if user.busNotification, !given.contains("details-font"), !resolution.settings.contains(where: { $0.key == "details-font" }) {
+            out.options.detailsFont = Self.notificationBodyFont
+            out.userOptions.detailsFont = Self.notificationBodyFont
+        }
         out.resolveImages(cwd: cwd, defersIconLookups: defersIconLookups)
         return out
     }
+
+    /// The built-in details font (MBProgressHUD's bold 12 px), regular.
+    static let notificationBodyFont = "Sans 12px"
 
     /// Options with `settings` given to them (the command line is parsed over these).
     private static func apply(_ settings: [Setting]) throws(UsageError) -> HUDOptions {

@@ -123,7 +123,9 @@ final class NotificationRelay<Display: ServerDisplay> {
                 self.pump()
                 return true
             }
-            guard reply.status != 0 else { return true }
+            // Shown, with warnings (an image it cannot read: the drawn icon instead): said, as
+            // the command line would say them.
+            guard reply.status != 0 else { if !reply.error.isEmpty { Console.error(reply.error) }; return true }
             let why = reply.error.isEmpty ? "xhud: notification \(p.id) not shown\n" : reply.error
             // An update refused: the HUD stays as it was.
             guard self.server.huds[p.key] == nil else { Console.error(why); return true }

@@ -45,7 +45,8 @@ final class HintsTests: XCTestCase {
 final class MarkupTests: XCTestCase {
     func testTheSubsetIsKeptAndTheRestEscapedOrDropped() {
         XCTAssertEqual(NotificationMarkup.body("<b>bold</b> <i>it</i> <u>u</u>"), "<b>bold</b> <i>it</i> <u>u</u>")
-        XCTAssertEqual(NotificationMarkup.body("<a href=\"http://x\">link</a>"), "link")
+        XCTAssertEqual(NotificationMarkup.body("<a href=\"http://x\">link</a>"),
+                       "<span underline=\"single\" foreground=\"\(NotificationMarkup.linkColor)\">link</span>", "drawn as a link")
         XCTAssertEqual(NotificationMarkup.body("<img src=\"/x.png\" alt=\"pic\"/> ok"), "pic ok")
         XCTAssertEqual(NotificationMarkup.body("<span color='red'>x</span>"), "x")
         XCTAssertEqual(NotificationMarkup.body("1 < 2 & 3 > 2"), "1 &lt; 2 &amp; 3 &gt; 2")
@@ -56,6 +57,15 @@ final class MarkupTests: XCTestCase {
     func testTagsAreBalanced() {
         XCTAssertEqual(NotificationMarkup.body("<b>open"), "<b>open</b>")
         XCTAssertEqual(NotificationMarkup.body("stray</i> <b><i>x</b>"), "stray <b><i>x</i></b>")
+    }
+
+    func testLinksAreBalancedAndTheFirstOneFound() {
+        let open = "<span underline=\"single\" foreground=\"\(NotificationMarkup.linkColor)\">"
+        XCTAssertEqual(NotificationMarkup.body("see <a href='x'><b>this"), "see \(open)<b>this</b></span>")
+        XCTAssertEqual(NotificationMarkup.body("</a>x"), "x", "a stray closing tag is dropped")
+        XCTAssertEqual(NotificationMarkup.firstLink("<b>no</b> <a>bare</a> <a href=\"https://a.example/?q=1&amp;r=2\">a</a> <a href='b'>b</a>"),
+                       "https://a.example/?q=1&r=2")
+        XCTAssertNil(NotificationMarkup.firstLink("no <b>link</b> here"))
     }
 
     func testTheSummaryIsPlainText() {
@@ -92,6 +102,9 @@ final class ArgumentsTests: XCTestCase {
         n.summary = "Volume"
         n.hints = Hints(["value": .integer(45), "x-canonical-private-synchronous": .string("volume")])
         XCTAssertEqual(n.arguments(key: "volume"), ["--id=volume", "--mode=bar", "--progress=0.45", "--label=Volume", "--details=", "--no-markup"])
+        n.appIcon = "audio-volume-high"
+        XCTAssertEqual(n.arguments(key: "volume").prefix(4), ["--id=volume", "--mode=bar", "--progress=0.45", "--image=audio-volume-high"],
+                       "an OSD's icon is drawn above its bar")
     }
 
     func testTimeouts() {
