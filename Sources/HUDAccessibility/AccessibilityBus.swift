@@ -51,6 +51,8 @@ package final class AccessibilityBus: @unchecked Sendable {
     private var me = ""
     private var desktop = ("", AccessibilityBus.nullPath)
     private var nodes: [(id: Int, hud: AccessibleHUD)] = []
+    /// The level each node's last announcement said.
+    private var spokenLevels: [Int: Int] = [:]
     private var appID: Int32 = 0
 
     /// `addresses`: the accessibility bus's, as the server found them without asking a bus
@@ -226,12 +228,14 @@ package final class AccessibilityBus: @unchecked Sendable {
             }
             // What a screen reader says again: new words, or a result (the role changes to an
             // alert), or the HUD coming back.
-            if hud.showing && (old.name != hud.name || old.description != hud.description || old.role != hud.role || !old.showing) {
+            if hud.showing && (old.name != hud.name || old.description != hud.description || old.role != hud.role || !old.showing
+                               || hud.levelWorthSaying(after: spokenLevels[id])) {
                 announce(hud, id, on: c)
             }
         case .remove(let id):
             guard let i = nodes.firstIndex(where: { $0.id == id }) else { return }
             let hud = nodes.remove(at: i).hud
+            spokenLevels[id] = nil
             guard announcing else { return }
             if hud.showing { emit(path(of: id), "StateChanged", "showing", 0, 0, .int32(0), on: c) }
             emit(Self.rootPath, "ChildrenChanged", "remove", Int32(i), 0, reference(id), on: c)
@@ -239,12 +243,14 @@ package final class AccessibilityBus: @unchecked Sendable {
         }
     }
 
-    /// What Orca speaks of it: its name, then its description.
+    /// What Orca speaks of it: its name and level ("Volume 45%"), then its description.
     static func announcement(_ hud: AccessibleHUD) -> String {
-        hud.description.isEmpty ? hud.name : hud.name + ". " + hud.description
+        let name = hud.level.map { hud.name.isEmpty ? "\($0)%" : hud.name + " \($0)%" } ?? hud.name
+        return hud.description.isEmpty ? name : name + ". " + hud.description
     }
 
     private func announce(_ hud: AccessibleHUD, _ id: Int, on c: LibDBus.Ptr) {
+        spokenLevels[id] = hud.level
         emit(path(of: id), "Announcement", "", hud.politeness, 0, .string(Self.announcement(hud)), on: c)
     }
 

@@ -41,9 +41,11 @@ package struct AccessibleHUD: Equatable, Sendable {
     package var description: String
     package var role: AccessibleRole
     package var showing: Bool
+    /// The progress in percent of a HUD that shows one (an OSD's volume, a bar, a pie, a ring).
+    package var level: Int?
 
-    package init(name: String, description: String, role: AccessibleRole, showing: Bool) {
-        self.name = name; self.description = description; self.role = role; self.showing = showing
+    package init(name: String, description: String, role: AccessibleRole, showing: Bool, level: Int? = nil) {
+        self.name = name; self.description = description; self.role = role; self.showing = showing; self.level = level
     }
 
     /// The HUD as its configuration shows it.
@@ -57,6 +59,15 @@ package struct AccessibleHUD: Equatable, Sendable {
         description = String(d.prefix(1024))
         role = Self.role(for: c.mode)
         self.showing = showing
+        level = c.mode.showsProgress ? Int((min(1, max(0, c.progress)) * 100).rounded()) : nil
+    }
+
+    /// A level change worth saying again after `spoken` was said: a step of 5 (a volume key's)
+    /// or more, or an end (muted, full); a bar that creeps up by 1 is not read out each time.
+    package func levelWorthSaying(after spoken: Int?) -> Bool {
+        guard let level, level != spoken else { return false }
+        guard let spoken else { return true }
+        return abs(level - spoken) >= 5 || level == 0 || level == 100
     }
 
     /// An error or a warning asks for attention (ALERT: Orca speaks it at once, interrupting);

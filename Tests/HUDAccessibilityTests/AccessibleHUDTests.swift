@@ -27,6 +27,33 @@ final class AccessibleHUDTests: XCTestCase {
         XCTAssertEqual(AccessibleStateSet().words, [0, 0])
     }
 
+    /// A volume OSD says its level, not only "Volume"; a level is said again when it moves by a
+    /// volume key's step or reaches an end, not at each 1 % a bar creeps up.
+    func testAProgressHUDSaysItsLevel() {
+        var c = HUDConfiguration()
+        c.mode = .bar
+        c.label = "Volume"
+        c.progress = 0.45
+        let a = AccessibleHUD(c, showing: true)
+        XCTAssertEqual(a.level, 45)
+        XCTAssertEqual(AccessibilityBus.announcement(a), "Volume 45%")
+        c.details = "Speakers"
+        XCTAssertEqual(AccessibilityBus.announcement(AccessibleHUD(c, showing: true)), "Volume 45%. Speakers")
+        c.label = ""
+        c.details = ""
+        XCTAssertEqual(AccessibilityBus.announcement(AccessibleHUD(c, showing: true)), "45%")
+        c.mode = .indeterminate
+        XCTAssertNil(AccessibleHUD(c, showing: true).level, "a spinner has no level")
+
+        XCTAssertTrue(a.levelWorthSaying(after: nil))
+        XCTAssertFalse(a.levelWorthSaying(after: 45))
+        XCTAssertTrue(a.levelWorthSaying(after: 50), "a volume key's step")
+        XCTAssertFalse(a.levelWorthSaying(after: 44), "a bar creeping up")
+        var full = a
+        full.level = 100
+        XCTAssertTrue(full.levelWorthSaying(after: 99), "an end")
+    }
+
     func testNameIsTheLabelDescriptionTheDetails() {
         var c = HUDConfiguration()
         c.label = "Copying files"

@@ -239,6 +239,17 @@ def test_new_hud_and_label_change_are_events(a11y):
     assert ev.wait(lambda e: e["type"] == "object:announcement" and e["data"] == "Copied 3 of 10")
 
 
+def test_a_volume_osd_says_its_level(a11y):
+    """An OSD is heard with its level ("Volume 45%"), again at a volume key's step."""
+    proc, err = a11y.start_server()
+    assert serving(a11y, err), err.read_text()
+    ev = a11y.listen()
+    named(a11y.x, "--id", "volume", "--mode", "bar", "--progress", "0.45", "--label", "Volume", "--hide-after", "10")
+    assert ev.wait(lambda e: e["type"] == "object:announcement" and e["data"] == "Volume 45%"), ev.events()
+    named(a11y.x, "--id", "volume", "--progress", "0.5")
+    assert ev.wait(lambda e: e["type"] == "object:announcement" and e["data"] == "Volume 50%"), ev.events()
+
+
 def test_error_verb_is_an_alert_from_a_server_it_starts(a11y):
     """`xhud error Failed` with no server running: the server it starts registers after its
     first frame and still says the alert that shows."""
