@@ -139,7 +139,9 @@ def test_notify_send_is_the_same_hud_as_the_info_verb(bus):
     bus.call("CloseNotification", "1")
     assert hidden(bus.x, 3), "CloseNotification did not hide the HUD"
     # The same HUD from the command line: the same pixels.
-    res = named(bus.x, "info", "--id", "cli", "--position", "top-right", "--label", "Summary", "--details", "Body <b>bold</b>", "--markup")
+    # (A bus notification's body is regular, so that its <b> stands out.)
+    res = named(bus.x, "info", "--id", "cli", "--position", "top-right", "--label", "Summary", "--details", "Body <b>bold</b>", "--markup",
+                "--details-font", "Sans 12px")
     assert res.returncode == 0, res.stderr
     win2, shot2 = stable_hud(bus.x)
     assert win2.rect == win.rect
