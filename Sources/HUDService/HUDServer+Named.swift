@@ -15,9 +15,12 @@ extension HUDServer {
 
     func respond(_ invocation: ConfiguredInvocation, request: Wire.Request) -> Wire.Reply {
         let options = invocation.options
+        if let id = options.id, !Self.isReplay(request) { replayNow(id) }
         switch options.verb {
         case .list?:
-            let names = huds.keys.filter { huds[$0]?.hud.isVisible == true && !$0.hasPrefix(" ") }
+            var names = huds.keys.filter { huds[$0]?.hud.isVisible == true && !$0.hasPrefix(" ") }
+            // Those a dead server showed that are still to show again are shown already.
+            names += (journal?.pendingKeys ?? []).filter { !$0.hasPrefix(" ") && !names.contains($0) }
             return Wire.Reply(status: 0, output: names.map { $0 + "\n" }.joined())
         case .hide?:
             guard let id = options.id, let e = huds[id] else { return Wire.Reply(status: 0) }
@@ -116,7 +119,8 @@ extension HUDServer {
             entry.hud.hide(animated: true, afterDelay: options.hideDelay(showing: after, config))
             hideAfter = after
         }
-        journal?.shown(id, request, hideAfter: hideAfter)
+        // A named HUD replayed is in the journal already; a notification has a new key.
+        if !Self.isReplay(request) || options.id == nil { journal?.shown(id, request, hideAfter: hideAfter) }
         return Wire.Reply(status: 0)
     }
 }

@@ -53,7 +53,7 @@ package final class HUDServer<Display: ServerDisplay> {
     private(set) lazy var images = ImagePreparer(loop: loop)
     /// The requests behind what shows without a client, for a server that takes over after this
     /// one dies.
-    private(set) lazy var journal: NamedJournal? = paths.map { NamedJournal(socketPath: $0.socket) }
+    private(set) lazy var journal: NamedJournal? = paths.map { NamedJournal(socketPath: $0.socket, loop: loop) }
 
     /// A server started by `xhud server` stays when its last HUD is hidden.
     var lingersForever = false
@@ -295,17 +295,6 @@ package final class HUDServer<Display: ServerDisplay> {
     }
 
     /// A HUD arrives: the server stays.
-    /// Shows again what a server that died was showing without a client (named HUDs,
-    /// notifications), each for the time it had left.
-    func takeOverFromDeadServer() {
-        let now = MonotonicClock.seconds()
-        for r in journal?.takeOver() ?? [] {
-            var args = r.request.arguments
-            if args.first != "push" { args += ["--hide-after", String(max(0.1, r.deadline - now - 1))] }
-            handle(Wire.Request(cwd: r.request.cwd, arguments: args)) { _ in true }
-        }
-    }
-
     func keep() {
         if let t = lingerTimer { loop.cancelTimer(t); lingerTimer = nil }
     }
@@ -314,7 +303,8 @@ package final class HUDServer<Display: ServerDisplay> {
         if lingersForever { return }
         if let t = lingerTimer { loop.cancelTimer(t) }
         lingerTimer = loop.addTimer(after: linger) { [unowned self] in
-            if self.huds.isEmpty { self.exit() }
+            // Not while what a dead server showed is still to show again.
+            if self.huds.isEmpty { self.journal?.isReplaying == true ? self.scheduleExit() : self.exit() }
         }
     }
 
