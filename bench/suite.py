@@ -594,6 +594,39 @@ class Suite:
         self.procs.stop(p)
         raise RuntimeError("`xhud server` did not answer on its socket within 15 s")
 
+    daemon_bus: tuple | None = None   # (dbus-daemon, its address) of the notification rows
+
+    def ensure_daemon(self, x: XSession) -> str:
+        """`xhud server --notifications` serving a session bus of its own (dunst keeps the
+        display's); the bus's address."""
+        if self.daemon_bus is None:
+            bus = self.procs.spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], x.env,
+                                   stdout=subprocess.PIPE, log_name="xhud-daemon-bus")
+            r, _, _ = select.select([bus.stdout], [], [], 5)
+            address = os.read(bus.stdout.fileno(), 512).decode().strip().splitlines()[0] if r else ""
+            if not address:
+                self.procs.stop(bus)
+                raise RuntimeError("dbus-daemon did not start")
+            self.daemon_bus = (bus, address)
+        address = self.daemon_bus[1]
+        if x.server is None or x.server.poll() is not None or not getattr(x.server, "serves_bus", False):
+            server = self.start_server(x, env_extra={"DBUS_SESSION_BUS_ADDRESS": address}, log_name="xhud-daemon",
+                                       args=("--notifications",))
+            deadline = time.monotonic() + 5
+            while "serving" not in Path(server.log_path).read_text(errors="replace"):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("xhud server --notifications did not take the name")
+                time.sleep(0.02)
+            server.serves_bus = True
+            # A server that has just started has never drawn: one untimed notification first,
+            # gone (its 0.3 s and its fade) before the timed one.
+            x.run(["env", f"DBUS_SESSION_BUS_ADDRESS={address}", "notify-send", "-t", "300", "Warm"], timeout=10)
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and "history 1" not in x.run([self.xhud, "notifications", "count"], timeout=5).stdout:
+                time.sleep(0.05)
+            x.wait_background()
+        return address
+
     def ensure_server(self, x: XSession) -> bool:
         """A foreground server up for x's display; True when it had to be (re)started."""
         if x.server is not None and x.server.poll() is None and self.server_answers(x):
@@ -625,8 +658,12 @@ class Suite:
                                                        "--text=Loading"], {"stdin": ""}, "zenity"),
             ("yad", "yad --progress --pulsate", ["yad", "--progress", "--pulsate", "--no-buttons", "--undecorated",
                                                  "--center", "--text=Loading"], {"stdin": ""}, "yad"),
-            ("notify-send", "notify-send (dunst running)", ["notify-send", "-t", "0", "Loading"],
+            # The same notify-send to each daemon, each on its own session bus (through `env`
+            # alike: the command names the bus).
+            ("notify-send", "notify-send (dunst running)", ["env", "notify-send", "-t", "0", "Loading"],
              {"exit_ok": True, "dunst": True}, "dunst libnotify-bin"),
+            ("notify-xhud", "**notify-send (xhud server --notifications running)**",
+             ["env", "notify-send", "-t", "0", "Loading"], {"exit_ok": True, "daemon": True}, "libnotify-bin dbus-daemon"),
             ("xob", "xob", ["xob"], {"stdin": "30\n"}, "xob; not in Debian 12"),
         ]
         return c
@@ -679,8 +716,12 @@ class Suite:
             if opt.get("server") == "cold":
                 entry["fresh_runtime"] = True  # cold_run's; the report says so only for runs that had it
             res[key] = entry
-            if key.startswith("xhud") and not os.access(self.xhud, os.X_OK):
+            if tool == "env":
+                tool = cmd[1]
+            if (key.startswith("xhud") or opt.get("daemon")) and not os.access(self.xhud, os.X_OK):
                 entry["status"] = f"not built ({self.xhud})"
+            elif opt.get("daemon") and not self.have("dbus-daemon"):
+                entry["status"] = f"not installed ({pkg})"
             elif key not in ("floor", "xhud-warm", "xhud-cold", "xhud-cold-new") and not self.have(tool):
                 entry["status"] = f"not installed ({pkg})"
             elif opt.get("dunst") and not x.dunst:
@@ -695,6 +736,14 @@ class Suite:
                     continue
                 if opt.get("dunst"):
                     x.dunst_clear()
+                if opt.get("daemon"):
+                    x.dunst_clear()   # the row before's notification, which never expires
+                    try:
+                        cmd = ["env", f"DBUS_SESSION_BUS_ADDRESS={self.ensure_daemon(x)}"] + cmd[1:]
+                    except RuntimeError as ex:
+                        failures[key] += 1
+                        e["error"] = str(ex)[:200]
+                        continue
                 ffargs = self.ff_args(opt)
                 # Cold and warm runs set the display's server up themselves, whatever ran before.
                 if opt.get("server") == "warm":
@@ -715,7 +764,13 @@ class Suite:
                     failures[key] += 1
             if clients and any(o.get("dunst") for _, _, o in clients):
                 x.dunst_clear()
+            if clients and any(o.get("daemon") for _, _, o in clients) and self.daemon_bus is not None:
+                x.run([self.xhud, "notifications", "close-all"], timeout=5)
+                x.wait_background()
         self.stop_servers(x)
+        if self.daemon_bus is not None:
+            self.procs.stop(self.daemon_bus[0])
+            self.daemon_bus = None
         for key, e in res.items():
             if e["status"] == "ok" and not e["times"]:
                 e["status"] = "failed: " + (e["error"] or "no run succeeded")
