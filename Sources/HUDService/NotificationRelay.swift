@@ -220,8 +220,11 @@ final class NotificationRelay<Display: ServerDisplay> {
             }
             hud.dismiss()
         }
-        if hud.onClick != nil || shown[key]?.pending.hasDefault == true {
+        // Without a `default` action, a click opens the body's first link (a web or mail address).
+        let link = shown[key].flatMap { $0.pending.hasDefault ? nil : LinkOpener.link(in: $0.pending.about.body) }
+        if hud.onClick != nil || shown[key]?.pending.hasDefault == true || link != nil {
             hud.onClick = { [weak self, unowned hud] in
+                if let link { LinkOpener.open(link) }
                 if let self, var e = self.shown[key] {
                     if e.pending.hasDefault { e.action = "default" }
                     e.reason = .dismissed

@@ -126,3 +126,26 @@ def test_a_link_is_drawn_in_its_colour(bus):
     assert linked > 40, f"{linked} pixels of the link colour"
     caps = bus.call("GetCapabilities").stdout
     assert "'body-hyperlinks'" in caps, caps
+
+
+def test_a_click_opens_the_link_without_a_default_action(bus, tmp_path):
+    """No `default` action: a click on the notification opens its body's first link with
+    xdg-open (a stand-in here, first on the server's PATH); a file: link is never opened."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    opened = tmp_path / "opened"
+    (bin_dir / "xdg-open").write_text(f"#!/bin/sh\nprintf '%s\\n' \"$1\" >> {opened}\n")
+    (bin_dir / "xdg-open").chmod(0o755)
+    bus.x.env = dict(bus.x.env, PATH=f"{bin_dir}:{bus.x.env.get('PATH', '/usr/bin:/bin')}")
+    bus.start_server()
+    bus.run("notify-send", "Link", 'read <a href="https://example.com/a?b=1&amp;c=2">the page</a>')
+    win, _ = stable_hud(bus.x)
+    bus.x.click(win.rect[0] + win.rect[2] // 2, win.rect[1] + win.rect[3] - 12)
+    assert wait_until(lambda: opened.exists() and opened.read_text().strip(), 5), "xdg-open was not run"
+    assert opened.read_text().split() == ["https://example.com/a?b=1&c=2"]
+    assert hidden(bus.x, 3), "the click dismisses it too"
+    bus.run("notify-send", "File", '<a href="file:///etc/passwd">a file</a>')
+    win, _ = stable_hud(bus.x)
+    bus.x.click(win.rect[0] + win.rect[2] // 2, win.rect[1] + win.rect[3] - 12)
+    assert hidden(bus.x, 3)
+    assert opened.read_text().split() == ["https://example.com/a?b=1&c=2"], "a file: link was opened"
