@@ -27,8 +27,6 @@ final class NamedJournal {
     static let pushedFor = 3600.0
     /// A log is compacted once past twice its live records and past this.
     static let compactAfter = 64 << 10
-    /// After a failed write, a rewrite is tried again at the first change this long after.
-    static let retryAfter = 5.0
 
     let path: String
     var tempPath: String { path + ".compact" }
@@ -51,6 +49,8 @@ final class NamedJournal {
     /// A replayed request is being answered (its images are drawn): the next one waits for it.
     var replayInFlight = false
     private var onLoaded: (() -> Void)?
+    /// After a failed write, a rewrite is tried again at the first change this long after.
+    var retryAfter = 5.0
 
     struct Pending {
         let key: String
@@ -136,7 +136,7 @@ final class NamedJournal {
 
     private func compactIfDue() {
         guard sinceLoad == nil, sinceSnapshot == nil, !cleared,
-              MonotonicClock.seconds() - failedAt >= Self.retryAfter else { return }
+              MonotonicClock.seconds() - failedAt >= retryAfter else { return }
         if broken || fileBytes > max(2 * state.bytes, Self.compactAfter) { compact() }
     }
 
