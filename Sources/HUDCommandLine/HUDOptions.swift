@@ -216,7 +216,7 @@ package struct HUDOptions: Sendable, Equatable {
         if id != nil && !command.isEmpty { throw UsageError("--id cannot wrap a command") }
         if mode == .custom && image == nil { throw UsageError("--mode custom needs --image FILE") }
         if mode == .text && !hasText && id == nil && command.isEmpty { throw UsageError("--mode text needs a text: --label or --details") }
-        if image == "" { throw UsageError("--image needs a file (PNG or SVG) or an icon name, got ''") }
+        if image == "" { throw UsageError("--image needs a file (PNG, SVG, JPEG, ...) or an icon name, got ''") }
     }
 
     /// Some text to show: a notification's, --label, --details or zenity's --text.

@@ -144,7 +144,7 @@ package enum OptionTable {
         { o, c in if let v = o[keyPath: field] { c[keyPath: property] = v } }
     }
 
-    static let images = OptionSpec.Completion.files(["png", "svg", "svgz"])
+    static let images = OptionSpec.Completion.files(["png", "svg", "svgz", "jpg", "jpeg", "gif", "bmp", "webp"])
 
     /// Every option, in the order of `--help`.
     package static let all: [OptionSpec] = groups.flatMap(\.options)
@@ -163,7 +163,7 @@ package enum OptionTable {
             text("details", "The multi-line details label.", key: .text { c, _ in c.details }, hud: sets(\.details, \.details)) { $0.details = $1 },
             number("progress", "Progress 0...1 for determinate, annular and bar.") { $0.progress = $1 },
             text("button", "A button with this title; clicking it cancels (exit 1).", key: .text { c, _ in c.button }) { $0.button = $1 },
-            text("image", "Image for --mode custom: a PNG or SVG file, or an icon name from the icon theme (dialog-information).",
+            text("image", "Image for --mode custom: a PNG, SVG, JPEG, GIF, BMP or WebP file, or an icon name from the icon theme (dialog-information).",
                  completion: images, key: .text { c, _ in c.image }) { $0.image = $1 },
             number("image-size", "Size in pixels of the box the image is fitted into (default 37).", key: .number { c, _ in c.imageSize }, hud: sets(\.imageSize, \.imageSize)) { $0.imageSize = $1 },
             toggle("tint-image", "Tint the image with the content colour.", key: .flag { c, _ in c.tintImage }, hud: sets(\.tintImage, \.tintImage)) { $0.tintImage = $1 },

@@ -47,7 +47,7 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(usageError(["--ring-thickness", "0"]), "--ring-thickness must be between 0.5 and 64, got 0.0")
         XCTAssertNotNil(usageError(["--ring-radius", "-1"]))
         XCTAssertNotNil(usageError(["--fade-in", "-1"]))
-        XCTAssertEqual(usageError(["--image", ""]), "--image needs a file (PNG or SVG) or an icon name, got ''")
+        XCTAssertEqual(usageError(["--image", ""]), "--image needs a file (PNG, SVG, JPEG, ...) or an icon name, got ''")
     }
 
     /// zenity's percentage is clamped, not refused; its GTK options are taken.

@@ -38,11 +38,11 @@ _xhud() {
     fi
     case $prev in
         --mode) COMPREPLY=($(compgen -W 'indeterminate determinate annular bar success error info warning custom text spinner pie ring annular-determinate determinate-horizontal-bar horizontal-bar custom-view image' -- "$cur")); return ;;
-        --image) _xhud_files png svg svgz; return ;;
-        --success-image) _xhud_files png svg svgz; return ;;
-        --error-image) _xhud_files png svg svgz; return ;;
-        --info-image) _xhud_files png svg svgz; return ;;
-        --warning-image) _xhud_files png svg svgz; return ;;
+        --image) _xhud_files png svg svgz jpg jpeg gif bmp webp; return ;;
+        --success-image) _xhud_files png svg svgz jpg jpeg gif bmp webp; return ;;
+        --error-image) _xhud_files png svg svgz jpg jpeg gif bmp webp; return ;;
+        --info-image) _xhud_files png svg svgz jpg jpeg gif bmp webp; return ;;
+        --warning-image) _xhud_files png svg svgz jpg jpeg gif bmp webp; return ;;
         --spinner) COMPREPLY=($(compgen -W 'ring spokes' -- "$cur")); return ;;
         --style) COMPREPLY=($(compgen -W 'dark light custom' -- "$cur")); return ;;
         --position) COMPREPLY=($(compgen -W 'center top bottom left right top-left top-right bottom-left bottom-right' -- "$cur")); return ;;

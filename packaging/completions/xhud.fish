@@ -8,7 +8,7 @@ complete -c xhud -l label -x -d 'The single-line label (ellipsized when too long
 complete -c xhud -l details -x -d 'The multi-line details label.'
 complete -c xhud -l progress -x -d 'Progress 0...1 for determinate, annular and bar.'
 complete -c xhud -l button -x -d 'A button with this title; clicking it cancels (exit 1).'
-complete -c xhud -l image -r -F -d 'Image for --mode custom: a PNG or SVG file, or an icon name from the icon theme (dialog-information).'
+complete -c xhud -l image -r -F -d 'Image for --mode custom: a PNG, SVG, JPEG, GIF, BMP or WebP file, or an icon name from the icon theme (dialog-information).'
 complete -c xhud -l image-size -x -d 'Size in pixels of the box the image is fitted into (default 37).'
 complete -c xhud -l tint-image -d 'Tint the image with the content colour.'
 complete -c xhud -l no-tint-image -d 'Tint the image with the content colour.'
