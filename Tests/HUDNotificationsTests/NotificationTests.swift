@@ -89,7 +89,7 @@ final class ArgumentsTests: XCTestCase {
         n.actions = Notification.actions(["default", "Open", "yes", "Yes", "no"])
         let args = n.arguments(key: "notify-3")
         XCTAssertEqual(args, ["info", "--id=notify-3", "--bus-notification", "--info-image=/tmp/a b.png", "--button=Yes",
-                              "--label=-Hello &lt;x&gt;", "--details=Body", "--markup"])
+                              "--bus-app=", "--bus-urgency=1", "--label=-Hello &lt;x&gt;", "--details=Body", "--markup"])
         n.summary = "Plain"
         XCTAssertEqual(n.arguments(key: "k").suffix(3), ["--label=Plain", "--details=Body", "--no-markup"],
                        "text without markup is drawn as plain text")
