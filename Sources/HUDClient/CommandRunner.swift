@@ -58,9 +58,10 @@ package struct CommandRunner {
         if scan { close(outPipe[1]); close(errPipe[1]) }
         if err != 0 {
             if scan { close(outPipe[0]); close(errPipe[0]); close(meterPipe[0]); close(meterPipe[1]) }
-            hud.commandEnded(127)
-            Console.error("xhud: cannot run '\(command[0])': \(String(cString: strerror(err)))\n")
-            return 127
+            let failure = Self.spawnFailure(command[0], err)
+            hud.commandEnded(failure.status)
+            Console.error(failure.message)
+            return failure.status
         }
         // The command's output goes through a process of its own, which lives until the output
         // ends: whatever happens to this one, nothing the command writes is lost. It tells this
@@ -89,8 +90,9 @@ package struct CommandRunner {
                        pollfd(fd: hud.fd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: meter, events: Int16(POLLIN), revents: 0)]
             var timeout: Int32 = -1
-            if let k = killAt { timeout = Int32(saturatingMilliseconds: k - now()) }
-            if let d = drainUntil { timeout = min(timeout < 0 ? .max : timeout, Int32(saturatingMilliseconds: d - now())) }
+            for at in [killAt, drainUntil, hud.wakeAt] {
+                if let at { timeout = min(timeout < 0 ? .max : timeout, Int32(saturatingMilliseconds: at - now())) }
+            }
             if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR { break }
             if fds[0].revents != 0 {
                 for s in events.drain() where status == nil {
@@ -107,11 +109,12 @@ package struct CommandRunner {
                 if copier > 0, waitpid(copier, nil, WNOHANG) == copier { copier = -1 }
                 _ = ServerLauncher.reapHelpers()   // a font helper's end is a SIGCHLD too
             }
-            if fds[1].revents != 0, hud.readCancelled(), status == nil, !cancelled {
+            let woken = hud.wakeAt.map { now() >= $0 } ?? false
+            if fds[1].revents != 0 || woken, hud.readCancelled(), status == nil, !cancelled {
                 cancelled = true
                 tree = [child] + descendants(of: child)
                 for p in tree { kill(p, SIGTERM) }
-                killAt = now() + killTimeout
+                killAt = now() + (hud.killTimeout ?? killTimeout)
             }
             if fds[2].revents != 0 {
                 var b = [UInt8](repeating: 0, count: 512)
@@ -134,6 +137,21 @@ package struct CommandRunner {
         hud.commandEnded(code)
         return cancelled ? 1 : code
     }
+    /// What a shell says and returns when it cannot run a command: 127 when there is no such
+    /// command (however long its name), 126 when there is one that cannot be executed.
+    package static func spawnFailure(_ name: String, _ err: Int32) -> (status: Int32, message: String) {
+        let shown = name.utf8.count > 200 ? String(decoding: name.utf8.prefix(200), as: UTF8.self) + "… (\(name.utf8.count) bytes)" : name
+        let quoted = "'\(shown.escapingControlCharacters)'"
+        switch err {
+        case ENOENT where !name.contains("/"):
+            return (127, "xhud: cannot run \(quoted): command not found\n")
+        case ENOENT, ENAMETOOLONG, ENOTDIR:
+            return (127, "xhud: cannot run \(quoted): \(String(cString: strerror(err)))\n")
+        default:
+            return (126, "xhud: cannot execute \(quoted): \(String(cString: strerror(err)))\n")
+        }
+    }
+
     /// The command's descendants, from /proc (a cancelled `make` takes its compilers with it).
     private func descendants(of root: pid_t) -> [pid_t] {
         var parents: [pid_t: pid_t] = [:]

@@ -3,6 +3,11 @@
 package protocol HUDLink: AnyObject {
     /// Polled for what the HUD says; -1 once there is no HUD.
     var fd: Int32 { get }
+    /// When `readCancelled` must be called even if `fd` says nothing (a server's answer that is
+    /// late: the client stops waiting for it then); nil: only when `fd` is readable.
+    var wakeAt: Double? { get }
+    /// The command's time between SIGTERM and SIGKILL once the HUD said it (nil: not said yet).
+    var killTimeout: Double? { get }
     /// Reads what the HUD said: true when the user cancelled. A HUD that went away is the
     /// link's to handle (it may come back, or `fd` becomes -1).
     func readCancelled() -> Bool
@@ -10,4 +15,9 @@ package protocol HUDLink: AnyObject {
     func send(_ line: String)
     /// The command ended with this status (128+N: signal N). The last call.
     func commandEnded(_ status: Int32)
+}
+
+extension HUDLink {
+    package var wakeAt: Double? { nil }
+    package var killTimeout: Double? { nil }
 }

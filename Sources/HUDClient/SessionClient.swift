@@ -41,6 +41,23 @@ package final class SessionClient: HUDLink {
     /// A connection made before the request was built (`connectEarly`), for the first request.
     private var earlyConnection: (fd: Int32, started: Bool)?
 
+    /// How long a server that took the connection has to answer; past that the client goes on
+    /// without it (a stopped server, one out of descriptors). A server this client has just
+    /// started answers in milliseconds, but gets longer on a loaded machine.
+    static let answerTime: Double = 1
+    static let startedAnswerTime: Double = 3
+    /// A wrapped command starts when the server's answer comes or after this long, whichever is
+    /// first: the command is the user's, the HUD the extra. (Waiting for the answer at all lets
+    /// a usage error stop the command, and the configuration's `progress-from-output` apply.)
+    static let commandGrace: Double = 0.25
+
+    /// A wrapped command's request whose answer has not come: the connection (`fd` meanwhile,
+    /// carrying nothing else until the answer), what of the answer came, and when it is given up.
+    private var awaiting: (bytes: [UInt8], deadline: Double, started: Bool)?
+    private var planKillTimeout: Double?
+    /// The command started before the answer said whether to scan its output.
+    private var scanning = false
+
     package init(paths: ServerPaths, host: (() -> String?)?, request: Wire.Request, command: [String] = [],
                  connected: (fd: Int32, started: Bool)? = nil) {
         self.paths = paths; findHost = host; self.request = request; self.command = command
@@ -66,13 +83,16 @@ package final class SessionClient: HUDLink {
         var sent = arguments, command: [String] = []
         if let dashes = arguments.firstIndex(of: "--") {
             command = Array(arguments[(dashes + 1)...])
-            sent = Array(arguments[...dashes]) + command.prefix(1)
+            // The server needs to know only that there is a command: a first word of megabytes
+            // is cut (it fails to run here, with a shell's status, not as a request too large).
+            sent = Array(arguments[...dashes]) + command.prefix(1).map { String(decoding: $0.utf8.prefix(256), as: UTF8.self) }
         }
         return (Wire.Request(cwd: cwd, arguments: sent, staysConnected: staysConnected, stdinIsPipe: stdinIsPipe,
                              wantsStats: wantsStats), command)
     }
 
     package func run() -> Outcome {
+        if !command.isEmpty, paths != nil { return runWrapped() }
         // Not an optional reply: an Optional of it has the runtime build Optional's metadata,
         // a seventh of a warm client's instructions.
         let reply: Wire.Reply
@@ -97,6 +117,38 @@ package final class SessionClient: HUDLink {
     /// the connection unanswered was on its way out: the next one is asked.
     private func ask(_ request: Wire.Request) throws(NoAnswer) -> Wire.Reply {
         for _ in 0..<3 {
+            let (fd, started) = try send(request)
+            let isPrivate = paths == nil
+            do {
+                // A private server is this process's own child: it is waited for as long as it takes.
+                let time = isPrivate ? 3600 : started ? Self.startedAnswerTime : Self.answerTime
+                let reply = try Wire.Reply.decode(UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: time))
+                if reply.plan != nil { self.fd = fd } else { close(fd) }
+                if reply.plan == nil, reply.status == Wire.Reply.unavailable {
+                    // A server that cannot take another client (out of descriptors): it said why.
+                    answerMissing = Self.trimmed(reply.error)
+                    break
+                }
+                return reply
+            } catch .closed {
+                close(fd)
+                if started { throw NoAnswer() }   // the server this client started could not run (no display)
+            } catch .io {
+                close(fd)
+                answerMissing = Self.noAnswer(started: started)
+                throw NoAnswer()
+            } catch {
+                close(fd)
+                answerMissing = "\(error)"
+                throw NoAnswer()
+            }
+        }
+        throw NoAnswer()
+    }
+
+    /// A connection with `request` sent on it, and whether this call started its server.
+    private func send(_ request: Wire.Request) throws(NoAnswer) -> (fd: Int32, started: Bool) {
+        for _ in 0..<3 {
             let fd: Int32, started: Bool
             if let c = privateConnection {
                 (fd, started) = (c, true)
@@ -105,25 +157,141 @@ package final class SessionClient: HUDLink {
                 (fd, started) = c
                 earlyConnection = nil
             } else if let paths {
-                do { (fd, started) = try ServerLauncher.connect(paths, starting: { host }, helper: FontHelper.beside) } catch { throw NoAnswer() }
+                do { (fd, started) = try ServerLauncher.connect(paths, starting: { host }, timeout: Self.answerTime, helper: FontHelper.beside) }
+                catch .io(let why) { answerMissing = why; throw NoAnswer() }
+                catch { throw NoAnswer() }
             } else {
                 throw NoAnswer()
             }
-            guard UnixSocket.writeAll(fd, request.encoded()) else { close(fd); if started { throw NoAnswer() }; continue }
-            do {
-                let reply = try Wire.Reply.decode(UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: 10))
-                if reply.plan != nil { self.fd = fd } else { close(fd) }
-                return reply
-            } catch .closed {
-                close(fd)
-                if started { throw NoAnswer() }   // the server this client started could not run (no display)
-            } catch {
-                close(fd)
-                answerMissing = "\(error)"
-                throw NoAnswer()
-            }
+            if UnixSocket.writeAll(fd, request.encoded()) { return (fd, started) }
+            close(fd)
+            if started { throw NoAnswer() }
         }
         throw NoAnswer()
+    }
+
+    private static func noAnswer(started: Bool) -> String {
+        let t = started ? startedAnswerTime : answerTime
+        return "the display's HUD server did not answer within \(t == t.rounded() ? String(Int(t)) : String(t)) s"
+    }
+
+    private static func trimmed(_ message: String) -> String {
+        var m = Substring(message)
+        if m.hasPrefix("xhud: ") { m = m.dropFirst(6) }
+        while m.last == "\n" { m = m.dropLast() }
+        return String(m)
+    }
+
+    // MARK: A wrapped command
+
+    /// The command starts when the server answers or `commandGrace` has passed, whichever is
+    /// first, and never waits for the HUD after that: an answer that comes later brings the HUD
+    /// in while the command runs; none within `answerTime` leaves the command without one.
+    private func runWrapped() -> Outcome {
+        let (fd, started): (Int32, Bool)
+        do { (fd, started) = try send(request) } catch { return .drawItYourself }
+        let now = MonotonicClock.seconds()
+        self.fd = fd
+        awaiting = ([], now + (started ? Self.startedAnswerTime : Self.answerTime), started)
+        let startBy = now + Self.commandGrace
+        while awaiting != nil {
+            let left = startBy - MonotonicClock.seconds()
+            if left <= 0 { break }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, Int32(saturatingMilliseconds: left)) < 0 && errno != EINTR { break }
+            switch readAnswer(starting: true) {
+            case .waiting: continue
+            case .answered(let reply):
+                guard reply.plan != nil else { return .exit(reply.status) }
+            case .refused, .failed:
+                // Nothing has run yet: a private server draws the HUD, and runs the command.
+                return .drawItYourself
+            }
+        }
+        Console.flush()
+        signal(SIGPIPE, SIG_IGN)
+        scanning = awaiting == nil ? planScans : Self.scansOutputAsked(request.arguments)
+        let killTimeout = planKillTimeout ?? Session.Plan().killTimeout
+        return .exit(CommandRunner(command: command, scansOutput: scanning, killTimeout: killTimeout, hud: self).run())
+    }
+
+    private var planScans = false
+
+    private enum Answer { case waiting, answered(Wire.Reply), refused, failed }
+
+    /// Reads what came of the awaited answer, without waiting. An answer is acted on here: its
+    /// text printed, its plan taken (`fd` becomes the session's), a refusal or failure closes
+    /// `fd`. `starting`: the command has not started (a failure then leaves `answerMissing` to
+    /// be said by whoever draws the HUD instead).
+    private func readAnswer(starting: Bool) -> Answer {
+        guard var a = awaiting else { return .failed }
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        var outcome: Answer = .waiting
+        while true {
+            let want = a.bytes.count < 8 ? 8 - a.bytes.count : (try? Wire.frameLength(header: Array(a.bytes.prefix(8)), tag: Wire.replyTag)).map { $0 - a.bytes.count } ?? -1
+            if want < 0 { answerMissing = "the display's HUD server's answer broke the rules"; outcome = .failed; break }
+            if want == 0 {
+                guard let reply = try? Wire.Reply.decode(a.bytes) else {
+                    answerMissing = "the display's HUD server's answer broke the rules"; outcome = .failed; break
+                }
+                if reply.plan == nil, reply.status == Wire.Reply.unavailable {
+                    answerMissing = Self.trimmed(reply.error); outcome = .refused; break
+                }
+                outcome = .answered(reply)
+                break
+            }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min(8192, want), Int32(MSG_DONTWAIT)) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            if n <= 0 { answerMissing = "the display's HUD server closed the connection unanswered"; outcome = .failed; break }
+            a.bytes += chunk[0..<n]
+        }
+        switch outcome {
+        case .waiting:
+            if MonotonicClock.seconds() < a.deadline {
+                awaiting = a
+                return .waiting
+            }
+            answerMissing = Self.noAnswer(started: a.started)
+            awaiting = nil
+            close(fd); fd = -1
+            if !starting { Console.error("xhud: \(answerMissing!); the command runs on without a HUD\n") }
+            return .failed
+        case .answered(let reply):
+            awaiting = nil
+            if !reply.output.isEmpty { Console.output(reply.output) }
+            if !reply.error.isEmpty { Console.error(reply.error) }
+            if let plan = reply.plan {
+                planKillTimeout = plan.killTimeout
+                planScans = plan.scansOutput
+                if !starting {
+                    // The HUD comes in while the command runs: it is told what the command's
+                    // output said so far.
+                    for line in state.lines { write(Array(line.utf8) + [10]) }
+                    if plan.scansOutput && !scanning {
+                        Console.error("xhud: the display's HUD server answered after the command started; its output is not scanned for progress this time\n")
+                    }
+                }
+            } else {
+                close(fd); fd = -1
+            }
+            return outcome
+        case .refused, .failed:
+            awaiting = nil
+            close(fd); fd = -1
+            if !starting { Console.error("xhud: \(answerMissing!); the command runs on without a HUD\n") }
+            return outcome
+        }
+    }
+
+    /// Whether the command line asks for `--progress-from-output` (the last of it and its `--no-`
+    /// form wins): what a command started before the server's answer goes by.
+    static func scansOutputAsked(_ arguments: [String]) -> Bool {
+        var asked = false
+        for a in arguments.prefix(while: { $0 != "--" }) {
+            if a == "--progress-from-output" { asked = true } else if a == "--no-progress-from-output" { asked = false }
+        }
+        return asked
     }
 
     /// Why a server that took the connection gave no answer (busy past the reply's time, a reply
@@ -148,7 +316,7 @@ package final class SessionClient: HUDLink {
     }
 
     private func write(_ bytes: [UInt8]) {
-        guard fd >= 0 else { return }
+        guard fd >= 0, awaiting == nil else { return }
         _ = UnixSocket.writeAll(fd, bytes)   // a failure shows as the end of the server's lines
     }
 
@@ -244,7 +412,11 @@ package final class SessionClient: HUDLink {
 
     // MARK: HUDLink, for a wrapped command
 
+    package var wakeAt: Double? { awaiting?.deadline }
+    package var killTimeout: Double? { planKillTimeout }
+
     package func readCancelled() -> Bool {
+        if awaiting != nil { _ = readAnswer(starting: false); return false }
         guard fd >= 0 else { return false }
         switch listen() {
         case .nothing: return false
@@ -266,6 +438,12 @@ package final class SessionClient: HUDLink {
     }
 
     package func commandEnded(_ status: Int32) {
+        if awaiting != nil {
+            // Ended before the server answered: closing the connection tells it the client is gone.
+            awaiting = nil
+            close(fd); fd = -1
+            return
+        }
         write((status > 128 ? Session.Control.signal(status - 128) : .exit(status)).line)
         if fd >= 0 { close(fd); fd = -1 }
     }

@@ -21,6 +21,13 @@ package enum XHUDCommand {
         let named = verb?.isNamed == true || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
 
         if wantsHost { execHost(arguments) }
+        let wraps = arguments.firstIndex(of: "--").map { $0 + 1 < arguments.count } ?? false
+        if !wraps, let d = Environment.value("DISPLAY"), let problem = ServerPaths.displayProblem(d) {
+            // Refused here, at once: no server could be started for it (a wrapped command runs
+            // without a HUD all the same, in the host).
+            Console.error("xhud: cannot open display: \(problem)\n")
+            exit(3)
+        }
         guard let paths = ServerPaths.current() else { execHost(arguments) }   // the host reports the missing display
         // hide, list and pop need no server: without one nothing is showing.
         let quietWithoutServer = verb?.succeedsWithoutServer == true
@@ -50,6 +57,10 @@ package enum XHUDCommand {
                 Console.error("xhud: the display's HUD server did not answer (\(why)); nothing was done\n")
                 exit(3)
             }
+            if let why = client.answerMissing {
+                // Said once, here: the HUD is drawn by a server of this process's own instead.
+                Console.error("xhud: \(why); this HUD is drawn by a process of its own\n")
+            }
             execHost(arguments)
         }
     }
@@ -62,6 +73,7 @@ package enum XHUDCommand {
 
     /// Replaces this process with xhud-host.
     static func execHost(_ arguments: [String]) -> Never {
+        Console.flush()
         if let path = hostPath() {
             var argv: [UnsafeMutablePointer<CChar>?] = (["xhud"] + arguments).map { strdup($0) }
             argv.append(nil)

@@ -32,12 +32,28 @@ package struct ServerPaths: Equatable, Sendable {
         return (home + "/.cache/xhud", true)
     }
 
-    /// The paths for `$DISPLAY` (nil when it is unset: there is no display to serve).
+    /// The paths for `$DISPLAY` (nil when it is unset or no display could have its name
+    /// (`displayProblem`): there is no display to serve).
     package static func current() -> ServerPaths? {
-        guard let d = Environment.value("DISPLAY"), let dir = defaultDirectory() else { return nil }
+        guard let d = Environment.value("DISPLAY"), displayProblem(d) == nil, let dir = defaultDirectory() else { return nil }
         return ServerPaths(directory: dir.path, display: d, host: dir.inHome ? hostName() : nil)
     }
 
+
+    /// What is wrong with a display name, nil when Xlib could open it: `[HOST]:NUMBER[.SCREEN]`
+    /// (the host may hold colons: IPv6, DECnet's `::`), at most 255 bytes before the colon.
+    package static func displayProblem(_ display: String) -> String? {
+        let bytes = Array(display.utf8)
+        if bytes.count > 300 { return "DISPLAY is \(bytes.count) bytes long; a display's name is at most 300" }
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return "DISPLAY has no ':' before the display's number" }
+        let number = bytes[(colon + 1)...].split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = { (part: ArraySlice<UInt8>) in !part.isEmpty && part.count <= 9 && part.allSatisfy { $0 >= 48 && $0 <= 57 } }
+        guard let first = number.first, digits(first), number.count == 1 || digits(number[1]) else {
+            return "DISPLAY must end in ':NUMBER' or ':NUMBER.SCREEN'"
+        }
+        if bytes.contains(0) || bytes.contains(where: { $0 < 0x20 }) { return "DISPLAY holds control characters" }
+        return nil
+    }
 
     private static func passwdHome() -> String? {
         guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return nil }

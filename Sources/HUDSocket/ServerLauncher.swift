@@ -48,6 +48,8 @@ package enum ServerLauncher {
                     throw .unsafeDirectory(paths.directory, "the server answering at \(paths.socket) is another user's")
                 }
                 return (fd, started > 0)
+            case .failure(.other(let e)) where e == EAGAIN:
+                throw .io("the display's HUD server does not take connections (stopped, or its queue is full)")
             case .failure(.other(let e)):
                 throw .io("cannot connect to \(paths.socket): \(String(cString: strerror(e)))")
             case .failure:

@@ -11,10 +11,17 @@ package enum UnixSocket {
         case other(Int32)
     }
 
-    package static func connect(_ path: String) -> Result<Int32, ConnectFailure> {
+    /// Connects within `timeout` seconds: a server that does not accept (stopped) with its
+    /// backlog full would otherwise hold the caller in connect(2) for as long as it is stopped.
+    package static func connect(_ path: String, timeout: Double = 1) -> Result<Int32, ConnectFailure> {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(.other(errno)) }
+        // A blocking AF_UNIX connect waits for room in the backlog up to the send timeout.
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let r = withAddress(path) { Glibc.connect(fd, $0, $1) }
+        var none = timeval()
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
         if r == 0 { return .success(fd) }
         let e = errno
         close(fd)

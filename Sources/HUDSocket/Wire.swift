@@ -51,6 +51,9 @@ package enum Wire {
         package var error: String
         /// Set when the HUD lives as long as the connection: what the client does meanwhile.
         package var plan: Session.Plan?
+        /// The status of a reply that refuses the client for want of resources (descriptors):
+        /// the client says why and goes on without this server, as if it had not answered.
+        package static let unavailable: Int32 = 75   // EX_TEMPFAIL
         package init(status: Int32, output: String = "", error: String = "", plan: Session.Plan? = nil) {
             self.status = status; self.output = output; self.error = error; self.plan = plan
         }
