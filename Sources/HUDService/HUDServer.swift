@@ -67,6 +67,7 @@ package final class HUDServer<Display: ServerDisplay> {
         if listener >= 0 {
             _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
             loop.addReader(fd: listener) { [unowned self] in self.acceptAll() }
+            spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
         }
         // What starting up allocated and freed (fontconfig's parse of its configuration, the
         // first layouts) goes back to the system once the first HUDs are up, off their path.
@@ -75,9 +76,18 @@ package final class HUDServer<Display: ServerDisplay> {
 
     // MARK: Connections
 
+    /// A descriptor kept open to be given up when the process has no other: the newest client
+    /// is then accepted on it and told why it is refused, instead of left queued while the
+    /// listener, always readable, spins the loop. Owned by the loop's thread, as the listener.
+    private var spare: Int32 = -1
+
     private func acceptAll() {
         while true {
             let fd = Glibc.accept(listener, nil, nil)
+            if fd < 0, errno == EMFILE || errno == ENFILE {
+                refuseNewest(errno)
+                return
+            }
             guard fd >= 0 else { return }
             guard UnixSocket.peerUID(fd) == getuid() else {
                 _ = UnixSocket.writeAll(fd, usageError("refused: the server belongs to another user").encoded())
@@ -86,6 +96,41 @@ package final class HUDServer<Display: ServerDisplay> {
             }
             accept(fd)
         }
+    }
+
+    /// Out of descriptors: the spare one makes room for the newest client, which gets a reply it
+    /// goes on without this server by; the spare is taken again for the next time. Without a
+    /// spare (it could not be taken back), the listener is left alone until a descriptor is
+    /// closed, so the loop never spins on it.
+    private func refuseNewest(_ error: Int32) {
+        let reason = String(cString: strerror(error))
+        if spare >= 0 {
+            close(spare)
+            spare = -1
+            let fd = Glibc.accept(listener, nil, nil)
+            if fd >= 0 {
+                let reply = Wire.Reply(status: Wire.Reply.unavailable,
+                                       error: "xhud: the display's HUD server cannot take another client (\(reason))\n")
+                _ = UnixSocket.sendNonBlocking(fd, reply.encoded())
+                close(fd)
+            }
+            spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
+        if spare < 0 {
+            loop.removeReader(fd: listener)
+            listenerPaused = true
+        }
+    }
+
+    /// The listener is not watched (no spare descriptor): watched again once one is closed.
+    private var listenerPaused = false
+
+    private func resumeListening() {
+        guard listenerPaused, listener >= 0 else { return }
+        spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard spare >= 0 else { return }
+        listenerPaused = false
+        loop.addReader(fd: listener) { [unowned self] in self.acceptAll() }
     }
 
     /// Waits for `fd`'s request.
@@ -139,6 +184,11 @@ package final class HUDServer<Display: ServerDisplay> {
         let bytes = reply.encoded()
         let sent = UnixSocket.sendNonBlocking(fd, bytes)
         guard reply.plan != nil, sent == bytes.count, let c = connections.removeValue(forKey: fd) else {
+            if reply.plan != nil, let session {
+                // The client left before its answer (it gave up on a server that was stopped):
+                // its HUD is never shown, and the server is free to go when nothing else shows.
+                session.abandon()
+            }
             // A reply larger than the socket's buffer (a long `list`) goes out as the client
             // reads it; a client that does not read within the connection's time is dropped,
             // never waited on.
@@ -170,6 +220,7 @@ package final class HUDServer<Display: ServerDisplay> {
         loop.removeReader(fd: fd)
         loop.removeWriter(fd: fd)
         close(fd)
+        resumeListening()
         // A private server's one client is answered (an error, a `list`) and shows nothing.
         if listener < 0, huds.isEmpty, connections.isEmpty { scheduleExit() }
     }
