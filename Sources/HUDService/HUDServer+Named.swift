@@ -23,7 +23,11 @@ extension HUDServer {
             names += (journal?.pendingKeys ?? []).filter { !$0.hasPrefix(" ") && !names.contains($0) }
             return Wire.Reply(status: 0, output: names.map { $0 + "\n" }.joined())
         case .hide?:
-            guard let id = options.id, let e = huds[id] else { return Wire.Reply(status: 0) }
+            guard let id = options.id else { return Wire.Reply(status: 0) }
+            // Hidden as far as a server that takes over goes, not once its fade ends; and
+            // hidden too if a dead server's journal, still being read, has it.
+            journal?.hidden(id)
+            guard let e = huds[id] else { return Wire.Reply(status: 0) }
             e.activity = 0
             e.hud.hide(animated: true, afterDelay: options.delay ?? 0)
             return Wire.Reply(status: 0)
@@ -33,7 +37,10 @@ extension HUDServer {
         case .pop?:
             guard let id = options.id, let e = huds[id] else { return Wire.Reply(status: 0) }
             e.activity = max(0, e.activity - 1)
-            if e.activity == 0 { e.hud.hide(animated: true, afterDelay: options.delay ?? 0) }
+            if e.activity == 0 {
+                e.hud.hide(animated: true, afterDelay: options.delay ?? 0)
+                journal?.hidden(id)
+            }
             return Wire.Reply(status: 0)
         default:
             return show(invocation, request: request)

@@ -22,6 +22,18 @@ enum JournalRecord: Equatable, Sendable {
     /// A payload is a request (at most `Wire.maxPayload`) and its name: anything longer is damage.
     static let maxPayload = 4 * Wire.maxPayload
 
+    /// `framed().count`, without encoding it (a log of megabytes is folded without copying it).
+    var framedSize: Int {
+        switch self {
+        case .shown(let key, let request, _, _):
+            let flags = [request.staysConnected, request.stdinIsPipe, request.resumes, request.wantsStats].filter { $0 }.count
+            let fields = request.arguments.reduce(request.cwd.utf8.count + 1 + flags + 1) { $0 + $1.utf8.count + 1 }
+            return Self.headerSize + 5 + key.utf8.count + 16 + 8 + fields
+        case .hidden(let key):
+            return Self.headerSize + 5 + key.utf8.count
+        }
+    }
+
     /// The record as written: marker, payload length, CRC-32 of the payload, payload.
     func framed() -> [UInt8] {
         var p: [UInt8] = []

@@ -34,7 +34,7 @@ struct JournalState: Equatable, Sendable {
     init() {}
 
     init(_ records: [JournalRecord]) {
-        for r in records { apply(r, size: r.framed().count) }
+        for r in records { apply(r, size: r.framedSize) }
     }
 
     /// Wall-clock seconds: what a deadline that outlives the process is measured in.

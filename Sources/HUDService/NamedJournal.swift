@@ -218,7 +218,7 @@ final class NamedJournal {
         sinceLoad = nil
         var s = old
         s.dropFinished(now: JournalState.now)
-        for r in since { s.apply(r, size: r.framed().count) }
+        for r in since { s.apply(r, size: r.framedSize) }
         state = s
         pending = s.newestFirst.filter { old.entries[$0.key] != nil }.map {
             Pending(key: $0.key, requests: $0.requests[...], deadline: $0.deadline, hideAfter: $0.hideAfter)

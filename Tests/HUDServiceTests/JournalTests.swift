@@ -51,6 +51,7 @@ final class JournalTests: XCTestCase {
         let c = JournalRecord.shown(key: "sync", request: request("push", "--id", "sync"), deadline: 2e9, hideAfter: nil)
         let whole = a.framed() + b.framed() + c.framed()
         XCTAssertEqual(whole.withUnsafeBytes { JournalRecord.parse($0).records }, [a, b, c])
+        for r in [a, b, c] { XCTAssertEqual(r.framedSize, r.framed().count) }
         // A crash cut the last record short: it is dropped, the rest read.
         let torn = Array(whole.dropLast(5))
         let t = torn.withUnsafeBytes { JournalRecord.parse($0) }
