@@ -86,3 +86,24 @@ final class WrappedRequestTests: XCTestCase {
         XCTAssertEqual(empty.request.arguments, ["--"])
     }
 }
+
+final class SpawnFailureTests: XCTestCase {
+    func testAShellsStatusesAndOneShortLine() {
+        XCTAssertEqual(CommandRunner.spawnFailure("nope", ENOENT).status, 127)
+        XCTAssertTrue(CommandRunner.spawnFailure("nope", ENOENT).message.contains("command not found"))
+        XCTAssertEqual(CommandRunner.spawnFailure("/no/such", ENOENT).status, 127)
+        XCTAssertEqual(CommandRunner.spawnFailure(String(repeating: "a", count: 70000), ENAMETOOLONG).status, 127)
+        XCTAssertEqual(CommandRunner.spawnFailure("./script", EACCES).status, 126)
+        XCTAssertEqual(CommandRunner.spawnFailure("./binary", ENOEXEC).status, 126)
+        let long = CommandRunner.spawnFailure(String(repeating: "a", count: 70000) + "\u{1B}", ENOENT).message
+        XCTAssertLessThan(long.utf8.count, 400)
+        XCTAssertTrue(long.contains("(70001 bytes)"))
+        XCTAssertFalse(CommandRunner.spawnFailure("a\u{1B}[2J", ENOENT).message.contains("\u{1B}"))
+    }
+
+    func testTheCommandLineDecidesScanningWhenTheServerIsLate() {
+        XCTAssertFalse(SessionClient.scansOutputAsked(["--label", "x", "--", "make", "--progress-from-output"]))
+        XCTAssertTrue(SessionClient.scansOutputAsked(["--progress-from-output", "--", "make"]))
+        XCTAssertFalse(SessionClient.scansOutputAsked(["--progress-from-output", "--no-progress-from-output", "--", "make"]))
+    }
+}
