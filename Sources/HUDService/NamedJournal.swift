@@ -197,6 +197,7 @@ final class NamedJournal {
     /// Reads what a server that died left, on a thread of its own (the loop answers and draws
     /// meanwhile); `then` runs on the loop once it is read, with `nextReplay` to show it again.
     func takeOver(then: @escaping () -> Void) {
+        unlink(tempPath)   // a compaction the dead server did not finish
         guard let (readFD, size) = JournalFile.openForReading(path) else {
             unlink(path)   // not the user's own, or not a file: never trusted
             return then()

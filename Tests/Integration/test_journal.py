@@ -96,7 +96,7 @@ def kill_servers(x) -> None:
 
 
 def listed(x) -> set[str]:
-    return set(named(x, "list").stdout.split())
+    return set(named(x, "list", timeout=300).stdout.split())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,9 +149,12 @@ def recovery(x, newest: str) -> dict:
     each waited, the longest time the witness stood still until `newest` is back and the
     restored HUDs are steady, and the names listed then."""
     from test_liveness import Grabber
+    def run(*args):   # a server that replays on its loop took minutes: waited for, and timed
+        return subprocess.run([str(XHUD_BIN), *args], env=x.env, capture_output=True, text=True, timeout=300,
+                              stdin=subprocess.DEVNULL)
     t0 = time.monotonic()
-    res = named(x, "--id", "witness", "--label", "Witness", "--position", "left", "--hide-after", "120",
-                "--animation", "none", *LINGER)
+    res = run("--id", "witness", "--label", "Witness", "--position", "left", "--hide-after", "600", "--animation", "none",
+              *LINGER)
     first = time.monotonic() - t0
     assert res.returncode == 0, res.stderr
     win = wait_until(lambda: min(x.visible_hud_windows(), key=lambda w: (w.x, w.y), default=None), 5)
@@ -166,11 +169,11 @@ def recovery(x, newest: str) -> dict:
     t = threading.Thread(target=sample)
     t.start()
     t0 = time.monotonic()
-    res = named(x, "--id", "probe", "--label", "Probe", "--position", "bottom-left", "--hide-after", "120",
-                "--animation", "none", *LINGER)
+    res = run("--id", "probe", "--label", "Probe", "--position", "bottom-left", "--hide-after", "600", "--animation", "none",
+              *LINGER)
     second = time.monotonic() - t0
     assert res.returncode == 0, res.stderr
-    wait_until(lambda: newest in listed(x), 30)
+    wait_until(lambda: newest in listed(x), 120)
     steady = wait_steady(lambda: len(x.visible_hud_windows()), 60, 0.5)
     stop.set()
     t.join()

@@ -7,9 +7,9 @@ import HUDSocket
 import Foundation
 import XCTest
 
-/// The named HUDs' journal: a log of self-checking records, folded the same way written and
-/// read, compacted aside, bounded, and safe to lose a write of.
-final class JournalTests: XCTestCase {
+/// The server's journal of named HUDs: a log of self-checking records, folded the same way
+/// written and read, compacted aside, bounded, and safe to lose a write of.
+final class JournalServerTests: XCTestCase {
     private var dir = ""
     private var configFile = ""
     private let loop = ManualLoop()
