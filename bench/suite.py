@@ -596,18 +596,22 @@ class Suite:
 
     daemon_bus: tuple | None = None   # (dbus-daemon, its address) of the notification rows
 
+    def spawn_bus(self, x: XSession, log_name: str) -> tuple:
+        """A private session bus: (the dbus-daemon, its address)."""
+        bus = self.procs.spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], x.env,
+                               stdout=subprocess.PIPE, log_name=log_name)
+        r, _, _ = select.select([bus.stdout], [], [], 5)
+        address = os.read(bus.stdout.fileno(), 512).decode().strip().splitlines()[0] if r else ""
+        if not address:
+            self.procs.stop(bus)
+            raise RuntimeError("dbus-daemon did not start")
+        return bus, address
+
     def ensure_daemon(self, x: XSession) -> str:
         """`xhud server --notifications` serving a session bus of its own (dunst keeps the
         display's); the bus's address."""
         if self.daemon_bus is None:
-            bus = self.procs.spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], x.env,
-                                   stdout=subprocess.PIPE, log_name="xhud-daemon-bus")
-            r, _, _ = select.select([bus.stdout], [], [], 5)
-            address = os.read(bus.stdout.fileno(), 512).decode().strip().splitlines()[0] if r else ""
-            if not address:
-                self.procs.stop(bus)
-                raise RuntimeError("dbus-daemon did not start")
-            self.daemon_bus = (bus, address)
+            self.daemon_bus = self.spawn_bus(x, "xhud-daemon-bus")
         address = self.daemon_bus[1]
         if x.server is None or x.server.poll() is not None or not getattr(x.server, "serves_bus", False):
             server = self.start_server(x, env_extra={"DBUS_SESSION_BUS_ADDRESS": address}, log_name="xhud-daemon",
@@ -975,13 +979,7 @@ class Suite:
                         "-h", "string:x-canonical-private-synchronous:bench-dbus", "Volume"]
 
             def setup():
-                bus = self.procs.spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], x.env,
-                                       stdout=subprocess.PIPE, log_name="xhud-dbus-bus")
-                r, _, _ = select.select([bus.stdout], [], [], 5)
-                address = os.read(bus.stdout.fileno(), 512).decode().strip().splitlines()[0] if r else ""
-                if not address:
-                    self.procs.stop(bus)
-                    raise RuntimeError("dbus-daemon did not start")
+                bus, address = self.spawn_bus(x, "xhud-dbus-bus")
                 # The display's clients talk to this bus meanwhile (notify-send runs as dunst's
                 # does, with no wrapper in front of it to time).
                 st = {"bus": bus, "saved": x.env.get("DBUS_SESSION_BUS_ADDRESS")}

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import wait_until
 from test_named import nx, named  # noqa: F401  (nx: a fixture)
-from test_notifications import Bus
+from test_notifications import bus  # noqa: F401  (a fixture: a private bus and its daemon)
 from test_scripts import visible
 
 PYTHON = "/usr/bin/python3"
@@ -33,15 +33,6 @@ def out(*a):
 def quit_after(seconds):
     GLib.timeout_add(int(seconds * 1000), lambda: (loop.quit(), False)[1])
 """
-
-
-@pytest.fixture
-def bus(nx, tmp_path):
-    b = Bus(nx, tmp_path)
-    try:
-        yield b
-    finally:
-        b.stop()
 
 
 def program(bus, body: str) -> subprocess.Popen:

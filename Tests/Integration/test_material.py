@@ -171,65 +171,52 @@ def test_composited_the_window_is_the_rounded_bezel(x):
     assert "not found" in x.xprop(win.id, "_KDE_NET_WM_BLUR_BEHIND_REGION")
 
 
-def test_picom_blurs_and_shadows_the_bezel_not_a_box(xplain):
-    """picom with shadows and blur on: behind the bezel the stripes are blurred, and the blur
-    stops at the bezel's edge: a row just above it is as sharp as the wallpaper far from it (no
-    box around the bezel, which a window larger than the bezel would give)."""
+def stripes_behind_picom(x, picom_args: list[str]) -> tuple[int, int, int]:
+    """picom started with these arguments over 8-pixel stripes, a translucent HUD over them: the
+    stripes' red spread (max - min) behind the bezel, just above it and far above it."""
     if shutil.which("picom") is None:
         pytest.skip("picom is not installed")
-    set_striped_root(xplain.display, period=8, band=4)
-    # A 7x7 box blur in two passes (picom's kernel syntax): it flattens 8-pixel stripes.
-    picom = xplain.spawn(["picom", "--backend", "xrender", "--shadow", "--blur-method", "kernel", "--blur-kern",
-                          "7,1,1,1,1,1,1,1;1,7,1,1,1,1,1,1", "--blur-background"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     from conftest import compositor_running
-    assert wait_until(lambda: compositor_running(xplain.display), 5), "picom did not start"
-    bare = wallpaper_shown(xplain, 8, 4)
-    hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--bezel-color", "#00000030", "--mask", "none",
-                            "--animation", "none", "--corner-radius", "16")
-    win = hud_window(xplain)
-    shot = xplain.wait_still((win.x - 20, win.y - 70, win.width + 40, win.height + 90), unlike=bare)
+    set_striped_root(x.display, period=8, band=4)
+    log = x.tmp / "picom.log"
+    picom = x.spawn(["picom", *picom_args], stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    assert wait_until(lambda: compositor_running(x.display), 5), "picom did not start: " + log.read_text()
+    bare = wallpaper_shown(x, 8, 4)
+    hud = x.start_xhud("--mode", "text", "--label", "Material", "--bezel-color", "#00000030", "--mask", "none",
+                       "--animation", "none", "--corner-radius", "16")
+    win = hud_window(x)
+    shot = x.wait_still((win.x - 20, win.y - 70, win.width + 40, win.height + 90), unlike=bare)
 
     def spread(y):
         red = [shot.pixel(xx, y)[0] for xx in range(win.x + 20, win.x + win.width - 20)]
         return max(red) - min(red)
 
-    inside, edge, far = spread(win.y + win.height // 2 + 14), spread(win.y - 2), spread(win.y - 60)
+    hud.signal(15)
+    picom.terminate()
+    assert "Old backends only support" not in log.read_text(), log.read_text()
+    return spread(win.y + win.height // 2 + 14), spread(win.y - 2), spread(win.y - 60)
+
+
+def test_picom_blurs_and_shadows_the_bezel_not_a_box(xplain):
+    """picom with shadows and blur on: behind the bezel the stripes are blurred, and the blur
+    stops at the bezel's edge: a row just above it is as sharp as the wallpaper far from it (no
+    box around the bezel, which a window larger than the bezel would give)."""
+    # A 7x7 box blur in two passes (picom's kernel syntax): it flattens 8-pixel stripes.
+    inside, edge, far = stripes_behind_picom(xplain, ["--backend", "xrender", "--shadow", "--blur-method", "kernel",
+                                                      "--blur-kern", "7,1,1,1,1,1,1,1;1,7,1,1,1,1,1,1", "--blur-background"])
     assert far > 150, f"premise: the wallpaper is sharp: {far}"
     assert inside < far / 3, f"picom did not blur behind the bezel: {inside} vs {far}"
     assert edge > far * 0.6, f"the blur reaches beyond the bezel (a box): {edge} vs {far}"
-    hud.signal(15)
-    picom.terminate()
 
 
 def test_the_shipped_picom_conf_blurs_on_picom_as_debian_starts_it(xplain):
     """packaging/examples/picom.conf, given to picom with no other flag (Debian 12's picom 9.1
     then runs its legacy backends, which blur only with kernels): the stripes behind the bezel
     are blurred, those beside it are as sharp as ever."""
-    if shutil.which("picom") is None:
-        pytest.skip("picom is not installed")
-    from conftest import REPO, compositor_running
-    set_striped_root(xplain.display, period=8, band=4)
-    log = xplain.tmp / "picom.log"
-    picom = xplain.spawn(["picom", "--config", str(REPO / "packaging" / "examples" / "picom.conf")],
-                         stdout=open(log, "wb"), stderr=subprocess.STDOUT)
-    assert wait_until(lambda: compositor_running(xplain.display), 5), "picom did not start: " + log.read_text()
-    bare = wallpaper_shown(xplain, 8, 4)
-    hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--bezel-color", "#00000030", "--mask", "none",
-                            "--animation", "none", "--corner-radius", "16")
-    win = hud_window(xplain)
-    shot = xplain.wait_still((win.x - 20, win.y - 70, win.width + 40, win.height + 90), unlike=bare)
-
-    def spread(y):
-        red = [shot.pixel(xx, y)[0] for xx in range(win.x + 20, win.x + win.width - 20)]
-        return max(red) - min(red)
-
-    inside, far = spread(win.y + win.height // 2 + 14), spread(win.y - 60)
+    from conftest import REPO
+    inside, _, far = stripes_behind_picom(xplain, ["--config", str(REPO / "packaging" / "examples" / "picom.conf")])
     assert far > 150, f"premise: the wallpaper is sharp: {far}"
     assert inside < far / 4, f"the shipped picom.conf did not blur behind the bezel: {inside} vs {far}"
-    assert "Old backends only support" not in log.read_text()
-    hud.signal(15)
-    picom.terminate()
 
 
 def test_xcompmgr_client_shadows_leave_an_input_blocking_hud_alone(xplain):

@@ -12,19 +12,10 @@ import pytest
 
 from conftest import SCREEN_W, wait_until
 from test_named import nx, named  # noqa: F401  (nx: a fixture)
-from test_notifications import Bus
+from test_notifications import bus  # noqa: F401  (a fixture: a private bus and its daemon)
 from test_scripts import visible
 
 dbus = pytest.importorskip("dbus", reason="python3-dbus (scripts/deps.sh installs it)")
-
-
-@pytest.fixture
-def bus(nx, tmp_path):
-    b = Bus(nx, tmp_path)
-    try:
-        yield b
-    finally:
-        b.stop()
 
 
 def proxy(bus):
