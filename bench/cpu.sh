@@ -75,7 +75,9 @@ now() { date +%s.%N; }
 # utime + stime in clock ticks (fields 14 and 15; the command name in field 2 may hold spaces)
 cputicks() { local p t=0; for p in "$@"; do t=$((t + $(sed 's/.*) //' "/proc/$p/stat" | awk '{ print $12 + $13 }'))); done; echo "$t"; }
 # context switches, all threads
-switches() { local p; for p in "$@"; do cat /proc/"$p"/task/*/status 2>/dev/null; done | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'; }
+# (a process that has exited counts nothing: under `set -e` and pipefail its failed `cat` ended
+# the script with exit 1 and no word)
+switches() { local p; for p in "$@"; do cat /proc/"$p"/task/*/status 2>/dev/null || true; done | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'; }
 hwm_kib() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 # The display's server this script's clients started (its own XDG_RUNTIME_DIR tells it apart).
