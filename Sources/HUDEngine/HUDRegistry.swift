@@ -80,6 +80,15 @@ package final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
         return e
     }
 
+    /// Puts `key` last in the order (below the HUDs of its group that came after it: a summary
+    /// of what waits stays under what shows), and stacks again.
+    package func moveToEnd(_ key: String) {
+        guard entries[key] != nil, keys.last != key else { return }
+        keys.removeAll { $0 == key }
+        keys.append(key)
+        restack()
+    }
+
     /// Takes a HUD out (its look is kept when its entry says so), and stacks the rest again.
     @discardableResult
     package func remove(_ key: String) -> Entry? {

@@ -212,6 +212,9 @@ final class NotificationRelay<Display: ServerDisplay> {
     /// notification's action and a click on it the `default` one.
     func attach(_ key: String, _ hud: Display.HUD) {
         guard shown[key] != nil else { return }
+        // The "+N" HUD stays under the notification that comes out of the queue (the HUD is
+        // added to the stack once this returns).
+        if waitingShown > 0 { LoopInbox(server.loop, owner: self).post { $0.server.huds.moveToEnd(Self.waitingID) } }
         hud.onButton = { [weak self, unowned hud] in
             if let self, var e = self.shown[key] {
                 e.action = e.pending.button

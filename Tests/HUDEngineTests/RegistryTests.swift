@@ -34,6 +34,21 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(r.keys, ["b"])
     }
 
+    /// A summary moved to the end goes under the HUDs that came after it.
+    func testAHUDMovedToTheEndStacksLast() {
+        let r = HUDRegistry<Box, String>()
+        let summary = Box(height: 40), first = Box(height: 100), later = Box(height: 100)
+        r.add(first, key: "first", parent: "m")
+        r.add(summary, key: "summary", parent: "m")
+        r.add(later, key: "later", parent: "m")
+        XCTAssertLessThan(summary.stackShift, later.stackShift)
+        r.moveToEnd("summary")
+        XCTAssertEqual(r.keys, ["first", "later", "summary"])
+        XCTAssertGreaterThan(summary.stackShift, later.stackShift)
+        r.moveToEnd("nothing")   // no such key: nothing changes
+        XCTAssertEqual(r.keys, ["first", "later", "summary"])
+    }
+
     func testRegionsStackApartAndAnOSDGrowsUpwards() {
         let r = HUDRegistry<Box, String>()
         let left = Box(height: 50, region: Rect(x: 0, y: 0, width: 800, height: 600))

@@ -64,6 +64,29 @@ def test_a_burst_waits_its_turn_and_every_reason_is_true(bus):
     assert counts(bus)["history"] == 40
 
 
+def test_the_waiting_count_stays_under_what_comes_out_of_the_queue(bus):
+    """Seven notifications, the first brief: when it goes, the sixth comes out of the queue and
+    the `+1 more` HUD (the narrowest) is still the lowest of the corner's column."""
+    bus.start_server()
+    mon = bus.monitor()
+    iface = proxy(bus)
+    first = notify(iface, "Brief", timeout=600)
+    for i in range(6):
+        notify(iface, f"Waiting for its turn {i}", timeout=60000)
+    assert wait_until(lambda: first in reasons(mon), 5)
+    assert wait_until(lambda: counts(bus) == {"displayed": 5, "waiting": 1, "history": 1}, 5), counts(bus)
+
+    def settled():
+        wins = [w for w in visible(bus.x) if w.x > SCREEN_W // 2]
+        return len(wins) == 6 and wins
+
+    wins = wait_until(settled, 5)
+    assert wins, [w.rect for w in visible(bus.x)]
+    time.sleep(0.5)   # the column's slide ends: time passing is what is tested
+    wins = sorted(settled() or wins, key=lambda w: w.y)
+    assert wins[-1].width == min(w.width for w in wins), f"the '+1 more' HUD is not the lowest: {[w.rect for w in wins]}"
+
+
 def test_what_cannot_wait_goes_to_the_history_with_reason_4(bus):
     bus.start_server()
     mon = bus.monitor()
