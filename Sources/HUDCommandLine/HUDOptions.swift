@@ -128,7 +128,8 @@ package struct HUDOptions: Sendable, Equatable {
     /// What rules match of another program's notification (`Rule.matchable`).
     package var notificationFacts: [String: String]? {
         guard busNotification else { return nil }
-        var f = ["app-name": busApp ?? "", "summary": (label ?? "").plainText, "body": (details ?? "").plainText,
+        var f = ["app-name": busApp ?? "", "summary": HUDConfiguration.plainText(ofMarkup: label ?? ""),
+                 "body": HUDConfiguration.plainText(ofMarkup: details ?? ""),
                  "urgency": NotificationUrgency(level: busUrgency ?? 1).rawValue]
         if let c = busCategory { f["category"] = c }
         return f
@@ -251,24 +252,3 @@ package enum NotificationUrgency: String, CaseIterable, Sendable {
     package init(level: Int) { self = level <= 0 ? .low : level >= 2 ? .critical : .normal }
 }
 
-extension String {
-    /// Markup as the text it shows: tags dropped, the five entities read.
-    var plainText: String {
-        guard contains(where: { $0 == "<" || $0 == "&" }) else { return self }
-        let entities: [String: Character] = ["lt": "<", "gt": ">", "quot": "\"", "apos": "'", "amp": "&"]
-        var out = "", inTag = false
-        var entity: String?
-        for ch in self {
-            if var e = entity {
-                if ch == ";" { out.append(entities[e] ?? "?"); entity = nil; continue }
-                e.append(ch)
-                if e.count > 4 { out += "&" + e; entity = nil } else { entity = e }
-                continue
-            }
-            if ch == "<" { inTag = true } else if ch == ">" && inTag { inTag = false }
-            else if !inTag { if ch == "&" { entity = "" } else { out.append(ch) } }
-        }
-        if let e = entity { out += "&" + e }
-        return out
-    }
-}
