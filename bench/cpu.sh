@@ -20,7 +20,9 @@
 # by a python3 writer), zenity --progress --pulsate ("not installed" otherwise).
 # Prints a Markdown table. Exit status: 0 (a client that fails gets a "failed" row), 1 when
 # Xvfb or python3 is missing or Xvfb does not start, 2 on usage errors.
-set -euo pipefail
+set -Eeuo pipefail
+# A failure the script did not foresee says where it was, rather than ending it without a word.
+trap 'echo "cpu.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -150,11 +152,11 @@ measure() {
         server=$(server_pid)
         if [ -n "$server" ]; then peak=$server; else notes+=("$name: no server of this run was found: the client alone is measured"); fi
     fi
-    c0=$(cputicks "$pid" $server); s0=$(switches "$pid" $server); t0=$(now)
+    c0=$(cputicks "$pid" $server 2>/dev/null || echo); s0=$(switches "$pid" $server); t0=$(now)
     sleep "$seconds"
     c1=$(cputicks "$pid" $server 2>/dev/null || echo); s1=$(switches "$pid" $server); t1=$(now); hwm=$(hwm_kib "$peak" 2>/dev/null || echo)
     [ -n "$server" ] && notes+=("$name: the client's RSS $(awk -v k="$(rss_kib "$pid")" 'BEGIN { printf "%.1f", k / 1024 }') MiB (the server draws)")
-    if [ -z "$c1" ] || [ -z "$hwm" ]; then
+    if [ -z "$c0" ] || [ -z "$c1" ] || [ -z "$hwm" ]; then
         rows+=("| $name | failed: exited during the measurement: $(head -c 160 "$err" | tr '\n|' ' /') | | | |")
         [ -n "$wpid" ] && { kill "$wpid" 2>/dev/null || true; wait "$wpid" 2>/dev/null || true; }
         wait "$pid" 2>/dev/null || true
@@ -162,7 +164,7 @@ measure() {
     fi
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 100); do alive "$pid" || break; sleep 0.05; done
-    alive "$pid" && kill -KILL "$pid" 2>/dev/null
+    if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
     wait "$pid" 2>/dev/null || true
     t_end=$(now)
     if [ -n "$wpid" ]; then

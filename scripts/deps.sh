@@ -11,6 +11,8 @@
 # pytest comes from Debian (python3-pytest): Debian 12's Python refuses pip installs outside a
 # virtual environment (PEP 668).
 set -euo pipefail
+# shellcheck source=scripts/python.sh
+. "$(dirname "$0")/python.sh"
 run=(
   libcairo2-dev libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev libxdamage-dev libx11-xcb-dev libstdc++-12-dev
   libpangocairo-1.0-0 libharfbuzz0b librsvg2-2 fonts-dejavu-core
@@ -39,7 +41,7 @@ test=(
 case "${1:-test}" in
   run) packages=("${run[@]}") ;;
   test) packages=("${run[@]}" "${test[@]}")
-        python3 -c 'import pytest' 2>/dev/null || packages+=(python3-pytest) ;;
+        "$python" -c 'import pytest' 2>/dev/null || packages+=(python3-pytest) ;;
   *) echo "usage: scripts/deps.sh [run|test]" >&2; exit 2 ;;
 esac
 missing=()
@@ -57,8 +59,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   # env, not a prefix assignment: sudo would drop it from the environment.
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if [ "${1:-test}" = test ] && ! python3 -c 'import pytest' 2>/dev/null; then
-  # python3-pytest is Debian's Python's; another python3 first on PATH (pyenv, a venv) lacks it.
-  echo "deps.sh: $(command -v python3) cannot import pytest: install it for that Python, or put /usr/bin first on PATH" >&2
+if [ "${1:-test}" = test ] && ! "$python" -c 'import pytest' 2>/dev/null; then
+  echo "deps.sh: $python cannot import pytest: install python3-pytest, or name a Python that can in XHUD_PYTHON" >&2
   exit 1
 fi

@@ -24,8 +24,11 @@ def fake(directory: Path, name: str, body: str) -> None:
     path.chmod(0o755)
 
 
-def deps(tmp_path: Path, *args: str, missing: str = "", uid: int = 0, pytest_importable: bool = False):
-    """Runs deps.sh with fakes; returns (result, apt-get calls, sudo calls, python3 calls)."""
+def deps(tmp_path: Path, *args: str, missing: str = "", uid: int = 0, pytest_importable: bool = False,
+         python_named: bool = True):
+    """Runs deps.sh with fakes; returns (result, apt-get calls, sudo calls, python3 calls). The
+    fake python3 is named in XHUD_PYTHON unless python_named is false: then it is only first on
+    PATH, as a pyenv or virtual environment's python3 is."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     log = tmp_path / "log"
@@ -39,6 +42,8 @@ printf 'install ok installed'
     fake(bin_dir, "id", f'echo {uid}\n')
     fake(bin_dir, "python3", f'echo "python3 $*" >> "{log}"\nexit {0 if pytest_importable else 1}\n')
     env = {"PATH": f"{bin_dir}:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": str(tmp_path)}
+    if python_named:
+        env["XHUD_PYTHON"] = str(bin_dir / "python3")
     r = subprocess.run(["bash", str(DEPS), *args], capture_output=True, text=True, timeout=30, env=env)
     calls = log.read_text().splitlines() if log.exists() else []
     return r, calls
@@ -63,6 +68,17 @@ def test_pytest_comes_from_debian(tmp_path):
     assert not any("pip" in c for c in calls), calls
     # The fake python3 still cannot import pytest: deps.sh says which python3, and fails.
     assert r.returncode == 1 and "cannot import pytest" in r.stderr
+
+
+def test_a_python3_first_on_path_is_not_the_one_used(tmp_path):
+    """A pyenv or virtual environment's python3 first on PATH has none of apt's python3-* packages
+    (dbus, gi, pyatspi): the tests would skip what needs them. Debian's /usr/bin/python3 is used."""
+    if subprocess.run(["/usr/bin/python3", "-c", "import pytest"], capture_output=True).returncode != 0:
+        pytest.skip("/usr/bin/python3 cannot import pytest here")
+    r, calls = deps(tmp_path, python_named=False)
+    assert r.returncode == 0, r.stderr
+    assert not any(c.startswith("python3") for c in calls), calls
+    assert "python.sh" in (REPO / "scripts" / "test").read_text()
 
 
 def test_run_needs_no_pytest(tmp_path):
