@@ -334,6 +334,7 @@ package final class SessionClient: HUDLink {
         for l in buf.withUnsafeBytes({ events.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) {
             switch Session.Event(l.line) {
             case .warn(let s)?: Console.error(s + "\n")
+            case .say(let s)?: Console.output(s + "\n"); Console.flush()
             case .cancel?: cancelled = true
             case .done(let status, let k)?: return .done(status, killParent: k, cancelled: cancelled)
             case nil: break

@@ -264,7 +264,9 @@ package enum OptionTable {
             text("window-icon") { $0.windowIcon = $1 },
             text("attach", "The parent window (an X window ID), as --window.") { $0.attach = $1 },
             number("timeout", "Hide after this many seconds and exit 5.") { $0.timeout = $1 },
-            text("extra-button") { $0.extraButton.append($1) },
+            text("extra-button", "Another button beside the first (repeatable): its title is printed and the exit is 1.") {
+                $0.extraButton.append($1)
+            },
             text("icon-name") { $0.iconName = $1 },
             text("display") { $0.display = $1 },
             text("class") { $0.class = $1 },

@@ -1,11 +1,18 @@
 /// Everything that describes what a HUD looks like and how it times itself.
 /// Defaults follow MBProgressHUD (reference: hud-behaviour.md); numbers are logical pixels.
 public struct HUDConfiguration: Equatable, Sendable {
+    /// Every button's title in the order drawn, left to right: `button`, then `extraButtons`
+    /// (empty titles are no buttons).
+    package var buttonTitles: [String] { ([button] + extraButtons).filter { !$0.isEmpty } }
+
     public var mode: HUDMode = .indeterminate
     public var spinner: SpinnerStyle = .ring
     public var label: String = ""
     public var details: String = ""
     public var button: String = ""
+    /// More buttons beside `button`, in a row (zenity's `--extra-button`, a notification's
+    /// further actions): as many as fit the bezel's widest content; the rest are left out.
+    public var extraButtons: [String] = []
     /// Whether label and details are Pango markup (never by default: text is text).
     public var markup: Bool = false
 

@@ -51,13 +51,18 @@ package struct HUDLayout: Equatable, Sendable {
     package var image: Rect?
     package var label: Rect?
     package var details: Rect?
-    package var button: Rect?
+    /// The buttons that fit, left to right: `buttons[i]` is `buttonTitles[i]`'s.
+    package var buttons: [Rect] = []
     /// The value text beside a bar ("45%"), when shown.
     package var value: Rect?
     package var labelRequest: TextRequest?
     package var detailsRequest: TextRequest?
-    package var buttonRequest: TextRequest?
+    package var buttonRequests: [TextRequest] = []
     package var valueRequest: TextRequest?
+
+    /// The first button (the HUD's `button`, or the first extra one without it).
+    package var button: Rect? { buttons.first }
+    package var buttonRequest: TextRequest? { buttonRequests.first }
 }
 
 extension HUDLayout {
@@ -76,7 +81,7 @@ extension HUDLayout {
         l.image = image?.offsetBy(dx: dx, dy: dy)
         l.label = label?.offsetBy(dx: dx, dy: dy)
         l.details = details?.offsetBy(dx: dx, dy: dy)
-        l.button = button?.offsetBy(dx: dx, dy: dy)
+        l.buttons = buttons.map { $0.offsetBy(dx: dx, dy: dy) }
         l.value = value?.offsetBy(dx: dx, dy: dy)
         return l
     }
@@ -92,7 +97,7 @@ extension HUDLayout {
         l.image = snap(image)
         l.label = snap(label)
         l.details = snap(details)
-        l.button = snap(button)
+        l.buttons = buttons.map { snap($0)! }
         l.value = snap(value)
         return l
     }
@@ -104,6 +109,7 @@ package enum LayoutMetrics {
     package static let valueGap = 8.0                 // between a bar and its value
     package static let alternateIcon = 16.0           // the alternate state's mark beside a bar
     package static let buttonPadding = Size(width: 20, height: 12)
+    package static let buttonGap = 8.0                // between the buttons of a row
     package static let valueFont = "Sans Bold 11px"
     package static let ringValueFont = "Sans Bold 10px"
 }
@@ -155,15 +161,8 @@ extension HUDLayout {
             items.append((.label, clampWidth(measurer.measure(req), maxTextWidth)))
         }
 
-        var buttonRequest: TextRequest? = nil
-        var buttonSize = Size.zero
-        if !c.button.isEmpty {
-            let pad = LayoutMetrics.buttonPadding
-            let req = TextRequest(text: c.button, font: c.buttonFont, maxWidth: max(0, maxContentWidth - pad.width), singleLine: true)
-            buttonRequest = req
-            let t = measurer.measure(req)
-            buttonSize = Size(width: min(maxContentWidth, t.width + pad.width), height: t.height + pad.height)
-        }
+        let (buttonRequests, buttonWidths, buttonSize) = buttonRow(c, maxWidth: maxContentWidth, measurer: measurer)
+        let buttonRequest = buttonRequests.first
 
         var detailsRequest: TextRequest? = nil
         if !c.details.isEmpty {
@@ -201,7 +200,7 @@ extension HUDLayout {
         var layout = HUDLayout(region: region, bezel: bezel)
         layout.labelRequest = labelRequest
         layout.detailsRequest = detailsRequest
-        layout.buttonRequest = buttonRequest
+        layout.buttonRequests = buttonRequests
         layout.valueRequest = valueRequest
 
         // Equal top and bottom spacers: the stack is centred vertically in the bezel.
@@ -225,11 +224,39 @@ extension HUDLayout {
             case .image: layout.image = r
             case .label: layout.label = r
             case .details: layout.details = r
-            case .button: layout.button = r
+            case .button:
+                var x = r.x
+                for w in buttonWidths {
+                    layout.buttons.append(Rect(x: x, y: r.y, width: w, height: r.height))
+                    x += w + LayoutMetrics.buttonGap
+                }
             }
             top += size.height + c.spacing
         }
         return layout
+    }
+
+    /// The row of buttons: each title's request and width, and the row's size. Titles are taken
+    /// in order while they fit the text's width (a notification stays its width whatever its
+    /// actions); the first always shows, ellipsized at `maxWidth` if it must.
+    private static func buttonRow(_ c: HUDConfiguration, maxWidth: Double, measurer: TextMeasurer)
+        -> ([TextRequest], [Double], Size) {
+        let pad = LayoutMetrics.buttonPadding
+        var requests: [TextRequest] = [], widths: [Double] = [], size = Size.zero
+        for title in c.buttonTitles {
+            let gap = requests.isEmpty ? 0 : LayoutMetrics.buttonGap
+            let left = (requests.isEmpty ? maxWidth : min(maxWidth, max(c.maxTextWidth, widths[0]))) - size.width - gap
+            // The first button's title is ellipsized to fit; another one fits whole or not at all.
+            let req = TextRequest(text: title, font: c.buttonFont,
+                                  maxWidth: max(0, (requests.isEmpty ? left : maxWidth) - pad.width), singleLine: true)
+            let t = measurer.measure(req)
+            let width = t.width + pad.width
+            if !requests.isEmpty && width > left { break }
+            requests.append(req)
+            widths.append(min(width, max(0, left)))
+            size = Size(width: size.width + gap + widths[widths.count - 1], height: max(size.height, t.height + pad.height))
+        }
+        return (requests, widths, size)
     }
 
     /// The indicator's size for a mode, nil for text only (and for a custom mode without an image).

@@ -15,6 +15,8 @@ package final class HUDController {
     package let scale: Double
 
     package var onButton: (() -> Void)?
+    /// One of `extraButtons` was clicked (its index there).
+    package var onExtraButton: ((Int) -> Void)?
     package var onHidden: (() -> Void)?
     /// What it says or whether it is on screen changed: after `update` changed the
     /// configuration, once it appeared (its first frame mapped), once it was hidden (before
@@ -42,7 +44,8 @@ package final class HUDController {
     private var layout: HUDLayout
     private var progress: Tween
     private var bezelTween: RectTween?
-    private var buttonPressed = false
+    /// The button a press went down on (an index into the layout's buttons), until release.
+    private var pressedButton: Int?
     /// Something other than time changed: the content is drawn again (and what changed sent).
     private var dirty = true { didSet { if dirty { contentStale = true } } }
     /// The content must be drawn again, not only composed where the window now is: false after
@@ -183,16 +186,17 @@ package final class HUDController {
 
     /// A pointer button went down at `p` (output pixels).
     package func pointerPressed(at p: Point) {
-        if inButton(p) { buttonPressed = true; dirty = true; drawFrame() }
+        if let i = button(at: p) { pressedButton = i; dirty = true; drawFrame() }
     }
 
     /// A pointer button came up at `p` (output pixels); `primary` for button 1.
     package func pointerReleased(at p: Point, primary: Bool) {
-        if buttonPressed {
-            buttonPressed = false
+        if let i = pressedButton {
+            pressedButton = nil
             dirty = true
             drawFrame()
-            if inButton(p) { onButton?() }
+            // A press and its release on the same button click it (iOS's touch-up-inside).
+            if button(at: p) == i { buttonClicked(i) }
         } else if primary, lifecycle.isVisible, let onClick {
             onClick()
         }
@@ -439,7 +443,7 @@ package final class HUDController {
                 bezelTween = nil
             }
         }
-        f.buttonPressed = buttonPressed
+        f.pressedButton = pressedButton
         f.scale = scale
         f.origin = Point(x: (output.rect.x - region.x) / scale, y: (output.rect.y - region.y) / scale)
         f.drawsMask = configuration.effectiveMask.paintsBackground
@@ -542,13 +546,26 @@ package final class HUDController {
         if slide != nil { needsFrameOnly() }
     }
 
-    /// The button takes a touch target's size (iOS's 44 points at least, `buttonSlop` around
-    /// a larger one), within the bezel: a click just off its outline is still the button's.
-    private func inButton(_ p: Point) -> Bool {
-        guard let r = layout.button, let output else { return false }
-        let dx = max(Self.buttonSlop, (44 - r.width) / 2), dy = max(Self.buttonSlop, (44 - r.height) / 2)
-        let target = r.insetBy(dx: -dx, dy: -dy).intersection(layout.bezel)
-        return target.contains(Point(x: (output.rect.x - region.x + p.x) / scale, y: (output.rect.y - region.y + p.y) / scale))
+    /// The button at `p` (output pixels), if any. A button takes a touch target's size (iOS's 44
+    /// points at least, `buttonSlop` around a larger one), within the bezel: a click just off
+    /// its outline is still the button's. Between two buttons of a row, the nearer one's.
+    private func button(at p: Point) -> Int? {
+        guard let output else { return nil }
+        let q = Point(x: (output.rect.x - region.x + p.x) / scale, y: (output.rect.y - region.y + p.y) / scale)
+        var best: (index: Int, distance: Double)?
+        for (i, r) in layout.buttons.enumerated() {
+            let dx = max(Self.buttonSlop, (44 - r.width) / 2), dy = max(Self.buttonSlop, (44 - r.height) / 2)
+            guard r.insetBy(dx: -dx, dy: -dy).intersection(layout.bezel).contains(q) else { continue }
+            let d = abs(q.x - r.midX) - r.width / 2
+            if best == nil || d < best!.distance { best = (i, d) }
+        }
+        return best?.index
+    }
+
+    /// The layout's button `i` was clicked: `button`'s, or one of `extraButtons`.
+    private func buttonClicked(_ i: Int) {
+        let first = configuration.button.isEmpty ? 0 : 1
+        if i < first { onButton?() } else { onExtraButton?(i - first) }
     }
 
     static var buttonSlop: Double { 8 }
@@ -556,6 +573,7 @@ package final class HUDController {
     /// The bezel's and the button's rectangles in the window's pixels (what a click hits).
     package var bezelInWindow: Rect { toWindow(layout.bezel) }
     package var buttonInWindow: Rect? { layout.button.map(toWindow) }
+    package var buttonsInWindow: [Rect] { layout.buttons.map(toWindow) }
     private func toWindow(_ r: Rect) -> Rect {
         let dx = output.map { $0.rect.x - region.x } ?? 0, dy = output.map { $0.rect.y - region.y } ?? 0
         return Rect(x: r.x * scale - dx, y: r.y * scale - dy, width: r.width * scale, height: r.height * scale)
@@ -598,7 +616,7 @@ package final class HUDController {
 
     /// Nothing of the HUD takes a click: no mask that blocks input, no button, no click handler.
     private var clickThrough: Bool {
-        !configuration.effectiveMask.blocksInput && configuration.button.isEmpty && onClick == nil
+        !configuration.effectiveMask.blocksInput && configuration.buttonTitles.isEmpty && onClick == nil
     }
 
     private func disappear() {

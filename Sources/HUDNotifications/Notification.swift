@@ -52,8 +52,9 @@ package struct Notification: Equatable, Sendable {
     /// Whether a click on the HUD invokes the `default` action.
     package var hasDefaultAction: Bool { actions.contains { $0.key == "default" } }
 
-    /// The action shown as the HUD's button: the first that is not `default` (a HUD has one).
-    package var buttonAction: (key: String, label: String)? { actions.first { $0.key != "default" } }
+    /// The actions shown as the HUD's buttons, in order: every one but `default` (a click on
+    /// the body). The first is the HUD's button, the others its extra buttons, as many as fit.
+    package var buttonActions: [(key: String, label: String)] { actions.filter { $0.key != "default" } }
 
     /// The flat `as` of the call (key, label, key, label, ...); a key without its label is
     /// dropped, as is an action with an empty label (nothing to show on a button).

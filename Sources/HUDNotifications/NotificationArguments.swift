@@ -48,7 +48,9 @@ extension Notification {
         } else {
             let verb = self.verb
             args = [verb, "--id=\(key)", "--bus-notification", "--\(verb)-image=\(image(imageFile: imageFile) ?? "")",
-                    "--button=\(buttonAction?.label ?? "")", "--bus-app=\(appName)", "--bus-urgency=\(hints.urgency)"]
+                    "--button=\(buttonActions.first?.label ?? "")", "--bus-app=\(appName)", "--bus-urgency=\(hints.urgency)"]
+            // Every further action a button; `--extra-button=` alone takes a replaced one's away.
+            args += buttonActions.count > 1 ? buttonActions.dropFirst().map { "--extra-button=\($0.label)" } : ["--extra-button="]
             if let c = hints.category { args.append("--bus-category=\(c)") }
         }
         let details = NotificationMarkup.body(body)

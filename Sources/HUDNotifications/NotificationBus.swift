@@ -16,7 +16,8 @@ package final class NotificationBus: @unchecked Sendable {
     /// What the server is to do, in the order the calls came.
     package enum Event: Sendable {
         /// Show (or update in place) the HUD `key` as the `xhud` invocation `arguments` would.
-        case show(id: UInt32, key: String, arguments: [String], button: String?, hasDefault: Bool, about: Notification.About)
+        /// `buttons`: the action keys of the HUD's buttons, left to right.
+        case show(id: UInt32, key: String, arguments: [String], buttons: [String], hasDefault: Bool, about: Notification.About)
         /// `CloseNotification`.
         case close(id: UInt32, key: String)
         /// A line for the server's stderr: the name is served, refused or lost.
@@ -254,7 +255,7 @@ package final class NotificationBus: @unchecked Sendable {
         guard let reply = lib.newReturn(m) else { return nil }
         BusIter.appending(lib, reply).append(id)
         deliver(.show(id: id, key: key, arguments: n.arguments(key: key, imageFile: imageFile),
-                      button: n.hints.value == nil ? n.buttonAction?.key : nil, hasDefault: n.hasDefaultAction, about: n.about))
+                      buttons: n.hints.value == nil ? n.buttonActions.map(\.key) : [], hasDefault: n.hasDefaultAction, about: n.about))
         return reply
     }
 

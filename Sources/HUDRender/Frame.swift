@@ -9,7 +9,8 @@ package struct HUDFrame {
     package var time: Double = 0
     /// Progress as displayed (smoothed by the caller when it animates).
     package var progress: Double
-    package var buttonPressed: Bool = false
+    /// The button held down (an index into `layout.buttons`), drawn filled.
+    package var pressedButton: Int? = nil
     /// The target surface's top-left corner in the region's coordinates (a window may cover only
     /// the bezel), in logical pixels.
     package var origin: Point = .zero
@@ -35,7 +36,7 @@ package struct HUDFrame {
         o.layout.image = nil
         o.layout.label = nil
         o.layout.details = nil
-        o.layout.button = nil
+        o.layout.buttons = []
         o.layout.value = nil
         o.configuration.bezelColor = RGBA(0, 0, 0, 1)
         o.configuration.shadow = false

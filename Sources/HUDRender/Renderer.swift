@@ -149,10 +149,10 @@ package final class HUDRenderer {
             text.draw(req, in: r, cr: cr)
             cairo_restore(cr)
         }
-        if let r = l.button, let req = l.buttonRequest, visible(r, cr: cr) {
+        for (i, (r, req)) in zip(l.buttons, l.buttonRequests).enumerated() where visible(r, cr: cr) {
             let frame = r.insetBy(dx: 0.5, dy: 0.5)
             roundedRect(cr, frame, frame.height / 2)
-            if f.buttonPressed {
+            if f.pressedButton == i {
                 setColor(cr, ink.withAlpha(ink.a * 0.15))
                 cairo_fill_preserve(cr)
             }

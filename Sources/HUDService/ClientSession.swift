@@ -59,6 +59,12 @@ final class ClientSession<Display: ServerDisplay> {
             }
         }
         hud.onButton = cancel
+        // zenity's --extra-button: its title on stdout, then as the Cancel button (exit 1).
+        hud.onExtraButton = { [weak self] i in
+            guard let self, !self.ended, i < hud.configuration.extraButtons.count else { return }
+            self.tell(.say(hud.configuration.extraButtons[i]))
+            cancel()
+        }
         // Whatever blocks input gives it back on Escape (the key is grabbed only while it does).
         hud.onEscape = cancel
         hud.onParentGone = { [weak self] in guard let self else { return }; self.done(Status.done) }
@@ -123,6 +129,7 @@ final class ClientSession<Display: ServerDisplay> {
             c.mode = success ? .success : .error
             c.details = details
             c.button = ""
+            c.extraButtons = []
         }
         finish(Status.done, after: options.resultTime)
     }

@@ -106,6 +106,7 @@ extension HUDServer {
             // (no client waits to hear it) dismisses it.
             hud.onEscape = { [unowned hud] in hud.dismiss() }
             hud.onButton = { [unowned hud] in hud.dismiss() }
+            hud.onExtraButton = { [unowned hud] _ in hud.dismiss() }
             notifications?.attach(id, hud)
             accessibility?.track(id, hud)
             // Added before it shows: a new HUD's window is made where it will stay.

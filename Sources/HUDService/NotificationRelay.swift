@@ -20,7 +20,8 @@ final class NotificationRelay<Display: ServerDisplay> {
         var id: UInt32
         var key: String
         var arguments: [String]
-        var button: String?
+        /// The action keys of the HUD's buttons, left to right.
+        var buttons: [String]
         var hasDefault: Bool
         var about: Notification.About
     }
@@ -90,8 +91,8 @@ final class NotificationRelay<Display: ServerDisplay> {
         switch event {
         case .status(let line):
             Console.error("xhud: \(line)\n")
-        case let .show(id, key, arguments, button, hasDefault, about):
-            let p = Pending(id: id, key: key, arguments: arguments, button: button, hasDefault: hasDefault, about: about)
+        case let .show(id, key, arguments, buttons, hasDefault, about):
+            let p = Pending(id: id, key: key, arguments: arguments, buttons: buttons, hasDefault: hasDefault, about: about)
             if shown[key] != nil || about.isOSD { return present(p) }   // in place, or an OSD
             if let i = waiting.firstIndex(where: { $0.key == key }) { waiting[i] = p; return }
             if (paused && !about.isCritical) || (order.count >= limit && !makeRoom(for: p)) { return enqueue(p) }
@@ -215,14 +216,17 @@ final class NotificationRelay<Display: ServerDisplay> {
         // The "+N" HUD stays under the notification that comes out of the queue (the HUD is
         // added to the stack once this returns).
         if waitingShown > 0 { LoopInbox(server.loop, owner: self).post { $0.server.huds.moveToEnd(Self.waitingID) } }
-        hud.onButton = { [weak self, unowned hud] in
+        // Button i invokes the i-th action shown as a button.
+        let pressed = { [weak self, unowned hud] (i: Int) in
             if let self, var e = self.shown[key] {
-                e.action = e.pending.button
+                e.action = i < e.pending.buttons.count ? e.pending.buttons[i] : nil
                 e.reason = .dismissed
                 self.shown[key] = e
             }
             hud.dismiss()
         }
+        hud.onButton = { pressed(0) }
+        hud.onExtraButton = { pressed($0 + 1) }
         // Without a `default` action, a click opens the body's first link (a web or mail address).
         let link = shown[key].flatMap { $0.pending.hasDefault ? nil : LinkOpener.link(in: $0.pending.about.body) }
         if hud.onClick != nil || shown[key]?.pending.hasDefault == true || link != nil {
@@ -269,7 +273,7 @@ final class NotificationRelay<Display: ServerDisplay> {
             // By key or label (a menu's choice), else the default one, else the button's.
             let chosen = argument.map { a in
                 zip(about.actionKeys, about.actionLabels).first { $0.0 == a || $0.1.lowercased() == a.lowercased() }?.0
-            } ?? (p.hasDefault ? "default" : p.button)
+            } ?? (p.hasDefault ? "default" : p.buttons.first)
             guard let action = chosen else {
                 let what = argument.map { "no action '\($0)' (it has \(about.actionLabels.joined(separator: ", ")))" } ?? "no action"
                 return Wire.Reply(status: 1, error: "xhud: notification \(p.id) has \(what.escapingControlCharacters)\n")

@@ -23,6 +23,8 @@ extension HUDOptions {
         if let b = button { c.button = b }
         else if zenityProgress && !noCancel && base.button.isEmpty { c.button = cancelLabel ?? "Cancel" }
         if noCancel { c.button = "" }
+        // Given, they replace the extra buttons (`--extra-button=` alone: none).
+        if !extraButton.isEmpty { c.extraButtons = extraButton.filter { !$0.isEmpty } }
         if let i = image { c.image = i }
         // A result image given as "" is the drawn icon.
         if let i = successImage { c.successImage = i.isEmpty ? nil : i }

@@ -11,6 +11,7 @@ package protocol ServedHUD: StackableHUD {
     var refreshRate: Double { get }
     var smooth: Bool { get set }
     var onButton: (() -> Void)? { get set }
+    var onExtraButton: ((Int) -> Void)? { get set }
     var onEscape: (() -> Void)? { get set }
     var onClick: (() -> Void)? { get set }
     var onHidden: (() -> Void)? { get set }

@@ -76,6 +76,8 @@ package enum Session {
         case cancel
         /// A line for the client's stderr (a bad input line, named with its number).
         case warn(String)
+        /// A line for the client's stdout (the title of the extra button clicked, as zenity prints it).
+        case say(String)
         /// The HUD is gone: the client exits with this status (zenity's --auto-kill: after
         /// sending SIGHUP to its parent).
         case done(Int32, killParent: Bool)
@@ -84,6 +86,7 @@ package enum Session {
             switch self {
             case .cancel: return Array("cancel\n".utf8)
             case .warn(let s): return Array(("warn " + s.filter { $0 != "\n" && $0 != "\0" }).utf8) + [10]
+            case .say(let s): return Array(("say " + s.filter { $0 != "\n" && $0 != "\0" }).utf8) + [10]
             case .done(let n, let k): return Array("done \(n)\(k ? " kill-parent" : "")\n".utf8)
             }
         }
@@ -91,6 +94,7 @@ package enum Session {
         package init?(_ text: String) {
             if text == "cancel" { self = .cancel; return }
             if text.hasPrefix("warn ") { self = .warn(String(text.dropFirst(5))); return }
+            if text.hasPrefix("say ") { self = .say(String(text.dropFirst(4))); return }
             let words = text.split(separator: " ")
             guard words.count >= 2, words[0] == "done", let n = Int32(words[1]) else { return nil }
             self = .done(n, killParent: words.count == 3 && words[2] == "kill-parent")

@@ -65,6 +65,7 @@ package final class X11HUD: HUDBackend {
     package var framesDrawn: Int { controller.framesDrawn }
     package var stackOffset: Point { get { controller.stackOffset } set { controller.stackOffset = newValue } }
     package var onButton: (() -> Void)? { get { controller.onButton } set { controller.onButton = newValue } }
+    package var onExtraButton: ((Int) -> Void)? { get { controller.onExtraButton } set { controller.onExtraButton = newValue } }
     package var onHidden: (() -> Void)? { get { controller.onHidden } set { controller.onHidden = newValue } }
     package var onChange: (() -> Void)? { get { controller.onChange } set { controller.onChange = newValue } }
     package var onEscape: (() -> Void)? { get { controller.onEscape } set { controller.onEscape = newValue } }

@@ -61,6 +61,7 @@ public final class HUD: @unchecked Sendable {
         var applyPosted = false
         var completion: (@Sendable () -> Void)?
         var onButton: (@Sendable () -> Void)?
+        var onExtraButton: (@Sendable (Int) -> Void)?
         var onHidden: (@Sendable (HUD) -> Void)?
         var hideWaiters: [CheckedContinuation<Void, Never>] = []
         /// Completions of single hides (SVProgressHUD's `dismissWithCompletion:`), run once hidden.
@@ -249,6 +250,8 @@ public final class HUD: @unchecked Sendable {
     public var completion: (@Sendable () -> Void)? { get { read { $0.completion } } set { change(apply: false) { $0.completion = newValue } } }
     /// The button was clicked (or Escape pressed while the HUD blocks input).
     public var onButton: (@Sendable () -> Void)? { get { read { $0.onButton } } set { change(apply: false) { $0.onButton = newValue } } }
+    /// One of ``HUDConfiguration/extraButtons`` was clicked (its index there).
+    public var onExtraButton: (@Sendable (Int) -> Void)? { get { read { $0.onExtraButton } } set { change(apply: false) { $0.onExtraButton = newValue } } }
     /// The HUD was hidden, after `completion` (MBProgressHUD's delegate `hudWasHidden:`).
     public var onHidden: (@Sendable (HUD) -> Void)? { get { read { $0.onHidden } } set { change(apply: false) { $0.onHidden = newValue } } }
 
@@ -384,6 +387,9 @@ public final class HUD: @unchecked Sendable {
             let h = try X11HUD(loop: runtime.loop, configuration: s.config, parent: parent, scale: s.scale)
             h.onHidden = { [weak self] in self?.wasHidden() }
             h.onButton = { [weak self] in self?.buttonPressed() }
+            h.onExtraButton = { [weak self] i in
+                if let action = self?.read({ $0.onExtraButton }) { Callbacks.send { action(i) } }
+            }
             h.onEscape = { [weak self] in self?.buttonPressed() }
             h.onParentGone = { [weak self] in self?.parentWentAway() }
             host = h

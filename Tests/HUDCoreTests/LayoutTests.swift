@@ -122,6 +122,36 @@ final class LayoutTests: XCTestCase {
                                                     maxWidth: 300, maxHeight: nil, singleLine: true))
     }
 
+    /// A notification's actions: a row of buttons 8 apart, centred as one item, in order while
+    /// they fit the content's width (320 here); the first one that does not fit ends the row.
+    func testExtraButtonsMakeARowOfWhatFits() {
+        var c = config(label: "Trash", button: "Ignore")
+        c.extraButtons = ["Empty Trash", "A very long third button title", "OK"]
+        let l = layout(c)
+        XCTAssertEqual(l.buttons.count, 2)
+        XCTAssertEqual(l.buttonRequests.map(\.text), ["Ignore", "Empty Trash"])
+        let (a, b) = (l.buttons[0], l.buttons[1])
+        XCTAssertEqual(a.width, 68, accuracy: 1e-9)
+        XCTAssertEqual(b.width, 108, accuracy: 1e-9)
+        XCTAssertEqual(b.minX - a.maxX, 8, accuracy: 1e-9)
+        XCTAssertEqual(a.minY, b.minY, accuracy: 1e-9)
+        XCTAssertEqual((a.minX + b.maxX) / 2, l.bezel.midX, accuracy: 1e-9, "the row is centred")
+        XCTAssertGreaterThanOrEqual(l.bezel.width, 68 + 8 + 108 + 40, "the bezel holds the row")
+
+        // Without a first button, the extra ones make the row alone.
+        c.button = ""
+        c.extraButtons = ["Yes", "No"]
+        XCTAssertEqual(layout(c).buttonRequests.map(\.text), ["Yes", "No"])
+        // A first button wider than the bezel is ellipsized, never dropped; nothing follows it.
+        c.button = String(repeating: "W", count: 80)
+        let wide = layout(c)
+        XCTAssertEqual(wide.buttons.count, 1)
+        XCTAssertLessThanOrEqual(wide.buttons[0].width, 320 + 1e-9)
+        // Moved and snapped as a whole.
+        let moved = layout(c).translated(dx: 5, dy: 7)
+        XCTAssertEqual(moved.buttons[0].minX, wide.buttons[0].minX + 5, accuracy: 1e-9)
+    }
+
     func testNonDefaultMarginAndSpacing() {
         var c = config(label: "Loading")
         c.margin = 10

@@ -138,6 +138,34 @@ final class HUDControllerTests: XCTestCase {
         XCTAssertEqual(pressed, 2, "the bezel's corner is not the button")
     }
 
+    /// A row of buttons: each click goes to its own button (the first `onButton`, the others
+    /// `onExtraButton` with their index), the gap between two to the nearer one, and a press
+    /// released on another button clicks nothing.
+    func testEachButtonOfARowAnswersItsOwnClicks() throws {
+        let (hud, backend) = try controller {
+            $0.mask = HUDMask.none; $0.label = "Trash"; $0.button = "Ignore"; $0.extraButtons = ["Empty Trash", "Later"]
+        }
+        var clicks: [String] = []
+        hud.onButton = { clicks.append("Ignore") }
+        hud.onExtraButton = { clicks.append(["Empty Trash", "Later"][$0]) }
+        hud.show(animated: false)
+        let row = hud.buttonsInWindow
+        XCTAssertEqual(row.count, 3)
+        func click(_ a: Point, _ b: Point? = nil) {
+            hud.pointerPressed(at: a)
+            hud.pointerReleased(at: b ?? a, primary: true)
+        }
+        click(Point(x: row[1].midX, y: row[1].midY))
+        click(Point(x: row[0].midX, y: row[0].maxY + 4))
+        click(Point(x: row[2].midX, y: row[2].midY))
+        XCTAssertEqual(clicks, ["Empty Trash", "Ignore", "Later"])
+        click(Point(x: row[1].maxX + 2, y: row[1].midY))
+        XCTAssertEqual(clicks.last, "Empty Trash", "2 px right of a button, 6 px from the next: the nearer")
+        click(Point(x: row[0].midX, y: row[0].midY), Point(x: row[2].midX, y: row[2].midY))
+        XCTAssertEqual(clicks.count, 4, "pressed on one, released on another: no click")
+        withExtendedLifetime(backend) {}
+    }
+
     /// The show and hide lengths of the configuration are the lifecycle's.
     func testShowAndHideDurationsComeFromTheConfiguration() throws {
         let (hud, backend) = try controller { $0.animation = .fade; $0.showDuration = 1.0; $0.hideDuration = 0.1 }

@@ -89,12 +89,17 @@ final class ArgumentsTests: XCTestCase {
         n.actions = Notification.actions(["default", "Open", "yes", "Yes", "no"])
         let args = n.arguments(key: "notify-3")
         XCTAssertEqual(args, ["info", "--id=notify-3", "--bus-notification", "--info-image=/tmp/a b.png", "--button=Yes",
-                              "--bus-app=", "--bus-urgency=1", "--label=-Hello &lt;x&gt;", "--details=Body", "--markup"])
+                              "--bus-app=", "--bus-urgency=1", "--extra-button=", "--label=-Hello &lt;x&gt;", "--details=Body", "--markup"])
         n.summary = "Plain"
         XCTAssertEqual(n.arguments(key: "k").suffix(3), ["--label=Plain", "--details=Body", "--no-markup"],
                        "text without markup is drawn as plain text")
         XCTAssertTrue(n.hasDefaultAction)
-        XCTAssertEqual(n.buttonAction?.key, "yes")
+        XCTAssertEqual(n.buttonActions.map(\.key), ["yes"])
+        n.actions = Notification.actions(["default", "Open", "ignore", "Ignore", "empty", "Empty Trash"])
+        XCTAssertEqual(n.buttonActions.map(\.key), ["ignore", "empty"], "every action but default is a button")
+        let more = n.arguments(key: "k")
+        XCTAssertTrue(more.contains("--button=Ignore") && more.contains("--extra-button=Empty Trash"), "\(more)")
+        XCTAssertFalse(more.contains("--extra-button="), "no clearing word beside real extra buttons")
     }
 
     func testTheValueHintIsABar() {

@@ -55,6 +55,7 @@ final class FakeHUD: ServedHUD, HUDBackend {
     var refreshRate: Double { 60 }
     var smooth: Bool { get { controller.smooth } set { controller.smooth = newValue } }
     var onButton: (() -> Void)? { get { controller.onButton } set { controller.onButton = newValue } }
+    var onExtraButton: ((Int) -> Void)? { get { controller.onExtraButton } set { controller.onExtraButton = newValue } }
     var onEscape: (() -> Void)? { get { controller.onEscape } set { controller.onEscape = newValue } }
     var onClick: (() -> Void)? { get { controller.onClick } set { controller.onClick = newValue } }
     var onHidden: (() -> Void)? { get { controller.onHidden } set { controller.onHidden = newValue } }

@@ -312,6 +312,27 @@ class Screenshot:
         path.write_bytes(b"P6\n%d %d\n255\n" % (self.width, self.height) + self.data)
 
 
+def button_row(shot: Screenshot, win) -> list[tuple[int, int, int]]:
+    """A HUD's row of buttons as drawn in `win` (a WinInfo): (left, right, y) of each button's
+    bottom outline, left to right, y its lowest row of light strokes 12 px or longer (text has
+    no light run that long), or []. The pill's straight part: its rounded ends are left out."""
+    def light(p):
+        return min(p) > 140
+    for y in range(win.y + win.height - 1, win.y + win.height // 2, -1):
+        runs, start = [], None
+        for x in range(win.x, win.x + win.width + 1):
+            on = x < win.x + win.width and 0 <= x < shot.width and 0 <= y < shot.height and light(shot.pixel(x, y))
+            if on and start is None:
+                start = x
+            elif not on and start is not None:
+                if x - start >= 12:
+                    runs.append((start, x - 1, y))
+                start = None
+        if runs:
+            return runs
+    return []
+
+
 def region_bytes(shot: Screenshot, region) -> bytes:
     """The pixels of region (x, y, w, h; clipped to the screen), row after row."""
     x0, y0, w, h = region

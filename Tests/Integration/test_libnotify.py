@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import wait_until
+from conftest import button_row, wait_until
 from test_named import nx, named  # noqa: F401  (nx: a fixture)
 from test_notifications import bus  # noqa: F401  (a fixture: a private bus and its daemon)
 from test_scripts import visible
@@ -87,6 +87,37 @@ loop.run()
     assert res.returncode == 1 and "no action 'Nothing' (it has Help, Ignore, Empty Trash)" in res.stderr, res
     res = named(bus.x, "notifications", "action", "Empty Trash")
     assert res.returncode == 0, res.stderr
+    assert "invoked empty" in finish(p)
+
+
+def test_every_action_is_a_button(bus):
+    """test-multi-actions again, clicked: Help, Ignore and Empty Trash are three buttons in a
+    row, and a click on the third invokes "empty" (dunst and GNOME draw every action too)."""
+    bus.start_server()
+    p = program(bus, """
+def act(n, action, *_):
+    out("invoked", action)
+    loop.quit()
+n = Notify.Notification.new("Low disk space", "You can free up some disk space by emptying the trash can.", None)
+n.add_action("help", "Help", act)
+n.add_action("ignore", "Ignore", act)
+n.add_action("empty", "Empty Trash", act)
+n.set_timeout(Notify.EXPIRES_NEVER)
+out("shown", n.show())
+quit_after(10)
+loop.run()
+""")
+    wins = wait_until(lambda: visible(bus.x), 5)
+    assert wins
+    w = wins[0]
+    row = []
+    assert wait_until(lambda: len(row := button_row(bus.x.screenshot(keep=False), w)) == 3 and row, 3), \
+        f"three buttons expected: {button_row(bus.x.screenshot(), w)}"
+    row = button_row(bus.x.screenshot(keep=False), w)
+    widths = [r - l for l, r, _ in row]
+    assert widths[2] > widths[1] > widths[0], f"Help < Ignore < Empty Trash: {row}"
+    left, right, y = row[2]
+    bus.x.click((left + right) // 2, y - 12)
     assert "invoked empty" in finish(p)
 
 

@@ -109,3 +109,26 @@ def test_mode_names_of_the_command_line_and_stdin_agree(xplain):
         p = subprocess.run([str(XHUD_BIN), "--mode", name, "--label", name, "--hide-after", "0"],
                            env=xplain.env, stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
         assert p.returncode == 0, (name, p.stderr)
+
+
+def test_an_extra_button_prints_its_title_and_exits_1(xplain):
+    """`--extra-button` (repeatable), as zenity's: the buttons make a row beside `--button`, and
+    a click on one prints its title on stdout and exits 1; the first button still cancels."""
+    from conftest import button_row
+    for pick, expected in ((2, "Empty Trash\n"), (0, "")):
+        p = subprocess.Popen([str(XHUD_BIN), "--label", "Low disk space", "--mask", "none", "--animation", "none",
+                              "--button", "Help", "--extra-button", "Ignore", "--extra-button", "Empty Trash"],
+                             env=xplain.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            assert wait_until(lambda: xplain.visible_hud_windows(), 5)
+            w = xplain.visible_hud_windows()[0]
+            row = wait_until(lambda: (r := button_row(xplain.screenshot(keep=False), w)) and len(r) == 3 and r, 3)
+            assert row, f"a row of three buttons: {button_row(xplain.screenshot(), w)}"
+            left, right, y = row[pick]
+            xplain.click((left + right) // 2, y - 10)
+            out, err = p.communicate(timeout=5)
+            assert p.returncode == 1, (p.returncode, err)
+            assert out.decode() == expected
+        finally:
+            p.kill()
+            p.wait()
