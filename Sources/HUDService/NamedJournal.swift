@@ -49,6 +49,8 @@ final class NamedJournal {
     /// A replayed request is being answered (its images are drawn): the next one waits for it.
     var replayInFlight = false
     private var onLoaded: (() -> Void)?
+    /// `takeOver` was called: what the state lacks is in no log.
+    private var tookOver = false
     /// After a failed write, a rewrite is tried again at the first change this long after.
     var retryAfter = 5.0
 
@@ -80,8 +82,9 @@ final class NamedJournal {
 
     func hidden(_ key: String) {
         pending.removeAll { $0.key == key }
-        // While the dead server's log is read, any key may be in it.
-        guard state.entries[key] != nil || sinceLoad != nil else { return }
+        // Until the dead server's log is read, any key may be in it: a server started by a
+        // `hide` reads the log only after answering it, and the log must say it is hidden.
+        guard state.entries[key] != nil || sinceLoad != nil || !tookOver else { return }
         log(.hidden(key: key))
     }
 
@@ -197,6 +200,7 @@ final class NamedJournal {
     /// Reads what a server that died left, on a thread of its own (the loop answers and draws
     /// meanwhile); `then` runs on the loop once it is read, with `nextReplay` to show it again.
     func takeOver(then: @escaping () -> Void) {
+        tookOver = true
         unlink(tempPath)   // a compaction the dead server did not finish
         guard let (readFD, size) = JournalFile.openForReading(path) else {
             unlink(path)   // not the user's own, or not a file: never trusted

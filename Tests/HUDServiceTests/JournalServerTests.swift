@@ -239,6 +239,24 @@ final class JournalServerTests: XCTestCase {
         XCTAssertTrue(loop.run(until: { self.readBack(j.path).entries.keys.sorted() == ["b"] }, within: 60))
     }
 
+    /// A server started by a client answers that client before it reads the dead server's
+    /// log: a `hide` it answered then must be in the log, or the HUD comes back.
+    func testAHideAnsweredBeforeTheLogIsReadKeepsTheHUDHidden() {
+        let now = JournalState.now
+        _ = plant([
+            .shown(key: "a", request: request("--id", "a", "--label", "A"), deadline: now + 60, hideAfter: 60),
+            .shown(key: "b", request: request("--id", "b", "--label", "B"), deadline: now + 60, hideAfter: 60),
+        ])
+        let j = journal()
+        j.hidden("a")
+        var loaded = false
+        j.takeOver { loaded = true }
+        XCTAssertTrue(loop.run(until: { loaded }, within: 60))
+        XCTAssertNil(j.state.entries["a"], "a HUD hidden before the log was read came back")
+        XCTAssertEqual(j.pendingKeys, ["b"])
+        XCTAssertTrue(loop.run(until: { self.readBack(j.path).entries.keys.sorted() == ["b"] }, within: 60))
+    }
+
     func testAServerAnswersWhileItReplaysAndJournalsNothingTwice() {
         let now = JournalState.now
         var planted: [JournalRecord] = []
