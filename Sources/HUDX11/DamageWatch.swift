@@ -12,9 +12,9 @@ import HUDCore
 /// copy is out of date, and the HUD's bezel rises to opaque rather than show what is gone.
 /// Drawing inside this process's windows is its own, and drawing where one of them just was
 /// (the windows beneath repainting what a move or a hide uncovered) says nothing of what lies
-/// under it. Only what grows the damaged region is reported and the region is never repaired:
-/// a spinner redrawing its window sends one report, not one a frame; a new HUD clears it where
-/// it maps, so that its place is watched afresh. Watched only while such a HUD is mapped. Owned by the
+/// under it. Only what grows the damaged region is reported and the region is repaired only
+/// when a HUD maps: a spinner redrawing its window sends one report, not one a frame; a new
+/// HUD clears it, so that its place is watched afresh. Watched only while such a HUD is mapped. Owned by the
 /// loop's thread.
 final class DamageWatch {
     let eventBase: Int32
@@ -52,17 +52,15 @@ final class DamageWatch {
     /// burst of HUDs makes a repair each before the loop reads the first report.
     private var repairs: [UInt] = []
 
-    /// A HUD maps at `rect`: what was damaged there before is forgotten, so that drawing at
-    /// its edge is reported again (elsewhere nothing is reported twice).
-    func clear(around rect: Rect) {
+    /// A HUD maps: what was damaged before is forgotten, so that drawing at its edge is
+    /// reported again. The whole region is: after a repair of part of it the X server reports
+    /// all the rest again, hundreds of rectangles of a long-lived desktop for each HUD that
+    /// maps (a journal's replay maps dozens in a few frames), where an empty region reports
+    /// nothing until something is drawn.
+    func clear() {
         guard damage != 0 else { return }
-        let r = rect.insetBy(dx: -4, dy: -4).integral
-        var xr = XRectangle(x: Int16(saturating: r.x), y: Int16(saturating: r.y),
-                            width: UInt16(saturating: r.width), height: UInt16(saturating: r.height))
-        let region = xhud_fixes_create_region(display.handle, &xr, 1)
         repairs.append(XNextRequest(display.handle))
-        XDamageSubtract(display.handle, damage, region, 0)
-        xhud_fixes_destroy_region(display.handle, region)
+        XDamageSubtract(display.handle, damage, 0, 0)
     }
 
     func stop() {

@@ -233,6 +233,7 @@ package final class HUDLoop: HUDEventLoop {
     private func handleXEvents() {
         let d = display.handle
         var ev = XEvent()
+        var outputs: [X11Output]?
         while XEventsQueued(d, QueuedAfterReading) > 0 {
             XNextEvent(d, &ev)
             display.noteEvent(&ev)
@@ -244,8 +245,9 @@ package final class HUDLoop: HUDEventLoop {
                 }
             }
             if let w = display.damageWatch {
-                let outputs = display.outputs.compactMap(\.value)
-                let outdated = w.outdated(by: &ev, outputs: outputs, now: clock.now)
+                // Once a batch: a desktop's drawing comes as hundreds of reports a frame.
+                if outputs == nil { outputs = display.outputs.compactMap(\.value) }
+                let outdated = w.outdated(by: &ev, outputs: outputs!, now: clock.now)
                 if ev.type == w.eventBase + XDamageNotify {
                     for o in outdated { o.beneathDrew() }
                     continue

@@ -53,14 +53,14 @@ package final class X11Display {
     }
 
     /// Watches drawing on the screen exactly while some output blends over a copy of it;
-    /// `mapped`: where a HUD just mapped.
-    func updateDamageWatch(mapped: Rect? = nil) {
+    /// `mapped`: a HUD just mapped.
+    func updateDamageWatch(mapped: Bool = false) {
         let needed = outputs.contains { $0.value?.watchesBeneath == true }
         if needed {
             if madeDamageWatch == nil { madeDamageWatch = .some(DamageWatch(display: self)) }
             guard case .some(.some(let w)) = madeDamageWatch else { return }
             w.start()
-            if let mapped { w.clear(around: mapped) }
+            if mapped { w.clear() }
         } else {
             damageWatch?.stop()
         }

@@ -147,7 +147,9 @@ package final class X11HUD: HUDBackend {
     /// One X event, as the controller understands it.
     func handle(_ ev: inout XEvent) {
         let output = self.output
-        let ours = [output?.window.window ?? 0, output?.window.blocker ?? 0]
+        // Whether `w` is one of this HUD's windows (asked only of the events that need it: every
+        // HUD sees every event, and a replay maps dozens of HUDs in a few frames).
+        func ours(_ w: Window) -> Bool { w == output?.window.window ?? 0 || w == output?.window.blocker ?? 0 }
         if let base = fixesEventBase, ev.type == base + XFixesSelectionNotify {
             let now = display.compositorRunning
             guard now != composited else { return }
@@ -163,14 +165,14 @@ package final class X11HUD: HUDBackend {
                 guard let rect = display.windowRect(p) else { return }
                 region.rect = rect
                 controller.regionMoved(to: rect)
-            } else if ev.xconfigure.event == display.root, w != display.root, !ours.contains(w), ev.xconfigure.override_redirect == 0,
+            } else if ev.xconfigure.event == display.root, w != display.root, !ours(w), ev.xconfigure.override_redirect == 0,
                       output?.isMapped == true {
                 // Stay above whatever a window manager or an application raised. Other override-redirect
                 // windows (other HUDs, menus) are left alone, so that two HUDs never fight over the top.
                 output?.raise()
             }
         case MapNotify:
-            if ev.xmap.event == display.root, !ours.contains(ev.xmap.window), ev.xmap.override_redirect == 0,
+            if ev.xmap.event == display.root, !ours(ev.xmap.window), ev.xmap.override_redirect == 0,
                output?.isMapped == true { output?.raise() }
         case UnmapNotify, DestroyNotify:
             let w = ev.type == UnmapNotify ? ev.xunmap.window : ev.xdestroywindow.window

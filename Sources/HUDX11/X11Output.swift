@@ -170,7 +170,7 @@ final class X11Output: HUDOutput {
         canvas.repaint(Rect(x: 0, y: 0, width: window.rect.width, height: window.rect.height))
         XFlush(display.handle)
         // After the first frame is on its way: the first watch asks for the extension.
-        display.updateDamageWatch(mapped: window.rect)
+        display.updateDamageWatch(mapped: true)
     }
     func unmap() {
         spinner.stop()
