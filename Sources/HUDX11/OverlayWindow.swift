@@ -17,6 +17,8 @@ package final class OverlayWindow {
     package private(set) var isMapped = false
     /// Where the blocker covers (root coordinates), when there is one.
     package private(set) var blockerRect: Rect?
+    /// `_NET_WM_WINDOW_OPACITY` as last set, nil while the property is absent.
+    private var opacity: UInt?
     let visual: UnsafeMutablePointer<Visual>
     let depth: Int32
     let colormap: Colormap
@@ -181,6 +183,22 @@ package final class OverlayWindow {
         withUnsafeBytes(of: &value) { p in
             _ = XChangeProperty(display.handle, window, display.atom("_COMPTON_SHADOW"), XA_CARDINAL, 32, PropModeReplace,
                             p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+        }
+    }
+
+    /// The window's opacity as a compositor applies it (`_NET_WM_WINDOW_OPACITY`; 1: none), sent
+    /// only when it changed. picom and compton scale the blur behind a window by it, and by
+    /// nothing else: a fade drawn in the pixels alone shows a fully frosted slab under a
+    /// bezel still almost transparent.
+    package func setOpacity(_ alpha: Double) {
+        let value: UInt? = alpha >= 0.999 ? nil : UInt((max(0, alpha) * Double(UInt32.max)).rounded())
+        guard value != opacity else { return }
+        opacity = value
+        let name = display.atom("_NET_WM_WINDOW_OPACITY")
+        guard var value else { XDeleteProperty(display.handle, window, name); return }
+        withUnsafeBytes(of: &value) { p in
+            _ = XChangeProperty(display.handle, window, name, XA_CARDINAL, 32, PropModeReplace,
+                                p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
         }
     }
 

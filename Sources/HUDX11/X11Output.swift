@@ -175,6 +175,9 @@ final class X11Output: HUDOutput {
     func unmap() {
         spinner.stop()
         retiring = nil
+        // Gone at opacity 0: picom 9.1 keeps painting the blur behind a window unmapped at a
+        // partial opacity, a faint frosted rectangle, until something else repaints there.
+        if composited && display.compositorBlurs { window.setOpacity(0) }
         if window.isMapped { vacate(window.rect) }
         window.unmap()
         display.updateDamageWatch()
@@ -205,9 +208,12 @@ final class X11Output: HUDOutput {
             }
         }
         let origin = Point(x: window.rect.x, y: window.rect.y)
-        guard let spin = c.steadySpin, let s = c.spinner, !(composited && display.compositorBlurs) else {
+        // A compositor that blurs behind the window fades the window and its blur together.
+        let fadedByCompositor = composited && display.compositorBlurs
+        window.setOpacity(fadedByCompositor ? c.alpha : 1)
+        guard let spin = c.steadySpin, let s = c.spinner, !fadedByCompositor else {
             spinner.stop()
-            canvas.present(alpha: c.alpha, zoom: c.zoom, zoomCentre: c.zoomCentre,
+            canvas.present(alpha: fadedByCompositor ? 1 : c.alpha, zoom: c.zoom, zoomCentre: c.zoomCentre,
                            spinner: c.spinner.map { ServerCanvas.Spinner(centre: $0.centre, angle: $0.angle) },
                            windowOrigin: origin, area: c.area)
             return

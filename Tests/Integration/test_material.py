@@ -8,6 +8,8 @@ from __future__ import annotations
 import ctypes
 import shutil
 import subprocess
+import threading
+import time
 
 import pytest
 
@@ -313,3 +315,59 @@ def test_colour_glows_through_the_frost(xplain):
     assert got[1] == max(got), f"the hue changed: {got}"
     hud.signal(15)
     assert hud.wait(5) == 0
+
+
+def test_picom_fades_the_frost_with_the_bezel(xplain):
+    """picom blurs behind a window at the strength its opacity property says, whatever the
+    pixels' alpha: a fade drawn in the pixels alone showed a fully frosted slab under a bezel
+    still almost transparent, at both ends of every fade (300 ms at the end of a fade-out).
+    Frames read every few ms through a fade-in and a fade-out over 8-pixel stripes: while the
+    bezel has darkened them by less than a quarter of what it does when shown, the stripes keep
+    at least a quarter of their contrast (picom's own curve blurs a little ahead of the
+    opacity; the slab kept 7 %)."""
+    if shutil.which("picom") is None:
+        pytest.skip("picom is not installed")
+    from conftest import REPO, compositor_running
+    from test_liveness import Grabber
+    set_striped_root(xplain.display, period=8, band=4)
+    log = xplain.tmp / "picom.log"
+    picom = xplain.spawn(["picom", "--config", str(REPO / "packaging" / "examples" / "picom.conf")],
+                         stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    assert wait_until(lambda: compositor_running(xplain.display), 5), "picom did not start: " + log.read_text()
+    bare = wallpaper_shown(xplain, 8, 4)
+    row = (bare.width // 2 - 40, bare.height // 2 + 14, 80, 1)   # inside the bezel, below the label
+    grab = Grabber(xplain.display)
+    frames, stop = [], threading.Event()
+
+    def sample():
+        while not stop.is_set():
+            px = grab.raw(row)
+            red = [px[i + 2] for i in range(0, 80 * 4, 4)]
+            frames.append((time.monotonic(), max(red) - min(red), sum(red) / len(red)))
+            time.sleep(0.003)   # sampling interval
+    t = threading.Thread(target=sample)
+    t.start()
+    try:
+        hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--bezel-color", "#00000030", "--mask", "none",
+                                "--corner-radius", "16", "--no-shadow", wait_mapped=True)
+        time.sleep(0.6)   # past the fade-in: time passing is what is sampled
+        shown_at = len(frames)
+        hud.signal(15)
+        assert wait_until(lambda: not xplain.visible_hud_windows(), 3)
+        time.sleep(0.2)   # what stays on screen after the HUD is gone is sampled
+    finally:
+        stop.set()
+        t.join()
+        grab.close()
+        picom.terminate()
+    far_spread, far_mean = frames[0][1], frames[0][2]
+    shown_spread, shown_mean = frames[shown_at - 1][1], frames[shown_at - 1][2]
+    assert shown_spread < far_spread / 3, f"premise: picom blurs the shown HUD: {shown_spread} vs {far_spread}"
+    darkening = far_mean - shown_mean
+    assert darkening > 10, f"premise: the bezel darkens what is behind: {far_mean} -> {shown_mean}"
+    slab = [(round(at - frames[0][0], 3), spread, round(mean)) for at, spread, mean in frames
+            if far_mean - mean < darkening / 4 and spread < far_spread / 4]
+    # picom kept painting the blur of a window unmapped at a partial opacity: a ghost.
+    assert abs(frames[-1][1] - far_spread) <= 4 and abs(frames[-1][2] - far_mean) <= 2, \
+        f"after the HUD, the stripes are not as they were: {frames[-1][1:]} vs {(far_spread, far_mean)}"
+    assert not slab, f"frost without its bezel (time, spread, mean; bare {far_spread}, {far_mean:.0f}): {slab[:8]}"
