@@ -10,7 +10,7 @@ package protocol StackableHUD: AnyObject {
     var stackRegion: Rect { get }
     /// That region's size in the units of `bezelSize`: the room a stack has.
     var stackArea: Size { get }
-    /// Fading out: it keeps its place and the others move into its room.
+    /// Fading out and making room: it keeps its place and the others move into its room.
     var isLeaving: Bool { get }
     /// Called when it starts leaving, or comes back while leaving (the registry restacks).
     var onLeaving: (() -> Void)? { get set }
@@ -20,7 +20,10 @@ package protocol StackableHUD: AnyObject {
 
 extension HUDController: StackableHUD {
     package var stackRegion: Rect { region }
-    package var isLeaving: Bool { lifecycle.phase == .hiding }
+    /// Fading out over a compositor, which blends whatever slides beneath. Over a copy of the
+    /// screen (no compositor) it keeps its room until it is gone: its window, above a
+    /// neighbour sliding in, would show the copy taken before, the page through half of it.
+    package var isLeaving: Bool { lifecycle.phase == .hiding && output?.composited == true }
 }
 
 /// The HUDs of a process that share the screen, each under a key: the order they appeared in
@@ -121,8 +124,8 @@ package final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
     /// twenty HUDs from twenty clients are all in sight. Then the groups are placed in the order
     /// they appeared: one that would cover an earlier one (a HUD over a window and one over the
     /// screen with the same centre, a notification pinned where an OSD is) moves along its
-    /// growth until it is clear, within its region. A HUD fading out keeps its place and takes
-    /// none: the others move into its room as it fades.
+    /// growth until it is clear, within its region. A HUD fading out (`isLeaving`) keeps its
+    /// place and takes none: the others move into its room as it fades.
     package func restack() {
         crowded = []
         var groups: [Anchor: [Entry]] = [:], anchors: [Anchor] = []

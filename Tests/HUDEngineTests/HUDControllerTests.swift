@@ -56,11 +56,18 @@ final class HUDControllerTests: XCTestCase {
     }
 
     /// A stack hears when a HUD starts to fade out (to make room then, not after) and when a
-    /// show brings it back.
+    /// show brings it back. Without a compositor it keeps its room until it is gone.
     func testLeavingIsToldAsTheFadeStarts() throws {
         let (hud, backend) = try controller { $0.animation = .fade }
         var told: [Bool] = []
         hud.onLeaving = { told.append(hud.isLeaving) }
+        hud.show(animated: true)
+        backend.run(hud, seconds: 0.5)
+        hud.hide(animated: true)
+        XCTAssertEqual(told, [false], "over a copy of the screen: its room is kept while it fades")
+        backend.run(hud, seconds: 0.5)
+        told = []
+        (hud.output as? RecordingOutput)?.composited = true
         hud.show(animated: true)
         backend.run(hud, seconds: 0.5)
         XCTAssertEqual(told, [])
