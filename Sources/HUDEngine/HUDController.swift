@@ -79,17 +79,12 @@ package final class HUDController {
         // the bezel's own curve) from where it is, never jumps.
         didSet {
             guard stackOffset != oldValue else { return }
-            // Only a HUD at rest slides: one still appearing (a burst of HUDs arriving at once)
-            // goes to its place in the next frame, as the others make room.
-            if let output, output.isMapped, lifecycle.phase == .shown, configuration.animation != .none {
-                let now = clock.now
+            // A HUD on screen slides, fading in or not (one that jumped while it faded in moved
+            // a burst's whole column 54 px in a frame); one not yet shown goes to its place.
+            if let output, output.isMapped, lifecycle.isVisible, lifecycle.phase != .hiding, configuration.animation != .none {
                 slide = RectTween(from: Rect(x: shownStackOffset.x, y: shownStackOffset.y, width: 0, height: 0),
-                                  to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: now)
-                // The window goes as far as the bezel, in device pixels.
-                let window = pendingMove ?? output.rect
-                let end = window.offsetBy(dx: ((stackOffset.x - shownStackOffset.x) * scale).rounded(),
-                                          dy: ((stackOffset.y - shownStackOffset.y) * scale).rounded())
-                output.willMove(within: window.union(end))
+                                  to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: clock.now)
+                slidePath(output)
             } else {
                 slide = nil
                 shownStackOffset = stackOffset
@@ -98,8 +93,29 @@ package final class HUDController {
             needsFrameOnly()
         }
     }
+    /// A HUD not yet on screen joins its stack at `start` and slides to `stackOffset` with
+    /// the HUDs already there, which make room for it: set right after `stackOffset`, it comes
+    /// in beside its neighbour where that one is now, never over it (a new window at its final
+    /// place covered the bottom of the HUD still to move away).
+    package func enterStack(from start: Point) {
+        guard output?.isMapped != true, configuration.animation != .none, start != stackOffset else { return }
+        shownStackOffset = start
+        slide = RectTween(from: Rect(x: start.x, y: start.y, width: 0, height: 0),
+                          to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: clock.now)
+        stackMoved = true
+    }
+
+    /// Without a compositor what lies beneath a slide's whole path is taken once, before it.
+    private func slidePath(_ output: HUDOutput) {
+        // The window goes as far as the bezel, in device pixels.
+        let window = pendingMove ?? output.rect
+        let end = window.offsetBy(dx: ((stackOffset.x - shownStackOffset.x) * scale).rounded(),
+                                  dy: ((stackOffset.y - shownStackOffset.y) * scale).rounded())
+        output.willMove(within: window.union(end))
+    }
+
     /// Where the stack has the bezel now: `stackOffset`, or on the way there.
-    private var shownStackOffset: Point = .zero
+    package private(set) var shownStackOffset: Point = .zero
     private var slide: RectTween?
     /// The region's size in logical pixels, where a stack must fit.
     package var stackArea: Size { Size(width: region.width / scale, height: region.height / scale) }
@@ -588,6 +604,7 @@ package final class HUDController {
             output = backend.makeOutput(rect: windowRect(), blockInputOver: m.blocksInput ? region : nil,
                                         clickThrough: clickThrough,
                                         overScreen: m.paintsBackground)
+            if slide != nil, let output { slidePath(output) }
             lastTitle = nil
             beneathChangedAt = nil
         } else if lifecycle.phase == .showing, output?.isMapped == false {

@@ -16,6 +16,12 @@ package protocol StackableHUD: AnyObject {
     var onLeaving: (() -> Void)? { get set }
     /// Called when its bezel changed size by itself (the registry restacks).
     var onResized: (() -> Void)? { get set }
+    /// On screen: it slides to a new `stackOffset` from `shownStackOffset`.
+    var isOnScreen: Bool { get }
+    /// Where its bezel is now, on the way to `stackOffset` or there.
+    var shownStackOffset: Point { get }
+    /// Not on screen yet: it comes in at `start` and slides to `stackOffset` with the others.
+    func enterStack(from start: Point)
 }
 
 extension HUDController: StackableHUD {
@@ -24,6 +30,7 @@ extension HUDController: StackableHUD {
     /// screen (no compositor) it keeps its room until it is gone: its window, above a
     /// neighbour sliding in, would show the copy taken before, the page through half of it.
     package var isLeaving: Bool { lifecycle.phase == .hiding && output?.composited == true }
+    package var isOnScreen: Bool { output?.isMapped == true }
 }
 
 /// The HUDs of a process that share the screen, each under a key: the order they appeared in
@@ -156,9 +163,17 @@ package final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
             } else {
                 placed += device
             }
+            var before: HUD?
             for (e, c) in zip(group, centres) {
                 let o = e.hud.configuration.offset
                 e.hud.stackOffset = Point(x: c.x - (anchor.area.width / 2 + o.x), y: c.y - (anchor.area.height / 2 + o.y))
+                // A newcomer comes in beside the HUD before it as that one is now, and both
+                // slide: the column moves as one, nothing covers anything on the way.
+                if !e.hud.isOnScreen, let b = before {
+                    let left = Point(x: b.shownStackOffset.x - b.stackOffset.x, y: b.shownStackOffset.y - b.stackOffset.y)
+                    e.hud.enterStack(from: Point(x: e.hud.stackOffset.x + left.x, y: e.hud.stackOffset.y + left.y))
+                }
+                before = e.hud
             }
         }
     }

@@ -205,6 +205,9 @@ extension X11HUD: StackableHUD {
     package var stackRegion: Rect { region.rect }
     package var stackArea: Size { controller.stackArea }
     package var isLeaving: Bool { controller.isLeaving }
+    package var isOnScreen: Bool { controller.isOnScreen }
+    package var shownStackOffset: Point { controller.shownStackOffset }
+    package func enterStack(from start: Point) { controller.enterStack(from: start) }
     package var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }
     package var onResized: (() -> Void)? { get { controller.onResized } set { controller.onResized = newValue } }
 }

@@ -173,6 +173,25 @@ final class HUDControllerTests: XCTestCase {
         withExtendedLifetime(backend) {}
     }
 
+    /// A HUD entering a stack (`enterStack`) shows first where it comes in, then slides to its
+    /// place in steps; one fading in slides too when the stack moves, it does not jump.
+    func testANewcomerSlidesInAndOneFadingInSlidesToo() throws {
+        let (hud, backend) = try controller { $0.animation = .fade; $0.mask = HUDMask.none }
+        hud.stackOffset = Point(x: 0, y: 54)
+        hud.enterStack(from: Point(x: 0, y: 88))
+        hud.show(animated: true)
+        let out = try XCTUnwrap(backend.outputs.first)
+        let first = out.rect.y
+        backend.run(hud, seconds: 0.05)
+        hud.stackOffset = Point(x: 0, y: 20)   // the stack moves again while it fades in
+        backend.run(hud, seconds: 0.6)
+        let ys = [first] + out.moves.map(\.y)
+        XCTAssertEqual(ys.last! - first, -68, accuracy: 1, "from 88 to 20")
+        let steps = zip(ys, ys.dropFirst()).map { abs($1 - $0) }.filter { $0 > 0 }
+        XCTAssertGreaterThanOrEqual(steps.count, 6, "in steps: \(ys)")
+        XCTAssertLessThanOrEqual(steps.max()!, 68 * 0.3, "never a jump: \(ys)")
+    }
+
     /// The show and hide lengths of the configuration are the lifecycle's.
     func testShowAndHideDurationsComeFromTheConfiguration() throws {
         let (hud, backend) = try controller { $0.animation = .fade; $0.showDuration = 1.0; $0.hideDuration = 0.1 }

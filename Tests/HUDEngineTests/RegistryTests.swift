@@ -13,6 +13,11 @@ private final class Box: StackableHUD {
     var isLeaving = false
     var onLeaving: (() -> Void)?
     var onResized: (() -> Void)?
+    var isOnScreen = true
+    /// Where it is now; the registry moves it (a Box jumps unless told otherwise).
+    var shownStackOffset = Point.zero
+    private(set) var enteredFrom: Point?
+    func enterStack(from start: Point) { enteredFrom = start }
     init(height: Double, region: Rect = Rect(x: 0, y: 0, width: 1920, height: 1080)) {
         bezelSize = Size(width: 100, height: height); stackRegion = region
     }
@@ -117,6 +122,27 @@ final class RegistryTests: XCTestCase {
         XCTAssertTrue(window.stackRegion.insetBy(dx: 20, dy: 20).contains(placed(window)), "\(placed(window)) left its region")
         r.remove("s")
         XCTAssertEqual(window.stackOffset, .zero, "alone again: back at its centre")
+    }
+
+    /// A newcomer comes in beside the HUD before it where that one is now (8 px below its
+    /// bottom), and slides with it: the column moves as one and nothing covers anything.
+    func testANewcomerEntersBesideItsNeighbourAsItIsNow() {
+        let r = HUDRegistry<Box, String>()
+        let a = Box(height: 100), b = Box(height: 60)
+        r.add(a, key: "a", parent: "m")
+        a.shownStackOffset = a.stackOffset   // at rest at the centre
+        b.isOnScreen = false
+        r.add(b, key: "b", parent: "m")
+        XCTAssertEqual(a.stackOffset.y, -34)
+        XCTAssertEqual(b.stackOffset.y, 54)
+        let start = try! XCTUnwrap(b.enteredFrom)
+        XCTAssertEqual(start.y, 88, "34 lower than its place, as a is 34 lower than its own")
+        XCTAssertEqual((start.y - 30) - (a.shownStackOffset.y + 50), 8, "one gap below a as a is now")
+        let c = Box(height: 40)
+        c.isOnScreen = false
+        a.isOnScreen = true
+        r.add(c, key: "c", parent: "m")
+        XCTAssertNil(a.enteredFrom, "one on screen slides from where it is, it does not enter")
     }
 
     /// A HUD fading out keeps its place; the others move into its room as it starts to fade.

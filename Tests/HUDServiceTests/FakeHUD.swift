@@ -48,6 +48,9 @@ final class FakeHUD: ServedHUD, HUDBackend {
     var stackRegion: Rect { screenRect }
     var stackArea: Size { controller.stackArea }
     var isLeaving: Bool { controller.isLeaving }
+    var isOnScreen: Bool { controller.isOnScreen }
+    var shownStackOffset: Point { controller.shownStackOffset }
+    func enterStack(from start: Point) { controller.enterStack(from: start) }
     var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }
     var onResized: (() -> Void)? { get { controller.onResized } set { controller.onResized = newValue } }
     var isVisible: Bool { controller.isVisible }
