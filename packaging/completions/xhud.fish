@@ -87,6 +87,7 @@ complete -c xhud -l no-cancel -d 'No Cancel button (zenity --progress shows one 
 complete -c xhud -l cancel-label -x -d 'The Cancel button\'s title.'
 complete -c xhud -l attach -x -d 'The parent window (an X window ID), as --window.'
 complete -c xhud -l timeout -x -d 'Hide after this many seconds and exit 5.'
+complete -c xhud -l extra-button -x -d 'Another button beside the first (repeatable): its title is printed and the exit is 1.'
 complete -c xhud -l gtk-module -x -d 'Accepted and ignored.'
 complete -c xhud -l version -d 'Show the version.'
 complete -c xhud -s h -l help -d 'Show help information.'
