@@ -44,6 +44,8 @@ package final class HUDController {
     private var layout: HUDLayout
     private var progress: Tween
     private var bezelTween: RectTween?
+    /// The layout a growing bezel started from (`HUDFrame.growth`).
+    private var grownFrom: HUDLayout?
     /// The button a press went down on (an index into the layout's buttons), until release.
     private var pressedButton: Int?
     /// Something other than time changed: the content is drawn again (and what changed sent).
@@ -321,7 +323,10 @@ package final class HUDController {
             // goes there at once: a window as large as both places would need a new canvas twice
             // per move, and twenty HUDs arriving at once would move each other hundreds of times.
             let moves = before.width == layout.bezel.width && before.height == layout.bezel.height
-            if !moves { bezelTween = RectTween(from: before, to: layout.bezel, start: now) }
+            if !moves {
+                bezelTween = RectTween(from: before, to: layout.bezel, start: now)
+                grownFrom = old
+            }
         }
         guard let output else { return }
         let window = pendingMove ?? output.rect
@@ -454,7 +459,7 @@ package final class HUDController {
         if let t = bezelTween {
             if t.isMoving(at: shownAt) {
                 f.bezelOverride = t.value(at: shownAt)
-                if t.grows { f.contentAlpha = t.fraction(at: shownAt) }
+                if t.grows, let from = grownFrom { f.growth = (from, t.fraction(at: shownAt)) }
             } else {
                 bezelTween = nil
             }
@@ -504,7 +509,12 @@ package final class HUDController {
                 cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
                 cairo_paint(cr)
             }
-            let shift = f.bezelOverride.map { Point(x: $0.midX - layout.bezel.midX, y: $0.midY - layout.bezel.midY) } ?? .zero
+            // Where the frame draws the indicator: on its way from the old place while growing,
+            // else following the bezel's centre while it resizes.
+            var shift = f.bezelOverride.map { Point(x: $0.midX - layout.bezel.midX, y: $0.midY - layout.bezel.midY) } ?? .zero
+            if let g = f.growth, let at = layout.growing(from: g.from, fraction: g.fraction).kept.indicator {
+                shift = Point(x: at.midX - r.midX, y: at.midY - r.midY)
+            }
             let centre = Point(x: (r.midX + shift.x - f.origin.x) * scale, y: (r.midY + shift.y - f.origin.y) * scale)
             // The turn in whole steps, one a refresh: at a steady pace every frame is one step
             // on, and a display that turns the spinner itself shows the same steps.

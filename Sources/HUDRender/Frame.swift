@@ -20,8 +20,9 @@ package struct HUDFrame {
     package var drawsMask: Bool = true
     /// The bezel's rectangle while it animates to `layout.bezel` (a resize), nil otherwise.
     package var bezelOverride: Rect? = nil
-    /// The content's opacity inside the bezel (below 1 while a growing bezel uncovers it).
-    package var contentAlpha: Double = 1
+    /// While a bezel grows: the layout it grows from and how far it is (0 to 1). What both
+    /// layouts show moves from its old place, what is new fades in (`HUDLayout.growing`).
+    package var growth: (from: HUDLayout, fraction: Double)?
     /// Draws everything but the spinner: the content layer that a backend composites the turning
     /// spinner sprite over.
     package var leavesOutSpinner: Bool = false

@@ -63,13 +63,20 @@ package final class HUDRenderer {
         if f.bezelOverride != nil {
             roundedRect(cr, bezel, c.cornerRadius)
             cairo_clip(cr)
-            cairo_translate(cr, bezel.midX - f.layout.bezel.midX, bezel.midY - f.layout.bezel.midY)
+            if f.growth == nil { cairo_translate(cr, bezel.midX - f.layout.bezel.midX, bezel.midY - f.layout.bezel.midY) }
         }
-        if f.contentAlpha < 0.999 {
-            cairo_push_group(cr)
-            drawContent(f, cr: cr)
-            cairo_pop_group_to_source(cr)
-            cairo_paint_with_alpha(cr, max(0, f.contentAlpha))
+        if let g = f.growth {
+            let (kept, added) = f.layout.growing(from: g.from, fraction: g.fraction)
+            var part = f
+            part.layout = kept
+            drawContent(part, cr: cr)
+            if !added.isBlank {
+                part.layout = added
+                cairo_push_group(cr)
+                drawContent(part, cr: cr)
+                cairo_pop_group_to_source(cr)
+                cairo_paint_with_alpha(cr, max(0, g.fraction))
+            }
         } else {
             drawContent(f, cr: cr)
         }

@@ -152,6 +152,26 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(moved.buttons[0].minX, wide.buttons[0].minX + 5, accuracy: 1e-9)
     }
 
+    /// Details and a button added: the label and the indicator move from their old places to
+    /// their new ones (half way at 0.5), the details and the button are the added part, in place.
+    func testGrowingMovesWhatWasThereAndAddsWhatIsNew() {
+        let before = layout(config(label: "Loading"))
+        let after = layout(config(label: "Loading", details: "Please wait", button: "Cancel"))
+        let (kept, added) = after.growing(from: before, fraction: 0.5)
+        XCTAssertEqual(kept.label!.y, (before.label!.y + after.label!.y) / 2, accuracy: 1e-9)
+        XCTAssertEqual(kept.indicator!.y, (before.indicator!.y + after.indicator!.y) / 2, accuracy: 1e-9)
+        XCTAssertNil(kept.details)
+        XCTAssertTrue(kept.buttons.isEmpty)
+        XCTAssertNil(added.label)
+        XCTAssertNil(added.indicator)
+        XCTAssertRectEqual(added.details, after.details!)
+        XCTAssertEqual(added.buttons, after.buttons)
+        let (end, none) = after.growing(from: before, fraction: 1)
+        XCTAssertRectEqual(end.label, after.label!)
+        XCTAssertFalse(none.isBlank, "what is added stays added")
+        XCTAssertTrue(after.growing(from: after, fraction: 0.3).added.isBlank, "nothing new: nothing added")
+    }
+
     func testNonDefaultMarginAndSpacing() {
         var c = config(label: "Loading")
         c.margin = 10

@@ -178,6 +178,13 @@ def test_a_growing_bezel_eases_to_its_size(x):
     between = sorted({h for h in heights if small + 4 < h < large - 4})
     assert len(between) >= 3, f"grew in a jump: {heights}"
     assert max(heights) <= large + 2, f"taller than where it ends: {heights}"
+    # What it held stays at full strength as it grows (the bar's outline is the brightest
+    # pixel in the column): everything dimmed to 30 % for 90 ms before.
+    def brightest(f):
+        return max(f[i] + f[i + 1] + f[i + 2] for i in range(0, len(f) - 3, 4))
+    shown = brightest(frames.frames[-1])
+    dim = [brightest(f) for f in frames.frames if brightest(f) < shown * 0.85]
+    assert not dim, f"the content dimmed while the bezel grew: {dim[:6]} against {shown}"
     p.stdin.close()
     assert p.wait(5) == 0
 
