@@ -232,7 +232,8 @@ package final class HUDController {
     }
 
     /// What lies under the bezel changed unseen (no compositor: its copy of the screen is out
-    /// of date): the fill rises to opaque, on the show's curve, rather than show what is gone.
+    /// of date): the fill rises to opaque, on the show's curve, rather than show what is gone,
+    /// and a hide is not faded.
     package func beneathChanged() {
         guard beneathChangedAt == nil else { return }
         beneathChangedAt = clock.now
@@ -270,6 +271,9 @@ package final class HUDController {
     /// only; when it is idle, a change draws at once (a key press shows without waiting for a tick).
     package func afterStateChange() {
         lifecycle.update()
+        // A fade over a copy of the screen that is out of date would dissolve into what is
+        // gone (a terminal's old lines, the old wallpaper): the HUD goes at once instead.
+        if lifecycle.phase == .hiding, beneathChangedAt != nil, output?.composited == false { lifecycle.finishAnimations() }
         if dirty && lifecycle.isVisible && !backend.isTicking && clock.now - lastFrame >= backend.framePeriod { drawFrame() }
         backend.updateTicks()
     }

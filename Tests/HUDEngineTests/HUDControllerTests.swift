@@ -192,6 +192,24 @@ final class HUDControllerTests: XCTestCase {
         XCTAssertLessThanOrEqual(steps.max()!, 68 * 0.3, "never a jump: \(ys)")
     }
 
+    /// Over a copy of the screen gone out of date (no compositor), a hide is not faded: the
+    /// fade would dissolve into what is gone. Over a compositor it fades as ever.
+    func testAHideOverAStaleCopyIsNotFaded() throws {
+        let (hud, backend) = try controller { $0.animation = .fade }
+        hud.show(animated: true)
+        backend.run(hud, seconds: 0.5)
+        hud.beneathChanged()
+        hud.hide(animated: true)
+        XCTAssertEqual(hud.lifecycle.phase, .hidden, "gone at once")
+        let (faded, fading) = try controller { $0.animation = .fade }
+        faded.show(animated: true)
+        fading.run(faded, seconds: 0.5)
+        (faded.output as? RecordingOutput)?.composited = true
+        faded.beneathChanged()
+        faded.hide(animated: true)
+        XCTAssertEqual(faded.lifecycle.phase, .hiding, "a compositor blends what is there now")
+    }
+
     /// The show and hide lengths of the configuration are the lifecycle's.
     func testShowAndHideDurationsComeFromTheConfiguration() throws {
         let (hud, backend) = try controller { $0.animation = .fade; $0.showDuration = 1.0; $0.hideDuration = 0.1 }

@@ -216,6 +216,33 @@ def test_a_bezel_never_shows_what_is_gone_from_beneath_it(xplain):
         page.close()
 
 
+def test_a_hide_never_dissolves_into_what_is_gone(xplain):
+    """The page beneath turned from white to black while the HUD showed: its fade-out dissolved
+    into the copy taken before, the white that is gone, for 200 ms. Read every 3 ms from the
+    hide on: the bezel's place is never lighter than the bezel over black or the black page."""
+    page = Page(xplain.display, (240, 150, 800, 500), (255, 255, 255))
+    grabber = Grabber(xplain.display)
+    try:
+        hud = xplain.start_xhud("--mode", "text", "--label", "Beneath", "--mask", "none", "--blur", "0")
+        win = xplain.visible_hud_windows()[0]
+        assert wait_steady(lambda: grabbed_pixel(grabber, win), 5, 0.3), "the HUD never came to rest"
+        page.paint((0, 0, 0))
+        assert wait_until(lambda: grabbed_pixel(grabber, win)[0] <= 40, 3), "the bezel did not rise to opaque"
+        hud.signal(15)
+        seen = []
+        deadline = time.monotonic() + 0.6
+        while time.monotonic() < deadline:
+            seen.append(grabbed_pixel(grabber, win))
+            time.sleep(0.003)   # sampling interval
+        assert hud.wait(5) == 0
+    finally:
+        grabber.close()
+        page.close()
+    light = [p for p in seen if p[0] > 60]
+    assert not light, f"the hide showed the page that is gone: {light[:5]} of {len(seen)} reads"
+    assert seen[-1] == (0, 0, 0), f"the black page is not what is left: {seen[-1]}"
+
+
 def test_a_stack_moving_over_a_still_page_keeps_its_material(xplain):
     """What a HUD's own windows uncover as they move and leave is not a change beneath: after a
     second HUD comes and goes (the first slides twice) the first still blends as before."""
