@@ -163,6 +163,7 @@ final class X11Output: HUDOutput {
 
     func map() {
         window.map()
+        keepOthersAbove()
         // An unmapped window keeps nothing drawn into it (no backing store; a compositor
         // redirects it only once mapped): the frame composed before the map is copied in right
         // after it, in the same flush, not one Expose round trip later (a round trip on a
@@ -183,7 +184,17 @@ final class X11Output: HUDOutput {
         display.updateDamageWatch()
         XFlush(display.handle)
     }
-    func raise() { window.raise() }
+    func raise() {
+        window.raise()
+        keepOthersAbove()
+    }
+
+    /// A HUD that paints its whole region (a mask, dimmed or blurred) lies under every other
+    /// HUD: a notification or an OSD that appeared before it stays in sight and clickable.
+    private func keepOthersAbove() {
+        guard overScreen else { return }
+        for case let o? in display.outputs.map(\.value) where o !== self && o.isMapped && !o.overScreen { o.window.raise() }
+    }
 
     /// An Expose: the last frame is on the server, shown again (nothing is drawn or sent).
     func exposed(_ r: Rect) {

@@ -132,3 +132,32 @@ def test_an_extra_button_prints_its_title_and_exits_1(xplain):
         finally:
             p.kill()
             p.wait()
+
+
+def test_a_mask_lies_under_the_huds_already_shown(xplain):
+    """`--mask blur` (or any mask that paints its region) over a screen with an OSD already up:
+    the mask's window went on top and hid the OSD. It lies under every other HUD: the OSD's
+    label is as bright after the mask appears as before (its bezel may rise to opaque: what is
+    beneath it changed)."""
+    from test_liveness import Grabber
+    assert subprocess.run([str(XHUD_BIN), "--id", "osd", "--mode", "text", "--label", "Volume 40 %", "--position", "top",
+                           "--hide-after", "30", "--animation", "none"], env=xplain.env, timeout=10).returncode == 0
+    osd = wait_until(lambda: xplain.visible_hud_windows(), 5)
+    assert osd
+    w = osd[0]
+    grab = Grabber(xplain.display)
+    try:
+        region = (w.x, w.y, w.width, w.height)
+        before = wait_steady(lambda: grab.raw(region), 5, 0.1)
+        mask = xplain.start_xhud("--mask", "black/0.6", "--label", "Busy", "--animation", "none")
+        assert wait_until(lambda: len(xplain.visible_hud_windows()) == 2, 5)
+        time.sleep(0.2)   # the mask's frames are drawn: time passing is what is tested
+        def bright(raw):   # the label's glyphs: light pixels (BGRX)
+            return sum(1 for i in range(0, len(raw) - 3, 4) if min(raw[i], raw[i + 1], raw[i + 2]) > 190)
+        assert bright(before) > 20, f"premise: the OSD's label is drawn: {bright(before)}"
+        assert bright(grab.raw(region)) >= bright(before) * 0.8, \
+            f"the mask covers the OSD that was shown before it: {bright(grab.raw(region))} of {bright(before)} light pixels"
+        mask.signal(15)
+        assert mask.wait(5) == 0
+    finally:
+        grab.close()
