@@ -120,7 +120,7 @@ let package = Package(
         // named HUDs, images drawn off the loop, the notification and accessibility relays. The
         // display-wide server and a client's private one (where none can run) are this one.
         .target(name: "HUDService", dependencies: ["HUDSystem", 
-            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles", "HUDNotifications", "HUDAccessibility",
+            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles", "HUDNotifications", "HUDAccessibility", "HUDBus",
         ], swiftSettings: ownSections),
         // The server's program (HostCommand): `xhud server`, a server started by a client, a
         // private server and its client, help, `--print-config`, `--render-png`. No Foundation and

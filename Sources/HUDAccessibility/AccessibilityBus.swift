@@ -85,7 +85,7 @@ package final class AccessibilityBus: @unchecked Sendable {
     private func run() {
         // No address and no session bus to ask: libdbus (and the libraries it brings, about a
         // MiB resident) is never loaded.
-        let session = useSessionBus ? Self.sessionBusAddress() : nil
+        let session = useSessionBus ? LibDBus.sessionBusAddress() : nil
         if addresses.isEmpty && session == nil { return finish(.off("no accessibility bus")) }
         switch LibDBus.load() {
         case .success(let l): lib = l
@@ -133,21 +133,10 @@ package final class AccessibilityBus: @unchecked Sendable {
 
     private func takeChanges() -> [Change] { outbox.take() }
 
-    /// `org.a11y.Bus.GetAddress` on the session bus, when a bus launcher has the name: it is
-    /// never started for us (activating it would start a bus for every desktop's HUDs, screen
-    /// reader or not; a desktop that runs one has it running already).
-    /// The session bus is `DBUS_SESSION_BUS_ADDRESS`, or the user's bus in `XDG_RUNTIME_DIR`;
-    /// never libdbus's fallback, which would autolaunch one (a dbus-launch and a daemon that
-    /// outlive the server) where none runs.
-    /// The session bus's address: `DBUS_SESSION_BUS_ADDRESS`, else systemd's `$XDG_RUNTIME_DIR/bus`.
-    private static func sessionBusAddress() -> String? {
-        if let a = Environment.value("DBUS_SESSION_BUS_ADDRESS") { return a }
-        guard let rt = Environment.value("XDG_RUNTIME_DIR") else { return nil }
-        var st = stat()
-        return stat(rt + "/bus", &st) == 0 && (st.st_mode & S_IFMT) == S_IFSOCK ? "unix:path=" + rt + "/bus" : nil
-    }
-
-    /// The accessibility bus's address, asked of its launcher on the session bus.
+    /// The accessibility bus's address, asked of its launcher on the session bus
+    /// (`org.a11y.Bus.GetAddress`) when one has the name: it is never started for us (activating
+    /// it would start a bus for every desktop's HUDs, screen reader or not; a desktop that runs
+    /// one has it running already).
     private func accessibilityAddress(askingOn session: String) -> String? {
         let error = BusError(lib)
         guard let s = lib.openPrivate(session, error.raw) else { return nil }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDSystem
 
 /// The few functions of libdbus-1 the server's buses call (the notification daemon, the
 /// accessibility bus), loaded with `dlopen` on a bus's own thread once the server is up: linked,
@@ -54,6 +55,16 @@ package struct LibDBus: @unchecked Sendable {
     package let errorName: @convention(c) (Ptr) -> CStr?
 
     package static let soname = "libdbus-1.so.3"
+
+    /// The session bus's address: `DBUS_SESSION_BUS_ADDRESS`, else systemd's `$XDG_RUNTIME_DIR/bus`;
+    /// never libdbus's fallback, which would autolaunch one (a dbus-launch and a daemon that
+    /// outlive the server) where none runs.
+    package static func sessionBusAddress() -> String? {
+        if let a = Environment.value("DBUS_SESSION_BUS_ADDRESS") { return a }
+        guard let rt = Environment.value("XDG_RUNTIME_DIR") else { return nil }
+        var st = stat()
+        return stat(rt + "/bus", &st) == 0 && (st.st_mode & S_IFMT) == S_IFSOCK ? "unix:path=" + rt + "/bus" : nil
+    }
 
     /// The library, or why it cannot be used (not installed, too old).
     package static func load() -> Result<LibDBus, BusFailure> {

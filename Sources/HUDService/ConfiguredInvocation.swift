@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HUDCommandLine
+import HUDCore
 import HUDSettings
 import HUDSocket
 import HUDRender
@@ -40,7 +41,9 @@ package struct ConfiguredInvocation {
 
     /// `defersIconLookups`: an icon name whose answer is not known yet is left as it is, for
     /// `ImagePreparer` to look up off the loop (the server); otherwise it is looked up here.
-    package static func make(arguments: [String], cwd: String, defersIconLookups: Bool = false,
+    /// `desktopStyle`: the style the desktop prefers (its light or dark colour scheme), used
+    /// where nothing says how the HUD is coloured.
+    package static func make(arguments: [String], cwd: String, defersIconLookups: Bool = false, desktopStyle: HUDStyle? = nil,
                      settings: (String?) -> Settings) throws -> ConfiguredInvocation {
         var user = try HUDOptions.parse(arguments)
         // A relative file is the caller's, wherever the server runs.
@@ -98,6 +101,14 @@ package struct ConfiguredInvocation {
         if user.busNotification, !given.contains("details-font"), !resolution.settings.contains(where: { $0.key == "details-font" }) {
             out.options.detailsFont = Self.notificationBodyFont
             out.userOptions.detailsFont = Self.notificationBodyFont
+        }
+        // The desktop's light or dark preference, where neither the command line nor the
+        // configuration colours the HUD (a theme's bezel with the other style's text would
+        // not read).
+        let colouring: Set<String> = ["style", "bezel-color", "content-color"]
+        if let d = desktopStyle, given.isDisjoint(with: colouring), !resolution.settings.contains(where: { colouring.contains($0.key) }) {
+            out.options.style = d
+            out.userOptions.style = d
         }
         out.resolveImages(cwd: cwd, defersIconLookups: defersIconLookups)
         return out

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDBus
 import HUDCore
 import HUDEngine
 import HUDRender
@@ -30,6 +31,11 @@ extension HUDServer where Display == X11ServerDisplay {
             if FontWarmup.keptMatchesHeld { _ = loop.addTimer(after: 0.35) { FontWarmup.settle() } } else { FontWarmup.settle() }
         }
         server.accessibility = AccessibilityRelay(server: server)
+        // After the request that started the server (its client waits).
+        _ = loop.addTimer(after: 0) { [unowned server] in
+            server.colorScheme = ColorSchemeWatch()
+            server.colorScheme?.start()
+        }
         return server
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HUDCommandLine
+import HUDBus
 import HUDCore
 import HUDSocket
 import HUDX11
@@ -41,6 +42,16 @@ package final class HUDServer<Display: ServerDisplay> {
     var notifications: NotificationRelay<Display>?
     /// Every HUD as an AT-SPI object, once an accessibility bus is found after the first frame.
     var accessibility: AccessibilityRelay<Display>?
+    /// The desktop's light or dark preference, followed on a thread of its own.
+    var colorScheme: ColorSchemeWatch?
+    /// The style a HUD takes where nothing colours it: the desktop's preference, if it has one.
+    var desktopStyle: HUDStyle? {
+        switch colorScheme?.current {
+        case ColorSchemeWatch.dark?: return .dark
+        case ColorSchemeWatch.light?: return .light
+        default: return nil
+        }
+    }
     /// The HUDs that live as long as their client's connection, by key.
     var sessions: [String: ClientSession<Display>] = [:]
     /// The session the request being answered opened: started once its reply is sent. (Not
@@ -249,7 +260,7 @@ package final class HUDServer<Display: ServerDisplay> {
         var cache: SettingsCache?
         do {
             invocation = try ConfiguredInvocation.make(arguments: arguments, cwd: request.cwd,
-                                                       defersIconLookups: true) { path in
+                                                       defersIconLookups: true, desktopStyle: desktopStyle) { path in
                 let c = self.settingsCache(path)
                 cache = c
                 return c.current()

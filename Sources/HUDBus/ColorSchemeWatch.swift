@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDSystem
+
+/// The desktop's colour scheme as the settings portal says it (`org.freedesktop.appearance`
+/// `color-scheme`: 0 no preference, 1 dark, 2 light), read on a thread of its own and followed
+/// as it changes (GNOME, KDE and others set it; the portal serves it to every toolkit). The
+/// portal is never started for us and no bus is: without one the scheme stays 0.
+package final class ColorSchemeWatch: Sendable {
+    package static let noPreference: UInt32 = 0, dark: UInt32 = 1, light: UInt32 = 2
+    private let scheme = Locked<UInt32>(ColorSchemeWatch.noPreference)
+    /// Told on the watch's thread each time the scheme is learnt or changes.
+    private let changed: @Sendable (UInt32) -> Void
+
+    package init(changed: @escaping @Sendable (UInt32) -> Void = { _ in }) { self.changed = changed }
+
+    /// The scheme now (any thread).
+    package var current: UInt32 { scheme.withLock { $0 } }
+
+    package func start() { _ = DetachedThread.start(name: "xhud-appearance") { self.run() } }
+
+    private static let portal = "org.freedesktop.portal.Desktop", path = "/org/freedesktop/portal/desktop"
+    private static let interface = "org.freedesktop.portal.Settings"
+
+    private func set(_ v: UInt32) {
+        let v = v <= 2 ? v : Self.noPreference
+        scheme.withLock { $0 = v }
+        changed(v)
+    }
+
+    private func run() {
+        guard let address = LibDBus.sessionBusAddress(), case .success(let lib) = LibDBus.load() else { return }
+        let error = BusError(lib)
+        guard let c = lib.openPrivate(address, error.raw) else { return }
+        lib.setExitOnDisconnect(c, 0)   // else libdbus would _exit the server when the bus goes
+        defer { lib.close(c); lib.connectionUnref(c) }
+        guard lib.busRegister(c, error.raw) != 0 else { return }
+        // Signals first, so that no change between the read and the match is missed.
+        let rule = "type='signal',interface='\(Self.interface)',member='SettingChanged',arg0='org.freedesktop.appearance',arg1='color-scheme'"
+        _ = call(lib, c, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", [rule]) { _ in true }
+        let key = ["org.freedesktop.appearance", "color-scheme"]
+        // Portals before version 2 have Read alone, which answers a variant in a variant.
+        let read = call(lib, c, Self.portal, Self.path, Self.interface, "ReadOne", key) { $0.flatMap(Self.scheme(in:)) }
+            ?? call(lib, c, Self.portal, Self.path, Self.interface, "Read", key) { $0.flatMap(Self.scheme(in:)) }
+        if let read { set(read) }
+        var fd: Int32 = -1
+        _ = lib.getUnixFD(c, &fd)
+        while true {
+            while let m = lib.popMessage(c) {
+                defer { lib.messageUnref(m) }
+                guard lib.messageType(m) == 4, lib.member(m).map({ String(cString: $0) }) == "SettingChanged",
+                      let it = BusIter.reading(lib, m), it.string == "org.freedesktop.appearance", it.next(),
+                      it.string == "color-scheme", it.next(), let v = Self.scheme(in: it) else { continue }
+                set(v)
+            }
+            if lib.isConnected(c) == 0 { return }
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 1, -1) < 0 && errno != EINTR { return }
+            if lib.readWrite(c, 0) == 0 { return }
+        }
+    }
+
+    /// A `u` in a variant, or in a variant in a variant.
+    private static func scheme(in it: BusIter) -> UInt32? {
+        var it = it
+        while it.type == BusIter.Code.variant { it = it.recurse() }
+        return it.integer.flatMap { UInt32(exactly: $0) }
+    }
+
+    /// A method call with string arguments that waits (half a second: on the watch's own thread)
+    /// for its reply, its first value read (nil: the reply has none); nil on an error (no
+    /// portal, no such method).
+    private func call<T>(_ lib: LibDBus, _ c: LibDBus.Ptr, _ destination: String, _ path: String, _ interface: String,
+                         _ member: String, _ args: [String], read: (BusIter?) -> T?) -> T? {
+        guard let m = lib.newMethodCall(destination, path, interface, member) else { return nil }
+        defer { lib.messageUnref(m) }
+        let it = BusIter.appending(lib, m)
+        for a in args { it.append(a) }
+        let error = BusError(lib)
+        guard let reply = lib.sendWithReplyAndBlock(c, m, 500, error.raw) else { _ = error.take(otherwise: ""); return nil }
+        defer { lib.messageUnref(reply) }
+        guard lib.messageType(reply) == 2 else { return nil }
+        return read(BusIter.reading(lib, reply))
+    }
+}
