@@ -102,6 +102,10 @@ public struct HUDConfiguration: Equatable, Sendable {
     /// Pango markup's text: tags dropped, the five entities read. By hand, character by
     /// character: the standard library's `replacing` would link the regex engine into the thin
     /// client (a megabyte of code).
+    /// Marks a link's text in markup, before and after it (U+2060 WORD JOINER: drawn as
+    /// nothing, no break): a click finds which link it is on by counting them.
+    package static let linkMark: Unicode.Scalar = "\u{2060}"
+
     public static func plainText(ofMarkup s: String) -> String {
         let entities: [String: Character] = ["lt": "<", "gt": ">", "quot": "\"", "apos": "'", "amp": "&"]
         var out = "", inTag = false
@@ -114,7 +118,7 @@ public struct HUDConfiguration: Equatable, Sendable {
                 out += "&" + e
                 entity = nil
             }
-            if ch == "<" { inTag = true } else if ch == "&" { entity = "" } else { out.append(ch) }
+            if ch == "<" { inTag = true } else if ch == "&" { entity = "" } else if ch != Character(linkMark) { out.append(ch) }
         }
         if let e = entity { out += "&" + e }
         return out

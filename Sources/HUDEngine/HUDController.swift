@@ -216,6 +216,7 @@ package final class HUDController {
             // A press and its release on the same button click it (iOS's touch-up-inside).
             if button(at: p) == i { buttonClicked(i) }
         } else if primary, lifecycle.isVisible, let onClick {
+            clickedLink = link(at: p)
             onClick()
         }
     }
@@ -590,6 +591,17 @@ package final class HUDController {
             if best == nil || d < best!.distance { best = (i, d) }
         }
         return best?.index
+    }
+
+    /// The link of the details under the last click that went to `onClick` (counted from 0 in
+    /// the order of the text, `HUDConfiguration.linkMark`), nil off every link.
+    package private(set) var clickedLink: Int?
+
+    private func link(at p: Point) -> Int? {
+        guard let r = layout.details, let request = layout.detailsRequest, request.markup, let output else { return nil }
+        let q = Point(x: (output.rect.x - region.x + p.x) / scale, y: (output.rect.y - region.y + p.y) / scale)
+        guard r.insetBy(dx: -2, dy: -2).contains(q) else { return nil }
+        return renderer.text.markedSpan(at: q, of: request, in: r, marker: HUDConfiguration.linkMark)
     }
 
     /// The layout's button `i` was clicked: `button`'s, or one of `extraButtons`.

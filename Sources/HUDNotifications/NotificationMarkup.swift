@@ -7,7 +7,10 @@ import HUDCore
 package enum NotificationMarkup {
     /// A blue that reads on the dark and the light themes' bezels alike.
     package static let linkColor = "#3d8fe8"
-    static let linkOpen = "<span underline=\"single\" foreground=\"\(linkColor)\">"
+    /// A link's text is marked (`HUDConfiguration.linkMark`) before and after, for a click to
+    /// find which link it is on.
+    static let linkOpen = "<span underline=\"single\" foreground=\"\(linkColor)\">" + String(Character(HUDConfiguration.linkMark))
+    static let linkClose = String(Character(HUDConfiguration.linkMark)) + "</span>"
 
     /// Plain text (the summary) as markup.
     package static func escaped(_ s: String) -> String {
@@ -49,7 +52,7 @@ package enum NotificationMarkup {
                 case "b", "i", "u", "a":
                     let pango = tag.name == "a" ? "span" : tag.name
                     if tag.closing {
-                        if open.last == tag.name { open.removeLast(); out += "</\(pango)>" }
+                        if open.last == tag.name { open.removeLast(); out += tag.name == "a" ? linkClose : "</\(pango)>" }
                     } else {
                         open.append(tag.name)
                         out += tag.name == "a" ? linkOpen : "<\(pango)>"
@@ -71,22 +74,24 @@ package enum NotificationMarkup {
             }
             i += 1
         }
-        for t in open.reversed() { out += t == "a" ? "</span>" : "</\(t)>" }
+        for t in open.reversed() { out += t == "a" ? linkClose : "</\(t)>" }
         return out
     }
 
-    /// The first link's address in a body (`<a href="...">`), entities read; nil without one.
-    package static func firstLink(_ body: String) -> String? {
+    /// Every link's address in a body, in order (`<a href="...">`, entities read; nil for one
+    /// without an address), as `body` marks them: the n-th marked span is the n-th link.
+    package static func links(_ body: String) -> [String?] {
+        var out: [String?] = []
         var rest = Substring(body)
         while let lt = rest.firstIndex(of: "<") {
             let after = rest[rest.index(after: lt)...]
-            guard let gt = after.prefix(1024).firstIndex(of: ">") else { return nil }
-            if let tag = Tag(String(after[..<gt])), tag.name == "a", !tag.closing, let href = tag.attribute("href"), !href.isEmpty {
-                return HUDConfiguration.plainText(ofMarkup: href)
+            guard let gt = after.prefix(1024).firstIndex(of: ">") else { break }
+            if let tag = Tag(String(after[..<gt])), tag.name == "a", !tag.closing {
+                out.append(tag.attribute("href").flatMap { $0.isEmpty ? nil : HUDConfiguration.plainText(ofMarkup: $0) })
             }
             rest = after[after.index(after: gt)...]
         }
-        return nil
+        return out
     }
 
     /// Whether an entity Pango knows starts at `i` (`&amp;`, `&#169;`, `&#xA9;`, ...).

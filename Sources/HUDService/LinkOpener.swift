@@ -8,9 +8,10 @@ import HUDSystem
 /// link is clicked. Only web and mail addresses: a `file:` or other URI handed to xdg-open by
 /// any program that can send a notification could open or run what the user did not choose.
 enum LinkOpener {
-    /// The link a click on the notification opens: its body's first one, when it may be opened.
-    static func link(in body: String) -> String? {
-        guard let link = NotificationMarkup.firstLink(body) else { return nil }
+    /// The body's `index`-th link (`NotificationMarkup.links`), when it may be opened.
+    static func link(_ index: Int?, in body: String) -> String? {
+        let links = NotificationMarkup.links(body)
+        guard let index, links.indices.contains(index), let link = links[index] else { return nil }
         let lower = link.lowercased()
         guard ["http://", "https://", "mailto:"].contains(where: { lower.hasPrefix($0) }),
               !link.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }) else { return nil }

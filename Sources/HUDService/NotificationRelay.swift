@@ -227,13 +227,15 @@ final class NotificationRelay<Display: ServerDisplay> {
         }
         hud.onButton = { pressed(0) }
         hud.onExtraButton = { pressed($0 + 1) }
-        // Without a `default` action, a click opens the body's first link (a web or mail address).
-        let link = shown[key].flatMap { $0.pending.hasDefault ? nil : LinkOpener.link(in: $0.pending.about.body) }
-        if hud.onClick != nil || shown[key]?.pending.hasDefault == true || link != nil {
+        // A click on a link of the body opens it (a web or mail address); anywhere else it
+        // invokes the `default` action, if there is one.
+        let body = shown[key]?.pending.about.body ?? ""
+        if hud.onClick != nil || shown[key]?.pending.hasDefault == true || !NotificationMarkup.links(body).isEmpty {
             hud.onClick = { [weak self, unowned hud] in
-                if let link { LinkOpener.open(link) }
+                let link = hud.clickedLink.map { LinkOpener.link($0, in: body) }
+                if let opened = link, let url = opened { LinkOpener.open(url) }
                 if let self, var e = self.shown[key] {
-                    if e.pending.hasDefault { e.action = "default" }
+                    if e.pending.hasDefault && link == nil { e.action = "default" }
                     e.reason = .dismissed
                     self.shown[key] = e
                 }

@@ -14,6 +14,8 @@ package protocol ServedHUD: StackableHUD {
     var onExtraButton: ((Int) -> Void)? { get set }
     var onEscape: (() -> Void)? { get set }
     var onClick: (() -> Void)? { get set }
+    /// The link under the click `onClick` is called for (`HUDController.clickedLink`).
+    var clickedLink: Int? { get }
     var onHidden: (() -> Void)? { get set }
     var onChange: (() -> Void)? { get set }
     /// The window it covers went away.

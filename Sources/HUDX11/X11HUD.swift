@@ -206,6 +206,7 @@ extension X11HUD: StackableHUD {
     package var stackArea: Size { controller.stackArea }
     package var isLeaving: Bool { controller.isLeaving }
     package var isOnScreen: Bool { controller.isOnScreen }
+    package var clickedLink: Int? { controller.clickedLink }
     package var shownStackOffset: Point { controller.shownStackOffset }
     package func enterStack(from start: Point) { controller.enterStack(from: start) }
     package var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }

@@ -46,7 +46,8 @@ final class MarkupTests: XCTestCase {
     func testTheSubsetIsKeptAndTheRestEscapedOrDropped() {
         XCTAssertEqual(NotificationMarkup.body("<b>bold</b> <i>it</i> <u>u</u>"), "<b>bold</b> <i>it</i> <u>u</u>")
         XCTAssertEqual(NotificationMarkup.body("<a href=\"http://x\">link</a>"),
-                       "<span underline=\"single\" foreground=\"\(NotificationMarkup.linkColor)\">link</span>", "drawn as a link")
+                       "<span underline=\"single\" foreground=\"\(NotificationMarkup.linkColor)\">\u{2060}link\u{2060}</span>",
+                       "drawn as a link, its text marked")
         XCTAssertEqual(NotificationMarkup.body("<img src=\"/x.png\" alt=\"pic\"/> ok"), "pic ok")
         XCTAssertEqual(NotificationMarkup.body("<span color='red'>x</span>"), "x")
         XCTAssertEqual(NotificationMarkup.body("1 < 2 & 3 > 2"), "1 &lt; 2 &amp; 3 &gt; 2")
@@ -59,13 +60,17 @@ final class MarkupTests: XCTestCase {
         XCTAssertEqual(NotificationMarkup.body("stray</i> <b><i>x</b>"), "stray <b><i>x</i></b>")
     }
 
-    func testLinksAreBalancedAndTheFirstOneFound() {
-        let open = "<span underline=\"single\" foreground=\"\(NotificationMarkup.linkColor)\">"
-        XCTAssertEqual(NotificationMarkup.body("see <a href='x'><b>this"), "see \(open)<b>this</b></span>")
+    func testLinksAreBalancedAndListedInOrder() {
+        let open = "<span underline=\"single\" foreground=\"\(NotificationMarkup.linkColor)\">\u{2060}"
+        XCTAssertEqual(NotificationMarkup.body("see <a href='x'><b>this"), "see \(open)<b>this</b>\u{2060}</span>")
         XCTAssertEqual(NotificationMarkup.body("</a>x"), "x", "a stray closing tag is dropped")
-        XCTAssertEqual(NotificationMarkup.firstLink("<b>no</b> <a>bare</a> <a href=\"https://a.example/?q=1&amp;r=2\">a</a> <a href='b'>b</a>"),
-                       "https://a.example/?q=1&r=2")
-        XCTAssertNil(NotificationMarkup.firstLink("no <b>link</b> here"))
+        XCTAssertEqual(NotificationMarkup.links("<b>no</b> <a>bare</a> <a href=\"https://a.example/?q=1&amp;r=2\">a</a> <a href='b'>b</a>"),
+                       [nil, "https://a.example/?q=1&r=2", "b"], "every link in order, as the body marks them")
+        XCTAssertEqual(NotificationMarkup.links("no <b>link</b> here"), [])
+        // Each link's text is marked before and after; the marks are no text of their own.
+        let marked = NotificationMarkup.body("read <a href=\"https://a.example\">this</a> or <a href=\"https://b.example\">that</a>")
+        XCTAssertEqual(marked.unicodeScalars.filter { $0 == HUDConfiguration.linkMark }.count, 4)
+        XCTAssertEqual(HUDConfiguration.plainText(ofMarkup: marked), "read this or that")
     }
 
     func testTheSummaryIsPlainText() {

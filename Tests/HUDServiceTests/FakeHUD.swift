@@ -49,6 +49,7 @@ final class FakeHUD: ServedHUD, HUDBackend {
     var stackArea: Size { controller.stackArea }
     var isLeaving: Bool { controller.isLeaving }
     var isOnScreen: Bool { controller.isOnScreen }
+    var clickedLink: Int? { controller.clickedLink }
     var shownStackOffset: Point { controller.shownStackOffset }
     func enterStack(from start: Point) { controller.enterStack(from: start) }
     var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }

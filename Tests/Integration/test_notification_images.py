@@ -128,9 +128,29 @@ def test_a_link_is_drawn_in_its_colour(bus):
     assert "'body-hyperlinks'" in caps, caps
 
 
-def test_a_click_opens_the_link_without_a_default_action(bus, tmp_path):
-    """No `default` action: a click on the notification opens its body's first link with
-    xdg-open (a stand-in here, first on the server's PATH); a file: link is never opened."""
+def link_centres(shot, rect) -> list[tuple[int, int]]:
+    """The centre of each run of the link colour along the rows of `rect`, left to right, in
+    the row that has the most of it (links on one line)."""
+    x0, y0, w, h = rect
+    best = max(range(y0, y0 + h), key=lambda y: sum(1 for x in range(x0, x0 + w) if near(shot.pixel(x, y), LINK, 30)))
+    runs, start, gap = [], None, 0
+    for x in range(x0, x0 + w + 1):
+        on = x < x0 + w and near(shot.pixel(x, best), LINK, 30)
+        if on:
+            start = x if start is None else start
+            gap = 0
+        elif start is not None:
+            gap += 1
+            if gap > 12:   # a word gap inside a link is narrower than the text between links
+                runs.append(((start + x - gap) // 2, best))
+                start, gap = None, 0
+    return runs
+
+
+def test_a_click_opens_the_link_under_it(bus, tmp_path):
+    """A click on a link of a body opens that link with xdg-open (a stand-in here, first on the
+    server's PATH): the second of two when it is clicked; a click beside the links opens
+    nothing; a file: link is never opened. Each click dismisses the notification."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     opened = tmp_path / "opened"
@@ -138,14 +158,22 @@ def test_a_click_opens_the_link_without_a_default_action(bus, tmp_path):
     (bin_dir / "xdg-open").chmod(0o755)
     bus.x.env = dict(bus.x.env, PATH=f"{bin_dir}:{bus.x.env.get('PATH', '/usr/bin:/bin')}")
     bus.start_server()
-    bus.run("notify-send", "Link", 'read <a href="https://example.com/a?b=1&amp;c=2">the page</a>')
-    win, _ = stable_hud(bus.x)
-    bus.x.click(win.rect[0] + win.rect[2] // 2, win.rect[1] + win.rect[3] - 12)
+    body = ('<a href="https://example.com/a?b=1&amp;c=2">first page</a> or '
+            '<a href="https://example.org/two">second page</a>')
+    bus.run("notify-send", "Links", body)
+    win, shot = stable_hud(bus.x)
+    links = link_centres(shot, win.rect)
+    assert len(links) == 2, f"two links drawn: {links}"
+    bus.x.click(*links[1])
     assert wait_until(lambda: opened.exists() and opened.read_text().strip(), 5), "xdg-open was not run"
-    assert opened.read_text().split() == ["https://example.com/a?b=1&c=2"]
+    assert opened.read_text().split() == ["https://example.org/two"], "the link under the click"
     assert hidden(bus.x, 3), "the click dismisses it too"
-    bus.run("notify-send", "File", '<a href="file:///etc/passwd">a file</a>')
-    win, _ = stable_hud(bus.x)
-    bus.x.click(win.rect[0] + win.rect[2] // 2, win.rect[1] + win.rect[3] - 12)
+    bus.run("notify-send", "Links", body)
+    win, shot = stable_hud(bus.x)
+    bus.x.click(win.rect[0] + 6, win.rect[1] + win.rect[3] // 2)   # the bezel's margin: no link
     assert hidden(bus.x, 3)
-    assert opened.read_text().split() == ["https://example.com/a?b=1&c=2"], "a file: link was opened"
+    bus.run("notify-send", "File", 'see <a href="file:///etc/passwd">a file</a> here')
+    win, shot = stable_hud(bus.x)
+    bus.x.click(*link_centres(shot, win.rect)[0])
+    assert hidden(bus.x, 3)
+    assert opened.read_text().split() == ["https://example.org/two"], "a click beside the links, or a file: link, opened one"

@@ -51,6 +51,8 @@ typedef enum { PANGO_WRAP_WORD, PANGO_WRAP_CHAR, PANGO_WRAP_WORD_CHAR } PangoWra
     V(pango_layout_context_changed, (PangoLayout *l), (l)) \
     X(gboolean, pango_layout_is_ellipsized, (PangoLayout *l), (l)) \
     X(int, pango_layout_get_line_count, (PangoLayout *l), (l)) \
+    X(gboolean, pango_layout_xy_to_index, (PangoLayout *l, int x, int y, int *index, int *trailing), (l, x, y, index, trailing)) \
+    X(const char *, pango_layout_get_text, (PangoLayout *l), (l)) \
     V(pango_layout_get_pixel_extents, (PangoLayout *l, PangoRectangle *ink, PangoRectangle *logical), (l, ink, logical)) \
     V(pango_layout_set_font_description, (PangoLayout *l, const PangoFontDescription *d), (l, d)) \
     V(pango_layout_set_width, (PangoLayout *l, int w), (l, w)) \

@@ -42,6 +42,12 @@ package final class HUDText: TextMeasurer {
         }
     }
 
+    /// Which span between two `marker`s of a markup request lies under `p` (`PangoText.markedSpan`);
+    /// nil for plain text, which has none.
+    package func markedSpan(at p: Point, of request: TextRequest, in rect: Rect, marker: Unicode.Scalar) -> Int? {
+        request.markup ? pango.markedSpan(at: p, of: request, in: rect, marker: marker) : nil
+    }
+
     /// The requests measured since the last call that the shaper has yet to lay out.
     package func takeMissing() -> [TextRequest] {
         defer { missing = [] }

@@ -81,6 +81,29 @@ package final class PangoText: TextMeasurer {
         pango_cairo_show_layout(cr, layout)
     }
 
+    /// Which marked span of the text lies under `p` (the rectangle `draw` drew the request
+    /// in): spans are runs between two `marker` characters, counted from 0; nil off the text
+    /// or outside every span. A notification's links are marked so (a click opens the one
+    /// under it).
+    package func markedSpan(at p: Point, of request: TextRequest, in rect: Rect, marker: Unicode.Scalar) -> Int? {
+        guard !request.text.isEmpty else { return nil }
+        let layout = layout(for: request)
+        let (_, logical) = extents(layout)
+        let x = p.x - (rect.x + (rect.width - Double(logical.width)) / 2 - Double(logical.x))
+        let y = p.y - (rect.y - Double(logical.y))
+        var index: Int32 = 0, trailing: Int32 = 0
+        let scale = Double(PANGO_SCALE)
+        guard pango_layout_xy_to_index(layout, Int32(saturating: x * scale), Int32(saturating: y * scale), &index, &trailing) != 0,
+              let text = pango_layout_get_text(layout) else { return nil }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(index))
+        let mark = Array(String(Character(marker)).utf8)
+        var count = 0, i = 0
+        while i + mark.count <= bytes.count {
+            if bytes[i] == mark[0], Array(bytes[i..<i + mark.count]) == mark { count += 1; i += mark.count } else { i += 1 }
+        }
+        return count % 2 == 1 ? count / 2 : nil
+    }
+
     /// The request laid out and recorded for another thread to draw (`TextShaper`): drawn here
     /// into a recording, without the context taking a target's options (it has an image
     /// surface's, as the loop's drawing has), so its glyphs are where `draw` puts them. Markup
