@@ -250,7 +250,7 @@ public final class HUD: @unchecked Sendable {
     public var completion: (@Sendable () -> Void)? { get { read { $0.completion } } set { change(apply: false) { $0.completion = newValue } } }
     /// The button was clicked (or Escape pressed while the HUD blocks input).
     public var onButton: (@Sendable () -> Void)? { get { read { $0.onButton } } set { change(apply: false) { $0.onButton = newValue } } }
-    /// One of ``HUDConfiguration/extraButtons`` was clicked (its index there).
+    /// One of the configuration's `extraButtons` was clicked (its index there).
     public var onExtraButton: (@Sendable (Int) -> Void)? { get { read { $0.onExtraButton } } set { change(apply: false) { $0.onExtraButton = newValue } } }
     /// The HUD was hidden, after `completion` (MBProgressHUD's delegate `hudWasHidden:`).
     public var onHidden: (@Sendable (HUD) -> Void)? { get { read { $0.onHidden } } set { change(apply: false) { $0.onHidden = newValue } } }
