@@ -18,6 +18,10 @@ run=(
   libpangocairo-1.0-0 libharfbuzz0b librsvg2-2 fonts-dejavu-core
   xvfb x11-utils imagemagick
   libdbus-1-3 libgdk-pixbuf-2.0-0
+  # The Wayland backend: wayland-util.h's types for Sources/CWayland (libwayland-dev; the
+  # library itself, libwayland-client0, is loaded with dlopen), and the protocols the
+  # checked-in tables are made from (scripts/wayland-protocols.sh: wayland-scanner).
+  libwayland-dev libwayland-bin wayland-protocols
 )
 test=(
   xdotool xcompmgr picom hsetroot x11-xserver-utils x11-apps
@@ -34,6 +38,8 @@ test=(
   python3-gi gir1.2-notify-0.7
   # Tests/Integration/test_zenity.py: the same scripts run with zenity itself, side by side.
   zenity
+  # Tests/Integration/test_wayland.py: a headless sway and its screenshots.
+  sway grim
   # Tests/Integration/test_accessibility.py: the accessibility bus and its registry, and a
   # screen reader's view of them (pyatspi, for Debian's /usr/bin/python3).
   at-spi2-core python3-pyatspi

@@ -80,6 +80,8 @@ package struct HUDOptions: Sendable, Equatable {
 
     package var window: String?
     package var monitor: String?
+    /// x11 or wayland: chosen by the client (`XHUD_BACKEND` for the server it starts).
+    package var backend: String?
     package var geometry: String?
     package var scale: Double?
 

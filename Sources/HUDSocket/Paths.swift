@@ -32,9 +32,16 @@ package struct ServerPaths: Equatable, Sendable {
         return (home + "/.cache/xhud", true)
     }
 
-    /// The paths for `$DISPLAY` (nil when it is unset or no display could have its name
+    /// The paths for `$WAYLAND_DISPLAY` when it is set (its server draws there when the
+    /// compositor has layer-shell, else through XWayland) unless `XHUD_BACKEND` is `x11`, else
+    /// for `$DISPLAY` (nil when it is unset or no display could have its name
     /// (`displayProblem`): there is no display to serve).
     package static func current() -> ServerPaths? {
+        let backend = Environment.value("XHUD_BACKEND")
+        if backend != "x11", let dir = defaultDirectory(),
+           let w = Environment.value("WAYLAND_DISPLAY").flatMap({ $0.isEmpty ? nil : $0 }) ?? (backend == "wayland" ? "wayland-0" : nil) {
+            return ServerPaths(directory: dir.path, display: w, host: dir.inHome ? hostName() : nil)
+        }
         guard let d = Environment.value("DISPLAY"), displayProblem(d) == nil, let dir = defaultDirectory() else { return nil }
         return ServerPaths(directory: dir.path, display: d, host: dir.inHome ? hostName() : nil)
     }
