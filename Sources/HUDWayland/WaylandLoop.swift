@@ -62,6 +62,7 @@ package final class WaylandLoop: HUDEventLoop {
     func updateLink() {
         guard !deferringLink else { return }
         isTicking = huds.contains(where: \.wantsTicks)
+        if !isTicking { frameCame = false }
     }
     private var deferringLink = false
 
@@ -191,7 +192,7 @@ package final class WaylandLoop: HUDEventLoop {
     private func timeout(_ wait: inout timespec) -> Bool {
         var deadline = timers.map(\.at).min()
         for h in huds { if let d = h.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
-        if frameCame { deadline = clock.now }
+        if frameCame, isTicking { deadline = clock.now }
         if let l = linkDeadline { deadline = min(deadline ?? l, l) }
         guard let deadline else { return false }
         let left = max(0, deadline - clock.now)

@@ -1,0 +1,284 @@
+"""The Wayland backend on a real compositor: a headless sway (Debian 12's 1.7, pixman), HUDs
+started with WAYLAND_DISPLAY set and DISPLAY unset, and what the compositor shows read back with
+grim. sway refuses to run as root: as root, sway and every client run as the user `xhudtest`
+(made when missing).
+
+The output is 1280x720 in a solid colour; a HUD's bezel is darker than it at the centre."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import XHUD_BIN
+
+USER = "xhudtest"
+WIDTH, HEIGHT = 1280, 720
+BACKGROUND = (0x3A, 0x6E, 0xA5)
+CONFIG = f"""output * bg #{''.join(f'{c:02x}' for c in BACKGROUND)} solid_color
+output HEADLESS-1 resolution {WIDTH}x{HEIGHT}
+default_border none
+"""
+
+
+def wait_until(predicate, timeout, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()
+
+
+class Sway:
+    """A headless sway and the environment its clients run in."""
+
+    def __init__(self, directory: Path, as_user: list[str]):
+        self.directory = directory
+        self.as_user = as_user
+        self.runtime = directory / "runtime"
+        self.env = {
+            "HOME": str(directory / "home"), "XDG_RUNTIME_DIR": str(self.runtime), "PATH": "/usr/bin:/bin",
+            "WAYLAND_DISPLAY": "wayland-1", "XDG_CONFIG_HOME": str(directory / "config"),
+            "XDG_CACHE_HOME": str(directory / "cache"),
+        }
+        self.clients: list[subprocess.Popen] = []
+        self.process: subprocess.Popen | None = None
+
+    def command(self, args: list[str], **extra) -> list[str]:
+        env = dict(self.env, **extra)
+        return [*self.as_user, "env", "-i", *(f"{k}={v}" for k, v in env.items()), *args]
+
+    def start(self):
+        (self.directory / "sway.conf").write_text(CONFIG)
+        args = self.command(["sway", "-c", str(self.directory / "sway.conf")], WLR_BACKENDS="headless",
+                            WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1")
+        args.remove("WAYLAND_DISPLAY=wayland-1")
+        self.log = open(self.directory / "sway.log", "wb")
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        if not wait_until(lambda: (self.runtime / "wayland-1").exists(), 10):
+            pytest.fail("sway did not start: " + (self.directory / "sway.log").read_text()[-2000:])
+        # swaybg paints the background a moment after the output is up.
+        if not wait_until(lambda: self.shot().pixel(WIDTH // 2, HEIGHT // 2) == BACKGROUND, 10):
+            pytest.fail(f"the background is not {BACKGROUND} (is swaybg installed?)")
+        sock = next(self.runtime.glob("sway-ipc.*.sock"), None)
+        if sock:
+            self.env["SWAYSOCK"] = str(sock)
+
+    def xhud(self, *args, timeout=10) -> subprocess.CompletedProcess:
+        return subprocess.run(self.command([str(XHUD_BIN), *args]), capture_output=True, text=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL)
+
+    def spawn(self, *args) -> subprocess.Popen:
+        p = subprocess.Popen(self.command([str(XHUD_BIN), *args]), stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        self.clients.append(p)
+        return p
+
+    def shot(self) -> "Shot":
+        out = subprocess.run(self.command(["grim", "-t", "ppm", "-"]), capture_output=True, timeout=10)
+        assert out.returncode == 0, out.stderr.decode()
+        return Shot(out.stdout)
+
+    def stop(self):
+        for p in self.clients:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in self.clients:
+            try:
+                p.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+        self.log.close()
+
+
+class Shot:
+    """A grim screenshot (binary PPM)."""
+
+    def __init__(self, data: bytes):
+        # grim writes "P6\nW H\n255\n" and the pixels.
+        magic, size, depth, self.pixels = data.split(b"\n", 3)
+        assert magic == b"P6" and depth == b"255", data[:20]
+        self.width, self.height = map(int, size.split())
+        assert len(self.pixels) == self.width * self.height * 3
+
+    def pixel(self, x, y):
+        i = (y * self.width + x) * 3
+        return tuple(self.pixels[i:i + 3])
+
+    def region(self, x, y, w, h) -> bytes:
+        return b"".join(self.pixels[((y + r) * self.width + x) * 3:((y + r) * self.width + x + w) * 3] for r in range(h))
+
+    def dark(self, x, y) -> bool:
+        """Darker than the background by far: a dark bezel over it."""
+        return sum(self.pixel(x, y)) < sum(BACKGROUND) - 120
+
+    def bezel(self, reach=300, step=2) -> tuple[int, int, int, int] | None:
+        """The bounding box of the dark pixels within `reach` of the centre (x, y, w, h): the
+        bezel, its light label, indicator and bar inside it."""
+        cx, cy = self.width // 2, self.height // 2
+        xs, ys = [], []
+        for y in range(max(0, cy - reach), min(self.height, cy + reach), step):
+            row = [x for x in range(max(0, cx - reach), min(self.width, cx + reach), step) if self.dark(x, y)]
+            if row:
+                ys.append(y)
+                xs += (row[0], row[-1])
+        if not ys:
+            return None
+        return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def _as_user() -> list[str]:
+    if os.geteuid() != 0:
+        return []
+    if not shutil.which("runuser"):
+        pytest.skip("sway refuses to run as root, and there is no runuser to run it as another user")
+    try:
+        pwd.getpwnam(USER)
+    except KeyError:
+        if subprocess.run(["useradd", "-m", USER], capture_output=True).returncode != 0:
+            pytest.skip(f"sway refuses to run as root, and the user {USER} could not be made")
+    return ["runuser", "-u", USER, "--"]
+
+
+@pytest.fixture
+def sway():
+    for tool in ("sway", "swaybg", "grim"):
+        if not shutil.which(tool):
+            pytest.skip(f"{tool} is not installed (scripts/deps.sh installs it)")
+    if not XHUD_BIN.exists():
+        pytest.skip(f"{XHUD_BIN} is not built")
+    as_user = _as_user()
+    directory = Path(tempfile.mkdtemp(prefix="xhud-wayland-"))
+    os.chmod(directory, 0o755)
+    runtime = directory / "runtime"
+    for d in (runtime, directory / "home", directory / "config", directory / "cache"):
+        d.mkdir(mode=0o700)
+    if as_user:
+        uid, gid = pwd.getpwnam(USER).pw_uid, pwd.getpwnam(USER).pw_gid
+        for d in (directory, runtime, directory / "home", directory / "config", directory / "cache"):
+            os.chown(d, uid, gid)
+    s = Sway(directory, as_user)
+    try:
+        s.start()
+        yield s
+    finally:
+        s.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def shown(s: Sway, timeout=5.0):
+    """The bezel once it is up (its fade-in over), else None."""
+    box = None
+    if wait_until(lambda: s.shot().bezel() is not None, timeout):
+        time.sleep(0.5)   # the fade-in's end
+        box = s.shot().bezel()
+    return box
+
+
+def gone(s: Sway, timeout=5.0) -> bool:
+    return wait_until(lambda: s.shot().bezel() is None, timeout)
+
+
+def test_background_alone(sway):
+    shot = sway.shot()
+    assert (shot.width, shot.height) == (WIDTH, HEIGHT)
+    assert shot.pixel(WIDTH // 2, HEIGHT // 2) == BACKGROUND
+    assert shot.bezel() is None
+
+
+def test_spinner_at_the_centre_animates_and_goes(sway):
+    p = sway.spawn("--label", "Hello")
+    box = shown(sway)
+    assert box, f"no bezel at the output's centre; xhud said {p.stderr.read1().decode() if p.poll() is not None else ''}"
+    x, y, w, h = box
+    assert abs((x + w / 2) - WIDTH / 2) <= 3 and abs((y + h / 2) - HEIGHT / 2) <= 3, f"bezel {box} is not centred"
+    assert 40 <= w <= 400 and 40 <= h <= 400, f"bezel {box}"
+    # The spinner turns: its square differs from one moment to the next.
+    frames = []
+    for _ in range(4):
+        frames.append(sway.shot().region(x, y, w, h // 2))
+        time.sleep(0.15)
+    assert len(set(frames)) > 1, "the spinner did not move in 0.6 s"
+    os.killpg(p.pid, signal.SIGTERM)
+    assert gone(sway), "the HUD stayed after its client ended"
+
+
+def test_named_osd_updates_in_place_and_hides(sway):
+    r = sway.xhud("--id", "volume", "--mode", "bar", "--progress", "0.5")
+    assert r.returncode == 0, r.stderr
+    box = shown(sway)
+    assert box, "the OSD did not show"
+    x, y, w, h = box
+
+    def fill(shot):
+        """The light pixels in the bezel: the bar's outline and its fill."""
+        return sum(1 for j in range(y, y + h) for i in range(x, x + w) if sum(shot.pixel(i, j)) > 600)
+
+    before = sway.shot()
+    r = sway.xhud("--id", "volume", "--progress", "0.9")
+    assert r.returncode == 0, r.stderr
+    assert wait_until(lambda: sway.shot().region(*box) != before.region(*box), 3), "the bar did not change"
+    time.sleep(0.4)   # the bar's move
+    after = sway.shot()
+    assert after.bezel() == box, "the update moved the bezel or made another one"
+    assert fill(after) > fill(before) * 1.3, "the bar's fill did not grow"
+    r = sway.xhud("hide", "--id", "volume")
+    assert r.returncode == 0, r.stderr
+    assert gone(sway), "the OSD stayed after hide"
+
+
+def test_window_has_no_meaning_on_wayland(sway):
+    r = sway.xhud("--label", "x", "--window", "active", "--hide-after", "1")
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert "Wayland" in r.stderr
+
+
+def test_bad_backend_is_refused(sway):
+    r = sway.xhud("--backend", "mir", "--label", "x")
+    assert r.returncode == 2 and "--backend" in r.stderr
+
+
+def test_idle_osd_costs_no_cpu(sway):
+    """Nothing ticks when nothing moves: a shown bar's server sleeps."""
+    r = sway.xhud("--id", "volume", "--mode", "bar", "--progress", "0.5")
+    assert r.returncode == 0, r.stderr
+    assert shown(sway), "the OSD did not show"
+    time.sleep(0.5)
+    pids = [pid for pid in subprocess.run(["pgrep", "-x", "xhud-host"], capture_output=True, text=True).stdout.split()
+            if f"XDG_RUNTIME_DIR={sway.runtime}".encode() in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")]
+    assert pids, "no server process"
+
+    def cpu():
+        total = 0
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])   # utime + stime, in clock ticks
+        return total
+
+    before = cpu()
+    time.sleep(2)
+    assert cpu() - before <= 2, "the server used CPU while the OSD stood still"
+
+
+def test_protocol_tables_are_what_the_scanner_makes():
+    """The checked-in interface tables are wayland-scanner's output for the protocols."""
+    if not shutil.which("wayland-scanner"):
+        pytest.skip("wayland-scanner is not installed (libwayland-bin)")
+    script = Path(__file__).resolve().parents[2] / "scripts" / "wayland-protocols.sh"
+    r = subprocess.run([str(script), "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
