@@ -218,6 +218,20 @@ def test_spinner_at_the_centre_animates_and_goes(sway):
     assert gone(sway), "the HUD stayed after its client ended"
 
 
+def test_fade_in_is_drawn_with_alpha(sway):
+    """No compositor-side opacity on Wayland: a slow fade-in's frames are drawn translucent, the
+    bezel's pixels between the background and their final colour."""
+    sway.spawn("--label", "Fading", "--fade-in", "3")
+    cx, cy = WIDTH // 2 - 30, HEIGHT // 2   # beside the indicator and the label: the bezel's fill
+    assert wait_until(lambda: sway.shot().pixel(cx, cy) != BACKGROUND, 3), "nothing appeared"
+    time.sleep(0.7)
+    middle = sum(sway.shot().pixel(cx, cy))
+    assert wait_until(lambda: sway.shot().bezel() is not None, 5)
+    time.sleep(3)
+    final = sum(sway.shot().pixel(cx, cy))
+    assert final + 30 < middle < sum(BACKGROUND) - 30, (final, middle, sum(BACKGROUND))
+
+
 def test_named_osd_updates_in_place_and_hides(sway):
     r = sway.xhud("--id", "volume", "--mode", "bar", "--progress", "0.5")
     assert r.returncode == 0, r.stderr
@@ -240,6 +254,50 @@ def test_named_osd_updates_in_place_and_hides(sway):
     r = sway.xhud("hide", "--id", "volume")
     assert r.returncode == 0, r.stderr
     assert gone(sway), "the OSD stayed after hide"
+
+
+def click(s: Sway, x: int, y: int) -> subprocess.CompletedProcess:
+    """Moves sway's virtual pointer to (x, y), from off the HUD, and clicks there."""
+    helper = Path(__file__).with_name("wayland_pointer.py")
+    return subprocess.run(s.command(["/usr/bin/python3", str(helper), "10", "10", str(x), str(y), str(WIDTH), str(HEIGHT)]),
+                          capture_output=True, text=True, timeout=20)
+
+
+def test_button_takes_a_click(sway):
+    p = sway.spawn("--label", "Working", "--button", "Cancel")
+    box = shown(sway)
+    assert box, "no bezel"
+    x, y, w, h = box
+    shot = sway.shot()
+    # The button's outline, the lowest light pixels of the bezel's middle column; its middle
+    # is half its height (about 24 px) above.
+    cx = x + w // 2
+    outline = next((j for j in range(y + h - 1, y, -1) if sum(shot.pixel(cx, j)) > 500), None)
+    assert outline, "no button in the bezel"
+    r = click(sway, cx, outline - 11)
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    try:
+        assert p.wait(timeout=5) == 1, "Cancel did not end the HUD with exit 1"
+    except subprocess.TimeoutExpired:
+        pytest.fail("the click on Cancel did nothing")
+    assert gone(sway)
+
+
+def test_click_dismisses_an_icon_notification(sway):
+    """An icon notification takes clicks (its click handler): a click ends it long before its
+    five seconds."""
+    r = sway.xhud("success", "Saved", "--min-duration", "8")
+    assert r.returncode == 0, r.stderr
+    shown_at = time.monotonic()
+    assert shown(sway), "no bezel"
+    r = click(sway, WIDTH // 2, HEIGHT // 2)
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    assert gone(sway, 2), "the click did not dismiss the notification"
+    assert time.monotonic() - shown_at < 6
 
 
 def test_window_has_no_meaning_on_wayland(sway):
