@@ -26,15 +26,16 @@ struct BufferSlots {
         return slots[i].stale.map { $0.union(area) } ?? area
     }
 
-    /// Slot `i` now shows the frame that changed `area` (nil: all of it), and goes to the
-    /// compositor: the other slots are that much more out of date.
-    mutating func attached(_ i: Int, area: Rect?) {
+    /// Slot `i` now shows the frame that changed `changed` (nil: all of it) since the frame
+    /// before, and goes to the compositor: the other slots miss that change. What slot `i` drew
+    /// beyond it (catching up) changes nothing on screen.
+    mutating func attached(_ i: Int, changed: Rect?) {
         slots[i].busy = true
         slots[i].stale = nil
         slots[i].whole = false
         for j in slots.indices where j != i {
             guard !slots[j].whole else { continue }
-            if let area { slots[j].stale = slots[j].stale.map { $0.union(area) } ?? area } else { slots[j].whole = true }
+            if let changed { slots[j].stale = slots[j].stale.map { $0.union(changed) } ?? changed } else { slots[j].whole = true }
         }
     }
 

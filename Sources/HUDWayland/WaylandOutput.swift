@@ -229,7 +229,8 @@ final class WaylandOutput: HUDOutput {
         }
         guard let i = slots.free() else { return }
         let bounds = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
-        let area = (slots.repaint(i, area: heldWhole ? nil : heldArea)?.integral.intersection(bounds)) ?? bounds
+        let changed = heldWhole ? nil : heldArea?.integral.intersection(bounds)
+        let area = slots.repaint(i, area: changed)?.integral.intersection(bounds) ?? bounds
         held = nil
         heldArea = nil
         heldWhole = false
@@ -250,7 +251,7 @@ final class WaylandOutput: HUDOutput {
             showHeld()
         }
         connection.request(s, 6, [])
-        slots.attached(i, area: area == bounds ? nil : area)
+        slots.attached(i, changed: changed)
         framesSent += 1
     }
 

@@ -300,6 +300,23 @@ def test_click_dismisses_an_icon_notification(sway):
     assert time.monotonic() - shown_at < 6
 
 
+def test_sway_exec_runs_the_osd(sway):
+    """A binding's command, run by sway with its own environment (`swaymsg exec` runs it as
+    `bindsym ... exec` does): two presses, one OSD, updated in place."""
+    if "SWAYSOCK" not in sway.env:
+        pytest.skip("sway's IPC socket was not found")
+    for progress in ("0.3", "0.8"):
+        r = subprocess.run(sway.command(["swaymsg", "exec", f"{XHUD_BIN} --id volume --mode bar --progress {progress}"]),
+                           capture_output=True, text=True, timeout=10)
+        assert r.returncode == 0, r.stdout + r.stderr
+        box = shown(sway)
+        assert box, f"no OSD after the press with {progress}"
+        if progress == "0.3":
+            first = box, sway.shot().region(*box)
+    assert box == first[0], "the second press moved the OSD or made another"
+    assert sway.shot().region(*box) != first[1], "the second press did not update the bar"
+
+
 def test_window_has_no_meaning_on_wayland(sway):
     r = sway.xhud("--label", "x", "--window", "active", "--hide-after", "1")
     assert r.returncode == 2, (r.returncode, r.stderr)
