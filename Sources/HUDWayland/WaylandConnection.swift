@@ -72,7 +72,7 @@ package final class WaylandConnection {
         case "wl_shm": shm = bind(xhud_wl_shm_interface(), 1)
         case "zwlr_layer_shell_v1": layerShell = bind(xhud_layer_shell_interface(), min(version, 4))
         case "wl_output":
-            guard let o = bind(xhud_wl_output_interface(), min(version, 2)) else { return }
+            guard let o = bind(xhud_wl_output_interface(), min(version, 4)) else { return }
             screens.append(WaylandScreen(proxy: o, name: name))
             listen(o) { [unowned self] op, args in
                 guard let i = screens.firstIndex(where: { $0.proxy == o }) else { return }
@@ -82,6 +82,7 @@ package final class WaylandConnection {
                     screens[i].pixelHeight = Int(args[2].i)
                     if args[3].i > 0 { screens[i].refresh = Double(args[3].i) / 1000 }
                 case 3: screens[i].scale = max(1, Int(args[0].i))
+                case 4: screens[i].outputName = args[0].s.map { String(cString: $0) }   // since version 4
                 default: break
                 }
             }
@@ -160,8 +161,10 @@ package final class WaylandConnection {
     /// The screen an output name or index picks (nil: the first).
     func screen(named which: String?) throws(WaylandError) -> WaylandScreen {
         guard let which, !["pointer", "focused", "primary"].contains(which) else { return screens[0] }
+        if let s = screens.first(where: { $0.outputName == which }) { return s }
         if let i = Int(which), screens.indices.contains(i) { return screens[i] }
-        throw .missing("no Wayland output \(which): outputs are numbered 0 to \(screens.count - 1)")
+        let names = screens.compactMap(\.outputName).joined(separator: ", ")
+        throw .missing("no Wayland output \(which): outputs are numbered 0 to \(screens.count - 1)" + (names.isEmpty ? "" : " (\(names))"))
     }
 }
 
@@ -172,6 +175,8 @@ struct WaylandScreen {
     var pixelWidth = 0, pixelHeight = 0
     var scale = 1
     var refresh = 60.0
+    /// Its name (`HEADLESS-1`, `DP-2`), from compositors with wl_output version 4.
+    var outputName: String?
 
     /// The output in device pixels (the HUD's region, at the origin: a layer surface is placed
     /// on its own output).

@@ -12,7 +12,7 @@ package final class WaylandHUD: HUDBackend {
     package private(set) var controller: HUDController!
     package var onParentGone: (() -> Void)?
 
-    /// `output`: an output's index (nil, "pointer", "focused", "primary": the first);
+    /// `output`: an output's name or index (nil, "pointer", "focused", "primary": the first);
     /// `area`: a rectangle of it (device pixels), nil for all of it.
     package init(loop: WaylandLoop, configuration: HUDConfiguration, output: String? = nil, area: Rect? = nil, scale: Double? = nil) throws {
         self.loop = loop

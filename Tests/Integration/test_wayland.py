@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN
+from conftest import XHUD_BIN, xhud_bin, xplain  # noqa: F401 (fixtures)
 
 USER = "xhudtest"
 WIDTH, HEIGHT = 1280, 720
@@ -323,6 +323,13 @@ def test_window_has_no_meaning_on_wayland(sway):
     assert "Wayland" in r.stderr
 
 
+def test_monitor_names_an_output(sway):
+    sway.spawn("--label", "Here", "--monitor", "HEADLESS-1")
+    assert shown(sway), "no HUD on the output named HEADLESS-1"
+    r = sway.xhud("--label", "Nowhere", "--monitor", "DP-9", "--hide-after", "1")
+    assert r.returncode == 2 and "DP-9" in r.stderr and "HEADLESS-1" in r.stderr, (r.returncode, r.stderr)
+
+
 def test_bad_backend_is_refused(sway):
     r = sway.xhud("--backend", "mir", "--label", "x")
     assert r.returncode == 2 and "--backend" in r.stderr
@@ -357,3 +364,18 @@ def test_protocol_tables_are_what_the_scanner_makes():
     script = Path(__file__).resolve().parents[2] / "scripts" / "wayland-protocols.sh"
     r = subprocess.run([str(script), "--check"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_x11_server_never_loads_libwayland(xplain):
+    """With only DISPLAY set the server draws on X11, and libwayland-client is not even mapped
+    (it is loaded with dlopen when Wayland is chosen)."""
+    env = {k: v for k, v in xplain.env.items() if k != "WAYLAND_DISPLAY"}
+    xplain.env = env
+    xplain.start_xhud("--label", "X11")
+    display = f"DISPLAY={env['DISPLAY']}".encode()
+    pids = [pid for pid in subprocess.run(["pgrep", "-x", "xhud-host"], capture_output=True, text=True).stdout.split()
+            if display in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")]
+    assert pids, "no X11 server process"
+    for pid in pids:
+        maps = Path(f"/proc/{pid}/maps").read_text()
+        assert "libwayland" not in maps, f"server {pid} mapped libwayland on X11"
