@@ -24,7 +24,7 @@ USER = "xhudtest"
 WIDTH, HEIGHT = 1280, 720
 BACKGROUND = (0x3A, 0x6E, 0xA5)
 CONFIG = f"""output * bg #{''.join(f'{c:02x}' for c in BACKGROUND)} solid_color
-output HEADLESS-1 resolution {WIDTH}x{HEIGHT}
+output HEADLESS-1 resolution {WIDTH}x{HEIGHT} scale {{scale}}
 default_border none
 """
 
@@ -41,8 +41,9 @@ def wait_until(predicate, timeout, step=0.05):
 class Sway:
     """A headless sway and the environment its clients run in."""
 
-    def __init__(self, directory: Path, as_user: list[str]):
+    def __init__(self, directory: Path, as_user: list[str], scale: int = 1):
         self.directory = directory
+        self.scale = scale
         self.as_user = as_user
         self.runtime = directory / "runtime"
         self.env = {
@@ -58,7 +59,7 @@ class Sway:
         return [*self.as_user, "env", "-i", *(f"{k}={v}" for k, v in env.items()), *args]
 
     def start(self):
-        (self.directory / "sway.conf").write_text(CONFIG)
+        (self.directory / "sway.conf").write_text(CONFIG.format(scale=self.scale))
         args = self.command(["sway", "-c", str(self.directory / "sway.conf")], WLR_BACKENDS="headless",
                             WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1")
         args.remove("WAYLAND_DISPLAY=wayland-1")
@@ -129,11 +130,12 @@ class Shot:
 
     def bezel(self, reach=300, step=2) -> tuple[int, int, int, int] | None:
         """The bounding box of the dark pixels within `reach` of the centre (x, y, w, h): the
-        bezel, its light label, indicator and bar inside it."""
+        bezel, its light label, indicator and bar inside it. A `reach` of None: anywhere."""
         cx, cy = self.width // 2, self.height // 2
+        rx, ry = (cx, cy) if reach is None else (reach, reach)
         xs, ys = [], []
-        for y in range(max(0, cy - reach), min(self.height, cy + reach), step):
-            row = [x for x in range(max(0, cx - reach), min(self.width, cx + reach), step) if self.dark(x, y)]
+        for y in range(max(0, cy - ry), min(self.height, cy + ry), step):
+            row = [x for x in range(max(0, cx - rx), min(self.width, cx + rx), step) if self.dark(x, y)]
             if row:
                 ys.append(y)
                 xs += (row[0], row[-1])
@@ -157,6 +159,16 @@ def _as_user() -> list[str]:
 
 @pytest.fixture
 def sway():
+    yield from _sway(1)
+
+
+@pytest.fixture
+def sway_scaled():
+    """The same output at scale 2 (a 640x360 desktop in 1280x720 pixels)."""
+    yield from _sway(2)
+
+
+def _sway(scale: int):
     for tool in ("sway", "swaybg", "grim"):
         if not shutil.which(tool):
             pytest.skip(f"{tool} is not installed (scripts/deps.sh installs it)")
@@ -172,7 +184,7 @@ def sway():
         uid, gid = pwd.getpwnam(USER).pw_uid, pwd.getpwnam(USER).pw_gid
         for d in (directory, runtime, directory / "home", directory / "config", directory / "cache"):
             os.chown(d, uid, gid)
-    s = Sway(directory, as_user)
+    s = Sway(directory, as_user, scale)
     try:
         s.start()
         yield s
@@ -328,6 +340,33 @@ def test_monitor_names_an_output(sway):
     assert shown(sway), "no HUD on the output named HEADLESS-1"
     r = sway.xhud("--label", "Nowhere", "--monitor", "DP-9", "--hide-after", "1")
     assert r.returncode == 2 and "DP-9" in r.stderr and "HEADLESS-1" in r.stderr, (r.returncode, r.stderr)
+
+
+@pytest.mark.parametrize("position", ["top", "bottom-right"])
+def test_position_puts_the_bezel_at_the_edge(sway, position):
+    """The layer surface is anchored where the HUD's layout puts its window: at the edge (with
+    the layout's margin), as on X11."""
+    sway.spawn("--label", "Edge", "--position", position)
+    assert wait_until(lambda: sway.shot().bezel(reach=None, step=4) is not None, 5), "no bezel"
+    time.sleep(0.5)
+    x, y, w, h = sway.shot().bezel(reach=None)
+    if position == "top":
+        assert y < 60 and abs(x + w / 2 - WIDTH / 2) <= 3, (x, y, w, h)
+    else:
+        assert WIDTH - (x + w) < 60 and HEIGHT - (y + h) < 60, (x, y, w, h)
+        assert x > WIDTH / 2 and y > HEIGHT / 2, (x, y, w, h)
+
+
+def test_scale_two_draws_twice_the_pixels(sway_scaled):
+    """At output scale 2 the HUD is laid out at scale 2 and sent with a buffer scale of 2: its
+    bezel covers twice the pixels each way, sharp, still at the centre."""
+    sway_scaled.spawn("--label", "Hello")
+    box = shown(sway_scaled)
+    assert box, "no bezel at scale 2"
+    x, y, w, h = box
+    assert abs((x + w / 2) - WIDTH / 2) <= 4 and abs((y + h / 2) - HEIGHT / 2) <= 4, box
+    # At scale 1 the same HUD's bezel is about 85x100 pixels (test_spinner_at_the_centre...).
+    assert 150 <= w <= 260 and 170 <= h <= 300, box
 
 
 def test_bad_backend_is_refused(sway):
