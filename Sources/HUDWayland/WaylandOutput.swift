@@ -99,7 +99,8 @@ final class WaylandOutput: HUDOutput {
                 connection.request(l, 6, [wl_argument(u: args[0].u)])
                 configured = true
                 heldWhole = true
-                if held == nil { held = Composition(alpha: 1, zoom: 1, zoomCentre: .zero) }
+                // A configure after the first (a new size) shows the last frame again.
+                if held == nil { held = shown }
                 showHeld()
             case 1: unmap()   // closed: the output went away
             default: break
@@ -124,6 +125,7 @@ final class WaylandOutput: HUDOutput {
         slots.reset()
         if let s = surface { connection.destroy(s, opcode: 0); surface = nil }
         placement = nil
+        shown = nil
         inputChanged = true
         loop.frameShown()
     }
@@ -252,11 +254,11 @@ final class WaylandOutput: HUDOutput {
         }
         connection.request(s, 6, [])
         slots.attached(i, changed: changed)
-        framesSent += 1
+        shown = c
     }
 
-    /// Frames sent to the compositor.
-    private(set) var framesSent = 0
+    /// The last frame sent.
+    private var shown: Composition?
 
     /// The content with the spinner turned over it, zoomed about its centre, at the fade's alpha,
     /// over transparency, within `area` (buffer pixels).

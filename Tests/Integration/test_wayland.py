@@ -418,3 +418,33 @@ def test_x11_server_never_loads_libwayland(xplain):
     for pid in pids:
         maps = Path(f"/proc/{pid}/maps").read_text()
         assert "libwayland" not in maps, f"server {pid} mapped libwayland on X11"
+
+
+def test_compositor_without_layer_shell_says_so(tmp_path):
+    """weston has no layer-shell: with no X display to fall back on, xhud says why and exits 3."""
+    if not shutil.which("weston"):
+        pytest.skip("weston is not installed")
+    if not XHUD_BIN.exists():
+        pytest.skip(f"{XHUD_BIN} is not built")
+    as_user = _as_user()
+    directory = Path(tempfile.mkdtemp(prefix="xhud-weston-"))
+    os.chmod(directory, 0o755)
+    for d in ("runtime", "home", "config", "cache"):
+        (directory / d).mkdir(mode=0o700)
+        if as_user:
+            os.chown(directory / d, pwd.getpwnam(USER).pw_uid, pwd.getpwnam(USER).pw_gid)
+    s = Sway(directory, as_user)
+    log = open(directory / "weston.log", "wb")
+    weston = subprocess.Popen(s.command(["weston", "--backend=headless-backend.so", "--use-pixman", "--socket=wayland-1",
+                                         "--idle-time=0"]), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        if not wait_until(lambda: (s.runtime / "wayland-1").exists(), 10):
+            pytest.skip("weston did not start: " + (directory / "weston.log").read_text()[-500:])
+        r = s.xhud("--label", "Hello", "--hide-after", "1")
+        assert r.returncode == 3, (r.returncode, r.stderr)
+        assert "zwlr_layer_shell_v1" in r.stderr, r.stderr
+    finally:
+        os.killpg(weston.pid, signal.SIGTERM)
+        weston.wait(timeout=5)
+        log.close()
+        shutil.rmtree(directory, ignore_errors=True)
