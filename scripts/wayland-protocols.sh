@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes the Wayland protocols' interface tables (C, `wayland-scanner private-code`) that
 # Sources/CWayland compiles: the core protocol, xdg-shell (layer-shell's get_popup names
-# xdg_popup) and wlr-layer-shell (Resources/protocols). Checked in rather than made by the
+# xdg_popup), viewporter (an input blocker's one pixel stretched over its output) and
+# wlr-layer-shell (Resources/protocols). Checked in rather than made by the
 # build: a SwiftPM build-tool plugin's output cannot be a C target's source.
 #   scripts/wayland-protocols.sh           write them
 #   scripts/wayland-protocols.sh --check   exit 1 when what is checked in differs
@@ -12,6 +13,7 @@ out=$root/Sources/CWayland
 inputs=(
   "wayland-protocol.c:/usr/share/wayland/wayland.xml"
   "xdg-shell-protocol.c:/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
+  "viewporter-protocol.c:/usr/share/wayland-protocols/stable/viewporter/viewporter.xml"
   "wlr-layer-shell-protocol.c:$root/Resources/protocols/wlr-layer-shell-unstable-v1.xml"
 )
 check=false

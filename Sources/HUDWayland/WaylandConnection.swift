@@ -16,6 +16,7 @@ package final class WaylandConnection {
     private(set) var compositorVersion: UInt32 = 0
     private(set) var shm: OpaquePointer?
     private(set) var layerShell: OpaquePointer?
+    private(set) var viewporter: OpaquePointer?
     private(set) var screens: [WaylandScreen] = []
     private var seat: OpaquePointer?
     private var pointer: OpaquePointer?
@@ -71,6 +72,7 @@ package final class WaylandConnection {
             compositor = bind(xhud_wl_compositor_interface(), compositorVersion)
         case "wl_shm": shm = bind(xhud_wl_shm_interface(), 1)
         case "zwlr_layer_shell_v1": layerShell = bind(xhud_layer_shell_interface(), min(version, 4))
+        case "wp_viewporter": viewporter = bind(xhud_viewporter_interface(), 1)
         case "wl_output":
             guard let o = bind(xhud_wl_output_interface(), min(version, 4)) else { return }
             screens.append(WaylandScreen(proxy: o, name: name))

@@ -63,7 +63,7 @@ package final class WaylandHUD: HUDBackend {
     package var isComposited: Bool { true }
     package var screenRect: Rect { screen.rect }
     package func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput {
-        WaylandOutput(loop: loop, screen: screen, rect: rect, blocksInput: blockInputOver != nil, clickThrough: clickThrough)
+        WaylandOutput(loop: loop, screen: screen, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
     }
     package var textShaping: (shaper: TextShaper, loop: any HUDEventLoop)? { loop.textShaper.map { ($0, loop) } }
 

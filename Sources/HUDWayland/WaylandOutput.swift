@@ -21,7 +21,10 @@ final class WaylandOutput: HUDOutput {
     /// layer surfaces by its own rules (Hyprland's, KWin's), which a client cannot see.
     var composited: Bool { true }
     var blursBehind: Bool { false }
-    private let blocksInput: Bool
+    /// The region whose input a HUD that blocks input takes (nil: it does not), and what takes
+    /// it while the HUD is mapped.
+    private var blockedRegion: Rect?
+    private var blocker: InputBlocker?
     private var clickThrough: Bool
     private(set) var surface: OpaquePointer?
     private var layerSurface: OpaquePointer?
@@ -41,11 +44,11 @@ final class WaylandOutput: HUDOutput {
     private var inputChanged = true
     private var shapeKey: (Rect, Double)?
 
-    init(loop: WaylandLoop, screen: WaylandScreen, rect: Rect, blocksInput: Bool, clickThrough: Bool) {
+    init(loop: WaylandLoop, screen: WaylandScreen, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool) {
         self.loop = loop
         self.screen = screen
         self.rect = rect.integral
-        self.blocksInput = blocksInput
+        blockedRegion = region
         self.clickThrough = clickThrough
         content = WaylandOutput.image(self.rect)
     }
@@ -65,6 +68,7 @@ final class WaylandOutput: HUDOutput {
 
     func move(to r: Rect, blocker region: Rect) {
         let to = r.integral
+        if blockedRegion != nil { blockedRegion = region }
         guard to != rect else { return }
         if to.width != rect.width || to.height != rect.height {
             let next = WaylandOutput.image(to)
@@ -79,6 +83,7 @@ final class WaylandOutput: HUDOutput {
         }
         rect = to
         heldWhole = true
+        if let blocker { blocker.exclude(to); blocker.commit() }
     }
 
     func prepareToMap() {}
@@ -86,6 +91,9 @@ final class WaylandOutput: HUDOutput {
     func map() {
         guard !isMapped, let compositor = connection.compositor, let shell = connection.layerShell else { return }
         isMapped = true
+        if let region = blockedRegion, !rect.contains(region) {
+            blocker = InputBlocker(connection: connection, screen: screen, region: region, hole: rect)
+        }
         guard let s = connection.request(compositor, 0, [wl_argument(n: 0)], creating: xhud_wl_surface_interface()) else { return }
         surface = s
         layerSurface = "xhud".withCString {
@@ -119,6 +127,7 @@ final class WaylandOutput: HUDOutput {
         isMapped = false
         configured = false
         held = nil
+        blocker = nil
         if let f = frameCallback { connection.forget(f); frameCallback = nil }
         if let l = layerSurface { connection.destroy(l, opcode: 7); layerSurface = nil }
         buffers = []
@@ -196,7 +205,7 @@ final class WaylandOutput: HUDOutput {
         inputChanged = false
         let k = Double(screen.scale)
         var rects: [Rect] = []
-        if blocksInput {
+        if blockedRegion != nil {
             rects = [Rect(x: 0, y: 0, width: rect.width / k, height: rect.height / k)]
         } else if !clickThrough, !inputRect.isEmpty {
             let r = inputRect

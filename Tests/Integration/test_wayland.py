@@ -329,6 +329,71 @@ def test_sway_exec_runs_the_osd(sway):
     assert sway.shot().region(*box) != first[1], "the second press did not update the bar"
 
 
+def window_beneath(s: Sway) -> tuple[subprocess.Popen, Path]:
+    """weston-eventdemo as sway's only window (tiled over the whole output), logging the pointer
+    buttons it gets."""
+    if not shutil.which("weston-eventdemo") or not shutil.which("stdbuf"):
+        pytest.skip("weston-eventdemo (weston) or stdbuf is not installed")
+    log = s.directory / "eventdemo.log"
+    out = open(log, "wb")
+    p = subprocess.Popen(s.command(["stdbuf", "-oL", "weston-eventdemo", "--log-button"]), stdout=out,
+                         stderr=subprocess.STDOUT, start_new_session=True)
+    s.clients.append(p)
+    # Up once it has drawn over the background.
+    assert wait_until(lambda: s.shot().pixel(20, HEIGHT - 20) != BACKGROUND, 5), "weston-eventdemo did not show"
+    return p, log
+
+
+def test_click_through_hud_lets_the_click_reach_the_window_beneath(sway):
+    """A HUD that takes no input (no mask, button or click handler) has an empty input region:
+    a click on its bezel is the window's beneath."""
+    _, log = window_beneath(sway)
+    hud = sway.spawn("--label", "Busy", "--mask", "none")
+    time.sleep(1.5)   # shown, its fade-in over
+    r = click(sway, WIDTH // 2, HEIGHT // 2)
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    assert wait_until(lambda: "button" in log.read_text(errors="replace"), 3), \
+        "the window beneath the click-through HUD did not get the click"
+    assert hud.poll() is None
+
+
+def test_blocking_hud_takes_every_click_on_its_output(sway):
+    """A spinner blocks input by default (MBProgressHUD's clear mask): an invisible surface over
+    its output takes the clicks beside it, as X11's input-only window does; once it is gone, the
+    window beneath gets them again."""
+    _, log = window_beneath(sway)
+    hud = sway.spawn("--label", "Modal")
+    time.sleep(1.5)
+    r = click(sway, 100, 100)
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    time.sleep(0.5)
+    assert "button" not in log.read_text(errors="replace"), "a click beside a blocking HUD reached the window"
+    os.killpg(hud.pid, signal.SIGTERM)
+    hud.wait(timeout=5)
+    time.sleep(1)
+    assert click(sway, 100, 100).returncode == 0
+    assert wait_until(lambda: "button" in log.read_text(errors="replace"), 3), "the blocker stayed after the HUD"
+
+
+def test_clickable_hud_keeps_clicks_on_its_bezel(sway):
+    """A HUD with a button takes the clicks on its bezel (its input region), off the button too:
+    the window beneath gets none."""
+    _, log = window_beneath(sway)
+    hud = sway.spawn("--label", "Working", "--button", "Cancel")
+    time.sleep(1.5)
+    r = click(sway, WIDTH // 2 - 30, HEIGHT // 2 - 20)   # the bezel's fill, beside the spinner
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    time.sleep(0.5)
+    assert "button" not in log.read_text(errors="replace"), "a click on the HUD's bezel went through it"
+    assert hud.poll() is None, "a click off the button ended the HUD"
+
+
 def test_window_has_no_meaning_on_wayland(sway):
     r = sway.xhud("--label", "x", "--window", "active", "--hide-after", "1")
     assert r.returncode == 2, (r.returncode, r.stderr)

@@ -23,6 +23,8 @@ extern const struct wl_interface wl_pointer_interface;
 extern const struct wl_interface wl_output_interface;
 extern const struct wl_interface zwlr_layer_shell_v1_interface;
 extern const struct wl_interface zwlr_layer_surface_v1_interface;
+extern const struct wl_interface wp_viewporter_interface;
+extern const struct wl_interface wp_viewport_interface;
 
 typedef struct wl_display *(*xhud_wl_display_connect)(const char *name);
 typedef void (*xhud_wl_display_disconnect)(struct wl_display *display);
@@ -50,5 +52,7 @@ static inline const struct wl_interface *xhud_wl_pointer_interface(void) { retur
 static inline const struct wl_interface *xhud_wl_output_interface(void) { return &wl_output_interface; }
 static inline const struct wl_interface *xhud_layer_shell_interface(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *xhud_layer_surface_interface(void) { return &zwlr_layer_surface_v1_interface; }
+static inline const struct wl_interface *xhud_viewporter_interface(void) { return &wp_viewporter_interface; }
+static inline const struct wl_interface *xhud_viewport_interface(void) { return &wp_viewport_interface; }
 
 #endif
