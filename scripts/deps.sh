@@ -38,8 +38,9 @@ test=(
   python3-gi gir1.2-notify-0.7
   # Tests/Integration/test_zenity.py: the same scripts run with zenity itself, side by side.
   zenity
-  # Tests/Integration/test_wayland.py: a headless sway and its screenshots.
-  sway grim
+  # Tests/Integration/test_wayland.py: a headless sway, its background (swaybg) and its
+  # screenshots (grim); weston-eventdemo (weston, above) as the window beneath a HUD.
+  sway swaybg grim
   # Tests/Integration/test_accessibility.py: the accessibility bus and its registry, and a
   # screen reader's view of them (pyatspi, for Debian's /usr/bin/python3).
   at-spi2-core python3-pyatspi

@@ -206,6 +206,19 @@ def gone(s: Sway, timeout=5.0) -> bool:
     return wait_until(lambda: s.shot().bezel() is None, timeout)
 
 
+def servers_with(variable: str) -> list[int]:
+    """The xhud-host processes whose environment holds `variable` (NAME=VALUE)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "xhud-host" and \
+                    variable.encode() in (entry / "environ").read_bytes().split(b"\0"):
+                found.append(int(entry.name))
+        except OSError:   # gone, or not ours to read
+            pass
+    return found
+
+
 def test_background_alone(sway):
     shot = sway.shot()
     assert (shot.width, shot.height) == (WIDTH, HEIGHT)
@@ -445,8 +458,7 @@ def test_idle_osd_costs_no_cpu(sway):
     assert r.returncode == 0, r.stderr
     assert shown(sway), "the OSD did not show"
     time.sleep(0.5)
-    pids = [pid for pid in subprocess.run(["pgrep", "-x", "xhud-host"], capture_output=True, text=True).stdout.split()
-            if f"XDG_RUNTIME_DIR={sway.runtime}".encode() in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")]
+    pids = servers_with(f"XDG_RUNTIME_DIR={sway.runtime}")
     assert pids, "no server process"
 
     def cpu():
@@ -476,9 +488,7 @@ def test_x11_server_never_loads_libwayland(xplain):
     env = {k: v for k, v in xplain.env.items() if k != "WAYLAND_DISPLAY"}
     xplain.env = env
     xplain.start_xhud("--label", "X11")
-    display = f"DISPLAY={env['DISPLAY']}".encode()
-    pids = [pid for pid in subprocess.run(["pgrep", "-x", "xhud-host"], capture_output=True, text=True).stdout.split()
-            if display in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")]
+    pids = servers_with(f"DISPLAY={env['DISPLAY']}")
     assert pids, "no X11 server process"
     for pid in pids:
         maps = Path(f"/proc/{pid}/maps").read_text()
