@@ -407,6 +407,33 @@ def test_clickable_hud_keeps_clicks_on_its_bezel(sway):
     assert hud.poll() is None, "a click off the button ended the HUD"
 
 
+def test_wrapped_command_shows_and_passes_its_status(sway):
+    """`xhud -- COMMAND` on Wayland: the HUD shows after its grace time while the command runs,
+    and xhud exits with the command's status."""
+    p = sway.spawn("--label", "Building", "--result-time", "0", "--", "/bin/sh", "-c", "sleep 2; exit 3")
+    assert shown(sway, 3), "no HUD while the command ran"
+    assert p.wait(timeout=10) == 3
+    assert gone(sway)
+
+
+def test_progress_on_stdin(sway):
+    """The line protocol on stdin moves a bar; its end hides the HUD."""
+    p = subprocess.Popen(sway.command([str(XHUD_BIN), "--mode", "bar", "--label", "Copying"]), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    sway.clients.append(p)
+    p.stdin.write(b"progress=0.1\n")
+    p.stdin.flush()
+    box = shown(sway)
+    assert box, "no bar"
+    before = sway.shot().region(*box)
+    p.stdin.write(b"progress=0.9\n")
+    p.stdin.flush()
+    assert wait_until(lambda: sway.shot().region(*box) != before, 3), "the bar did not move"
+    p.stdin.close()
+    assert p.wait(timeout=5) == 0
+    assert gone(sway)
+
+
 def test_window_has_no_meaning_on_wayland(sway):
     r = sway.xhud("--label", "x", "--window", "active", "--hide-after", "1")
     assert r.returncode == 2, (r.returncode, r.stderr)
