@@ -434,6 +434,30 @@ def test_progress_on_stdin(sway):
     assert gone(sway)
 
 
+def test_notify_send_shows_on_wayland(sway):
+    """`xhud server --notifications` on sway: notify-send's notification is a HUD there."""
+    for tool in ("dbus-daemon", "notify-send"):
+        if not shutil.which(tool):
+            pytest.skip(f"{tool} is not installed")
+    bus = subprocess.Popen(sway.command(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1"]),
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+    sway.clients.append(bus)
+    address = bus.stdout.readline().decode().strip()
+    assert address.startswith("unix:"), address
+    server = subprocess.Popen(sway.command([str(XHUD_BIN), "server", "--notifications"], DBUS_SESSION_BUS_ADDRESS=address),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    sway.clients.append(server)
+
+    def notify():
+        return subprocess.run(sway.command(["notify-send", "Hello from notify-send"], DBUS_SESSION_BUS_ADDRESS=address),
+                              capture_output=True, text=True, timeout=10).returncode == 0
+
+    # The name is taken once the server is up.
+    assert wait_until(notify, 10, 0.3), "notify-send never reached the server"
+    assert wait_until(lambda: sway.shot().bezel(reach=None, step=4) is not None, 5), "no notification shown"
+
+
 def test_window_has_no_meaning_on_wayland(sway):
     r = sway.xhud("--label", "x", "--window", "active", "--hide-after", "1")
     assert r.returncode == 2, (r.returncode, r.stderr)
