@@ -32,7 +32,7 @@ package enum XHUDCommand {
         }
         if wantsHost { execHost(arguments) }
         let wraps = arguments.firstIndex(of: "--").map { $0 + 1 < arguments.count } ?? false
-        if !wraps, let d = Environment.value("DISPLAY"), let problem = ServerPaths.displayProblem(d) {
+        if !wraps, ServerPaths.waylandDisplay == nil, let d = Environment.value("DISPLAY"), let problem = ServerPaths.displayProblem(d) {
             // Refused here, at once: no server could be started for it (a wrapped command runs
             // without a HUD all the same, in the host).
             Console.error("xhud: cannot open display: \(problem)\n")
