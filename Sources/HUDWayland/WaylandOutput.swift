@@ -39,7 +39,8 @@ final class WaylandOutput: HUDOutput {
     private var held: Composition?
     private var heldArea: Rect?
     private var heldWhole = false
-    /// The input region (device pixels in the window); nil: nothing set since the last commit.
+    /// The bezel's extent (device pixels in the window, from the shape): the input region of a
+    /// HUD that takes clicks. `inputChanged`: to be sent with the next commit.
     private var inputRect = Rect(x: 0, y: 0, width: 0, height: 0)
     private var inputChanged = true
     private var shapeKey: (Rect, Double)?
@@ -103,7 +104,7 @@ final class WaylandOutput: HUDOutput {
         guard let l = layerSurface else { return }
         connection.listen(l) { [unowned self] op, args in
             switch op {
-            case 0:   // configure: the size is ours (set_size), acknowledged with the next commit
+            case 0:   // configure: the size is ours (set_size); the next commit answers it
                 connection.request(l, 6, [wl_argument(u: args[0].u)])
                 configured = true
                 heldWhole = true
