@@ -154,7 +154,11 @@ def _as_user() -> list[str]:
     except KeyError:
         if subprocess.run(["useradd", "-m", USER], capture_output=True).returncode != 0:
             pytest.skip(f"sway refuses to run as root, and the user {USER} could not be made")
-    return ["runuser", "-u", USER, "--"]
+    as_user = ["runuser", "-u", USER, "--"]
+    for path, test in ((XHUD_BIN, "-x"), (Path(__file__).with_name("wayland_pointer.py"), "-r")):
+        if subprocess.run([*as_user, "test", test, str(path)]).returncode != 0:
+            pytest.skip(f"the user {USER} (sway refuses root) cannot reach {path}: the checkout must be readable by others")
+    return as_user
 
 
 @pytest.fixture
