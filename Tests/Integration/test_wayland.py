@@ -462,6 +462,33 @@ def test_notify_send_shows_on_wayland(sway):
     assert wait_until(lambda: sway.shot().bezel(reach=None, step=4) is not None, 5), "no notification shown"
 
 
+def test_two_named_huds_stack_apart(sway):
+    """Two named HUDs stack as on X11: two bezels, one above the other, not overlapping (the
+    first slides to make room: its layer surface's margins follow)."""
+    for name in ("first", "second"):
+        r = sway.xhud("--id", name, "--label", name.title(), "--mode", "text", "--hide-after", "8")
+        assert r.returncode == 0, r.stderr
+
+    def runs():
+        shot = sway.shot()
+        # A row is a bezel's when it has dark pixels near the centre (its text is light).
+        column = [any(shot.dark(x, y) for x in range(WIDTH // 2 - 60, WIDTH // 2 + 60, 3)) for y in range(HEIGHT)]
+        found, start = [], None
+        for y, dark in enumerate(column + [False]):
+            if dark and start is None:
+                start = y
+            elif not dark and start is not None:
+                if y - start > 8:
+                    found.append((start, y))
+                start = None
+        return found
+
+    assert wait_until(lambda: len(runs()) == 2, 5), f"not two bezels apart: {runs()}"
+    time.sleep(0.8)   # the slide's end
+    (a0, a1), (b0, b1) = runs()
+    assert a1 < b0, "the bezels overlap"
+
+
 def test_window_has_no_meaning_on_wayland(sway):
     r = sway.xhud("--label", "x", "--window", "active", "--hide-after", "1")
     assert r.returncode == 2, (r.returncode, r.stderr)
