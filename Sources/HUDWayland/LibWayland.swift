@@ -55,16 +55,3 @@ struct LibWayland {
         }
     }
 }
-
-package enum WaylandError: Error, CustomStringConvertible {
-    case library(String)
-    case noDisplay(String)
-    case missing(String)
-    case notOnWayland(String)
-
-    package var description: String {
-        switch self {
-        case .library(let s), .noDisplay(let s), .missing(let s), .notOnWayland(let s): return s
-        }
-    }
-}
