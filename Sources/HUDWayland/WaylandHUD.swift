@@ -10,6 +10,7 @@ package final class WaylandHUD: HUDBackend {
     package let loop: WaylandLoop
     let screen: WaylandScreen
     package private(set) var controller: HUDController!
+    /// Called when its output goes away (the compositor closed its surface).
     package var onParentGone: (() -> Void)?
 
     /// `output`: an output's name or index (nil, "pointer", "focused", "primary": the first);
@@ -63,7 +64,10 @@ package final class WaylandHUD: HUDBackend {
     package var isComposited: Bool { true }
     package var screenRect: Rect { screen.rect }
     package func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput {
-        WaylandOutput(loop: loop, screen: screen, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
+        let o = WaylandOutput(loop: loop, screen: screen, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
+        // Its output is gone, as a parent window goes on X11: the HUD ends.
+        o.onClosed = { [weak self] in self?.onParentGone?() }
+        return o
     }
     package var textShaping: (shaper: TextShaper, loop: any HUDEventLoop)? { loop.textShaper.map { ($0, loop) } }
 

@@ -64,6 +64,9 @@ final class WaylandOutput: HUDOutput {
         cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, r.width)), Int32(max(1, r.height)))
     }
 
+    /// Called when the compositor closed the layer surface: the HUD has nowhere to show.
+    var onClosed: (() -> Void)?
+
     /// Waiting for the compositor's frame callback.
     var awaitsFrame: Bool { frameCallback != nil }
 
@@ -111,7 +114,9 @@ final class WaylandOutput: HUDOutput {
                 // A configure after the first (a new size) shows the last frame again.
                 if held == nil { held = shown }
                 showHeld()
-            case 1: unmap()   // closed: the output went away
+            case 1:   // closed: the output went away (or the compositor took the surface down)
+                unmap()
+                onClosed?()
             default: break
             }
         }
