@@ -73,6 +73,11 @@ let package = Package(
         // XFixes' requests through Xlib, its version asked with the first questions (CXPrefetch).
         .target(name: "CXFixes", dependencies: ["CX11", "CXPrefetch"]),
         .target(name: "HUDX11", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CX11", "CPresent", "CXPrefetch", "CXFixes"]),
+        // The Wayland backend: layer-shell surfaces drawn into shared memory, frames paced by the
+        // compositor's frame callbacks. libwayland-client is loaded with dlopen (an X11 session
+        // never maps it); the protocols' interface tables are CWayland's generated C.
+        .target(name: "CWayland"),
+        .target(name: "HUDWayland", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CCairo", "CWayland"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
         .target(name: "XHUD", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDX11", "HUDSettings"]),
         // The executables' arguments, taken from glibc instead of the Swift runtime's reading of
@@ -120,7 +125,7 @@ let package = Package(
         // named HUDs, images drawn off the loop, the notification and accessibility relays. The
         // display-wide server and a client's private one (where none can run) are this one.
         .target(name: "HUDService", dependencies: ["HUDSystem", 
-            "HUDX11", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles", "HUDNotifications", "HUDAccessibility", "HUDBus",
+            "HUDX11", "HUDWayland", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles", "HUDNotifications", "HUDAccessibility", "HUDBus",
         ], swiftSettings: ownSections),
         // The server's program (HostCommand): `xhud server`, a server started by a client, a
         // private server and its client, help, `--print-config`, `--render-png`. No Foundation and
@@ -173,6 +178,7 @@ let package = Package(
         // The example programs it runs are built with it (ExampleRunner).
         .testTarget(name: "XHUDTests", dependencies: ["XHUD", "example-queues", "example-headers"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
+        .testTarget(name: "HUDWaylandTests", dependencies: ["HUDWayland", "HUDCore"]),
         .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText", "CFontMatch"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,6 +18,9 @@ run=(
   libpangocairo-1.0-0 libharfbuzz0b librsvg2-2 fonts-dejavu-core
   xvfb x11-utils imagemagick
   libdbus-1-3 libgdk-pixbuf-2.0-0
+  # The Wayland backend's build: wayland-util.h's types for Sources/CWayland (the library
+  # itself, libwayland-client0, comes with it and is loaded with dlopen).
+  libwayland-dev
 )
 test=(
   xdotool xcompmgr picom hsetroot x11-xserver-utils x11-apps
@@ -34,6 +37,12 @@ test=(
   python3-gi gir1.2-notify-0.7
   # Tests/Integration/test_zenity.py: the same scripts run with zenity itself, side by side.
   zenity
+  # Tests/Integration/test_wayland.py: a headless sway, its background (swaybg) and its
+  # screenshots (grim); weston-eventdemo (weston, above) as the window beneath a HUD.
+  sway swaybg grim
+  # test_protocol_tables_are_what_the_scanner_makes: scripts/wayland-protocols.sh --check
+  # (wayland-scanner and the protocols' XML).
+  libwayland-bin wayland-protocols
   # Tests/Integration/test_accessibility.py: the accessibility bus and its registry, and a
   # screen reader's view of them (pyatspi, for Debian's /usr/bin/python3).
   at-spi2-core python3-pyatspi

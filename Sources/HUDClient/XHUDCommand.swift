@@ -20,9 +20,19 @@ package enum XHUDCommand {
         }
         let named = verb?.isNamed == true || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
 
+        // --backend chooses the server (its socket) and what it draws on: the server started
+        // here inherits it.
+        if let i = own.lastIndex(where: { $0 == "--backend" || $0.hasPrefix("--backend=") }) {
+            let value = own[i].hasPrefix("--backend=") ? String(own[i].dropFirst(10)) : (i + 1 < own.endIndex ? own[i + 1] : "")
+            guard value == "x11" || value == "wayland" else {
+                Console.error("xhud: --backend must be x11 or wayland\n")
+                exit(2)
+            }
+            setenv("XHUD_BACKEND", value, 1)
+        }
         if wantsHost { execHost(arguments) }
         let wraps = arguments.firstIndex(of: "--").map { $0 + 1 < arguments.count } ?? false
-        if !wraps, let d = Environment.value("DISPLAY"), let problem = ServerPaths.displayProblem(d) {
+        if !wraps, ServerPaths.waylandDisplay == nil, let d = Environment.value("DISPLAY"), let problem = ServerPaths.displayProblem(d) {
             // Refused here, at once: no server could be started for it (a wrapped command runs
             // without a HUD all the same, in the host).
             Console.error("xhud: cannot open display: \(problem)\n")

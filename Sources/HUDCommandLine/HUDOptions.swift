@@ -80,6 +80,8 @@ package struct HUDOptions: Sendable, Equatable {
 
     package var window: String?
     package var monitor: String?
+    /// The display to draw on: chosen by the client (`XHUD_BACKEND` for the server it starts).
+    package var backend: DisplayBackend?
     package var geometry: String?
     package var scale: Double?
 
@@ -247,6 +249,11 @@ package struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// A notification's urgency, as the specification names its levels.
+/// `--backend`.
+package enum DisplayBackend: String, CaseIterable, Sendable {
+    case x11, wayland
+}
+
 package enum NotificationUrgency: String, CaseIterable, Sendable {
     case low, normal, critical
     package init(level: Int) { self = level <= 0 ? .low : level >= 2 ? .critical : .normal }

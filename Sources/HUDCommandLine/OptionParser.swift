@@ -225,6 +225,7 @@ package enum OptionTable {
             text("monitor", "Parent monitor: pointer | focused | primary | NAME | INDEX (default: pointer).", key: .text { _, o in o.monitor ?? "pointer" }) { $0.monitor = $1 },
             text("geometry", "Parent region WxH+X+Y in screen pixels.") { $0.geometry = $1 },
             number("scale", "Scale factor (default: Xft.dpi / 96).", key: .number { _, o in o.scale }) { $0.scale = $1 },
+            choice("backend", DisplayBackend.self, "x11 | wayland (default: Wayland where WAYLAND_DISPLAY is set and the compositor has layer-shell, else X11).") { $0.backend = $1 },
         ]),
         ("Wrapping a command", [
             number("result-time", "Seconds the success or error icon stays after the command ends (default 1; 0: none).", key: .number { _, o in o.resultTime }) { $0.resultTime = $1 },

@@ -8,8 +8,9 @@ import HUDRender
 import HUDSocket
 import HUDSystem
 import HUDX11
+import HUDWayland
 
-/// The server on an X11 display.
+/// The server on an X11 display (or, where `BackendChoice` picks it, on Wayland).
 package typealias X11Server = HUDServer<X11ServerDisplay>
 
 /// Its three starts: `xhud server`, a server started by a client, a client's private server.
@@ -55,6 +56,16 @@ extension HUDServer where Display == X11ServerDisplay {
         unlink(paths.socket)
         let listener: Int32
         do { listener = try UnixSocket.listen(paths.socket) } catch { return fail("\(error)", Status.usage) }
+        do {
+            if let wayland = try BackendChoice.wayland() {
+                return withExtendedLifetime(lock) {
+                    WaylandServer.runForeground(paths: paths, connection: wayland, listener: listener, notifications: notifications, replace: replace)
+                }
+            }
+        } catch {
+            unlink(paths.socket)
+            return fail("\(error)", Status.noDisplay)
+        }
         let display: X11Display
         do { display = try X11Display(keyboardExtension: false) } catch {
             unlink(paths.socket)
@@ -88,6 +99,12 @@ extension HUDServer where Display == X11ServerDisplay {
         unsetenv(ServerLauncher.listenFDVariable)
         _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
         _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
+        do {
+            if let wayland = try BackendChoice.wayland() { return WaylandServer.runStarted(paths: paths, connection: wayland, listener: listener) }
+        } catch {
+            unlink(paths.socket)
+            return Status.noDisplay
+        }
         let display: X11Display
         do { display = try X11Display(keyboardExtension: false) } catch {
             unlink(paths.socket)   // ours (the lock is held): no stale socket is left behind
@@ -108,7 +125,10 @@ extension HUDServer where Display == X11ServerDisplay {
     /// then runs without a HUD, not a word said), else the client hears why.
     package static func runPrivate(connection: Int32, silentWithoutDisplay: Bool) -> Int32 {
         let display: X11Display
-        do { display = try X11Display(keyboardExtension: false) } catch {
+        do {
+            if let wayland = try BackendChoice.wayland() { return WaylandServer.runPrivate(connection: wayland, client: connection) }
+            display = try X11Display(keyboardExtension: false)
+        } catch {
             if !silentWithoutDisplay {
                 _ = try? UnixSocket.readFrame(connection, tag: Wire.requestTag, timeout: 5)
                 _ = UnixSocket.writeAll(connection, Wire.Reply(status: Status.noDisplay, error: "xhud: \(error)\n").encoded())

@@ -32,13 +32,26 @@ package struct ServerPaths: Equatable, Sendable {
         return (home + "/.cache/xhud", true)
     }
 
-    /// The paths for `$DISPLAY` (nil when it is unset or no display could have its name
+    /// The paths for `$WAYLAND_DISPLAY` when it is set (its server draws there when the
+    /// compositor has layer-shell, else through XWayland) unless `XHUD_BACKEND` is `x11`, else
+    /// for `$DISPLAY` (nil when it is unset or no display could have its name
     /// (`displayProblem`): there is no display to serve).
     package static func current() -> ServerPaths? {
+        if let w = waylandDisplay, let dir = defaultDirectory() {
+            return ServerPaths(directory: dir.path, display: w, host: dir.inHome ? hostName() : nil)
+        }
         guard let d = Environment.value("DISPLAY"), displayProblem(d) == nil, let dir = defaultDirectory() else { return nil }
         return ServerPaths(directory: dir.path, display: d, host: dir.inHome ? hostName() : nil)
     }
 
+
+    /// The Wayland display whose server serves this process's HUDs: `$WAYLAND_DISPLAY` (or
+    /// libwayland's default under `XHUD_BACKEND=wayland`), nil under `XHUD_BACKEND=x11`.
+    package static var waylandDisplay: String? {
+        let backend = Environment.value("XHUD_BACKEND")
+        guard backend != "x11" else { return nil }
+        return Environment.value("WAYLAND_DISPLAY").flatMap { $0.isEmpty ? nil : $0 } ?? (backend == "wayland" ? "wayland-0" : nil)
+    }
 
     /// What is wrong with a display name, nil when Xlib could open it: `[HOST]:NUMBER[.SCREEN]`
     /// (the host may hold colons: IPv6, DECnet's `::`), at most 255 bytes before the colon.

@@ -163,6 +163,8 @@ case $depends in *libpangocairo-1.0-0*) ;; *) depends="$depends, libpangocairo-1
 # gdk-pixbuf too, when an image other than PNG or SVG (JPEG, GIF, BMP, ...) is first decoded.
 case $depends in *libgdk-pixbuf-2.0-0*) ;; *) depends="$depends, libgdk-pixbuf-2.0-0" ;; esac
 
+# libwayland-client0 is loaded with dlopen on a Wayland compositor with layer-shell alone: an
+# X11 desktop needs none of it.
 # --- control -------------------------------------------------------------------------------
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat > "$root/DEBIAN/control" <<EOF
@@ -172,7 +174,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
-Recommends: librsvg2-2, adwaita-icon-theme | hicolor-icon-theme, xcompmgr | picom
+Recommends: librsvg2-2, adwaita-icon-theme | hicolor-icon-theme, xcompmgr | picom, libwayland-client0
 Suggests: pulseaudio-utils | pipewire-pulse, brightnessctl, webp-pixbuf-loader
 Section: x11
 Priority: optional

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HUDBus
+import HUDCore
+import HUDEngine
+import HUDRender
+import HUDSocket
+import HUDSystem
+import HUDWayland
+import HUDX11
+
+extension WaylandHUD: ServedHUD {}
+
+/// A Wayland compositor with layer-shell and its loop.
+package final class WaylandServerDisplay: ServerDisplay {
+    package let waylandLoop: WaylandLoop
+    package var loop: any HUDEventLoop { waylandLoop }
+
+    package init(_ loop: WaylandLoop) { waylandLoop = loop }
+
+    package var dpi: Double? { nil }
+    /// A monitor is an output (by index), a geometry a rectangle of the first; another client's
+    /// window is nothing a Wayland client can see or follow.
+    package func makeHUD(configuration: HUDConfiguration, parent: ParentSpec, scale: Double?) throws -> WaylandHUD {
+        switch parent {
+        case .monitor(let m):
+            return try WaylandHUD(loop: waylandLoop, configuration: configuration, output: m, scale: scale)
+        case .geometry(let g):
+            guard let r = parseGeometry(g) else { throw X11Error.badGeometry(g) }
+            return try WaylandHUD(loop: waylandLoop, configuration: configuration, area: r, scale: scale)
+        case .window:
+            throw WaylandError.notOnWayland("--window and --attach have no meaning on Wayland: a client cannot see another's windows (the HUD would cover its output: leave them out, or use --backend x11 under XWayland)")
+        }
+    }
+    package func rootString(_ name: String) -> String? { nil }
+}
+
+/// The server on a Wayland compositor.
+package typealias WaylandServer = HUDServer<WaylandServerDisplay>
+
+extension HUDServer where Display == WaylandServerDisplay {
+    static func make(paths: ServerPaths?, connection: WaylandConnection, listener: Int32) -> WaylandServer {
+        let loop = WaylandLoop(connection: connection)
+        loop.textShaper = TextShaper.shared
+        let server = WaylandServer(paths: paths, display: WaylandServerDisplay(loop), listener: listener)
+        loop.installSignalHandlers()
+        loop.onSignal = { [unowned server] _ in server.exit() }
+        _ = loop.addTimer(after: 0.05) { [unowned loop] in
+            if FontWarmup.keptMatchesHeld { _ = loop.addTimer(after: 0.35) { FontWarmup.settle() } } else { FontWarmup.settle() }
+        }
+        // The desktop's light or dark preference, after the request that started the server.
+        _ = loop.addTimer(after: 0) { [unowned server] in
+            server.colorScheme = ColorSchemeWatch()
+            server.colorScheme?.start()
+        }
+        return server
+    }
+
+    /// `xhud server` on Wayland (the lock and socket are the caller's).
+    static func runForeground(paths: ServerPaths, connection: WaylandConnection, listener: Int32, notifications: Bool, replace: Bool) -> Int32 {
+        let server = make(paths: paths, connection: connection, listener: listener)
+        server.lingersForever = true
+        server.takeOverFromDeadServer()
+        FontWarmup.loadPango()
+        if notifications {
+            server.notifications = NotificationRelay(server: server, directory: paths.directory, replace: replace)
+            server.notifications?.start()
+        }
+        return server.display.waylandLoop.run()
+    }
+
+    /// A server started by a client, on Wayland.
+    static func runStarted(paths: ServerPaths, connection: WaylandConnection, listener: Int32) -> Int32 {
+        let server = make(paths: paths, connection: connection, listener: listener)
+        FontWarmup.loadShaping()
+        server.scheduleExit()
+        _ = server.loop.addTimer(after: 0) { server.takeOverFromDeadServer() }
+        return server.display.waylandLoop.run()
+    }
+
+    /// A client's private server, on Wayland.
+    static func runPrivate(connection: WaylandConnection, client: Int32) -> Int32 {
+        let server = make(paths: nil, connection: connection, listener: -1)
+        FontWarmup.loadShaping()
+        server.linger = 0
+        server.accept(client)
+        return server.display.waylandLoop.run()
+    }
+}

@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CWayland
+import HUDCore
+import HUDSystem
+
+/// One connection to a Wayland compositor: the globals a HUD needs (compositor, shared memory,
+/// layer shell, outputs, a seat's pointer), and every proxy's events delivered to a handler of
+/// its own. Owned by the loop's thread, as every proxy is.
+package final class WaylandConnection {
+    let lib: LibWayland
+    let display: OpaquePointer
+    private(set) var registry: OpaquePointer?
+    private(set) var compositor: OpaquePointer?
+    private(set) var compositorVersion: UInt32 = 0
+    private(set) var shm: OpaquePointer?
+    private(set) var layerShell: OpaquePointer?
+    private(set) var viewporter: OpaquePointer?
+    private(set) var screens: [WaylandScreen] = []
+    private var seat: OpaquePointer?
+    private var pointer: OpaquePointer?
+    private var handlers: [OpaquePointer: (UInt32, UnsafeMutablePointer<wl_argument>) -> Void] = [:]
+
+    /// The pointer's surface and position on it (surface coordinates), and its button events.
+    private(set) var pointerSurface: OpaquePointer?
+    private(set) var pointerPosition = Point.zero
+    var onButton: ((OpaquePointer, Point, UInt32, Bool) -> Void)?
+
+    /// Connects to `$WAYLAND_DISPLAY` and learns its globals and outputs (two round trips).
+    package init() throws(WaylandError) {
+        let lib: LibWayland
+        switch LibWayland.load() {
+        case .success(let l): lib = l
+        case .failure(let e): throw e
+        }
+        guard let d = lib.connect(nil) else {
+            throw .noDisplay("cannot connect to the Wayland display '\(Environment.value("WAYLAND_DISPLAY") ?? "wayland-0")'")
+        }
+        self.lib = lib
+        display = d
+        registry = request(d, 1, [], creating: xhud_wl_registry_interface(), version: 1)
+        listen(registry) { [unowned self] op, args in
+            guard op == 0, let name = args[1].s else { return }
+            bindGlobal(args[0].u, String(cString: name), args[2].u)
+        }
+        _ = lib.roundtrip(d)
+        _ = lib.roundtrip(d)   // the outputs' modes and scales
+        guard compositor != nil, shm != nil else { throw .missing("the Wayland compositor offers no wl_compositor or wl_shm") }
+        guard layerShell != nil else {
+            throw .missing("the Wayland compositor does not offer zwlr_layer_shell_v1 (sway, Hyprland, river and KDE do; GNOME does not: xhud draws through XWayland there)")
+        }
+        guard !screens.isEmpty else { throw .missing("the Wayland compositor has no output") }
+    }
+
+    deinit { lib.disconnect(display) }
+
+    var fd: Int32 { lib.getFD(display) }
+
+    private func bindGlobal(_ name: UInt32, _ interface: String, _ version: UInt32) {
+        func bind(_ iface: UnsafePointer<wl_interface>, _ v: UInt32) -> OpaquePointer? {
+            interface.withCString { s in
+                var args = [wl_argument(u: name), wl_argument(s: s), wl_argument(u: v), wl_argument(n: 0)]
+                return args.withUnsafeMutableBufferPointer {
+                    lib.marshal(registry, 0, iface, v, 0, $0.baseAddress)
+                }
+            }
+        }
+        switch interface {
+        case "wl_compositor":
+            compositorVersion = min(version, 4)
+            compositor = bind(xhud_wl_compositor_interface(), compositorVersion)
+        case "wl_shm": shm = bind(xhud_wl_shm_interface(), 1)
+        case "zwlr_layer_shell_v1": layerShell = bind(xhud_layer_shell_interface(), min(version, 4))
+        case "wp_viewporter": viewporter = bind(xhud_viewporter_interface(), 1)
+        case "wl_output":
+            guard let o = bind(xhud_wl_output_interface(), min(version, 4)) else { return }
+            screens.append(WaylandScreen(proxy: o, name: name))
+            listen(o) { [unowned self] op, args in
+                guard let i = screens.firstIndex(where: { $0.proxy == o }) else { return }
+                switch op {
+                case 1 where args[0].u & 1 != 0:   // mode, the current one
+                    screens[i].pixelWidth = Int(args[1].i)
+                    screens[i].pixelHeight = Int(args[2].i)
+                    if args[3].i > 0 { screens[i].refresh = Double(args[3].i) / 1000 }
+                case 3: screens[i].scale = max(1, Int(args[0].i))
+                case 4: screens[i].outputName = args[0].s.map { String(cString: $0) }   // since version 4
+                default: break
+                }
+            }
+        case "wl_seat" where seat == nil:
+            seat = bind(xhud_wl_seat_interface(), min(version, 5))
+            listen(seat) { [unowned self] op, args in
+                guard op == 0 else { return }   // capabilities
+                if args[0].u & 1 != 0, pointer == nil {
+                    pointer = request(seat!, 0, [wl_argument(n: 0)], creating: xhud_wl_pointer_interface())
+                    listen(pointer) { [unowned self] op, args in pointerEvent(op, args) }
+                }
+            }
+        default: break
+        }
+    }
+
+    private func pointerEvent(_ op: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
+        func fixed(_ f: wl_fixed_t) -> Double { Double(f) / 256 }
+        switch op {
+        case 0:   // enter
+            pointerSurface = args[1].o
+            pointerPosition = Point(x: fixed(args[2].f), y: fixed(args[3].f))
+        case 1: pointerSurface = nil   // leave
+        case 2: pointerPosition = Point(x: fixed(args[1].f), y: fixed(args[2].f))   // motion
+        case 3:   // button
+            if let s = pointerSurface { onButton?(s, pointerPosition, args[2].u, args[3].u == 1) }
+        default: break
+        }
+    }
+
+    // MARK: Requests and events
+
+    /// Sends request `opcode` on `proxy`; `creating`: the interface of the object it makes (its
+    /// new_id argument is in `args`), of `version` (default: the proxy's).
+    @discardableResult
+    func request(_ proxy: OpaquePointer, _ opcode: UInt32, _ args: [wl_argument], creating: UnsafePointer<wl_interface>? = nil,
+                 version: UInt32? = nil, destroying: Bool = false) -> OpaquePointer? {
+        var a = args
+        let v = version ?? lib.version(proxy)
+        return a.withUnsafeMutableBufferPointer { lib.marshal(proxy, opcode, creating, v, destroying ? 1 : 0, $0.baseAddress) }
+    }
+
+    /// Delivers `proxy`'s events to `handler` (opcode, arguments) until `forget`.
+    func listen(_ proxy: OpaquePointer?, _ handler: @escaping (UInt32, UnsafeMutablePointer<wl_argument>) -> Void) {
+        guard let proxy else { return }
+        handlers[proxy] = handler
+        _ = lib.addDispatcher(proxy, { implementation, target, opcode, _, args in
+            guard let implementation, let target, let args else { return 0 }
+            let c = Unmanaged<WaylandConnection>.fromOpaque(implementation).takeUnretainedValue()
+            c.handlers[OpaquePointer(target)]?(opcode, args)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// Destroys a proxy whose interface has no destructor request (callbacks) or after one.
+    func forget(_ proxy: OpaquePointer) {
+        handlers[proxy] = nil
+        lib.destroy(proxy)
+    }
+
+    /// Sends `opcode` (a destructor) and forgets the proxy.
+    func destroy(_ proxy: OpaquePointer, opcode: UInt32) {
+        handlers[proxy] = nil
+        request(proxy, opcode, [], destroying: true)
+    }
+
+    /// A region of rectangles (surface coordinates), for an input region.
+    func region(_ rects: [Rect]) -> OpaquePointer? {
+        guard let compositor, let r = request(compositor, 1, [wl_argument(n: 0)], creating: xhud_wl_region_interface()) else { return nil }
+        for q in rects {
+            request(r, 1, [wl_argument(i: Int32(q.x)), wl_argument(i: Int32(q.y)), wl_argument(i: Int32(q.width)), wl_argument(i: Int32(q.height))])
+        }
+        return r
+    }
+
+    /// The screen an output name or index picks (nil: the first).
+    func screen(named which: String?) throws(WaylandError) -> WaylandScreen {
+        guard let which, !["pointer", "focused", "primary"].contains(which) else { return screens[0] }
+        if let s = screens.first(where: { $0.outputName == which }) { return s }
+        if let i = Int(which), screens.indices.contains(i) { return screens[i] }
+        let names = screens.compactMap(\.outputName).joined(separator: ", ")
+        throw .missing("no Wayland output \(which): outputs are numbered 0 to \(screens.count - 1)" + (names.isEmpty ? "" : " (\(names))"))
+    }
+}
+
+/// A `wl_output`: its current mode (pixels), integer scale and refresh rate.
+struct WaylandScreen {
+    let proxy: OpaquePointer
+    let name: UInt32
+    var pixelWidth = 0, pixelHeight = 0
+    var scale = 1
+    var refresh = 60.0
+    /// Its name (`HEADLESS-1`, `DP-2`), from compositors with wl_output version 4.
+    var outputName: String?
+
+    /// The output in device pixels (the HUD's region, at the origin: a layer surface is placed
+    /// on its own output).
+    var rect: Rect { Rect(x: 0, y: 0, width: Double(max(1, pixelWidth)), height: Double(max(1, pixelHeight))) }
+}

@@ -1,0 +1,49 @@
+import XCTest
+import HUDCore
+@testable import HUDWayland
+
+/// The HUD's window rectangle becomes a layer surface's size, anchors and margins: each axis is
+/// anchored to the nearer edge, in surface coordinates (device pixels over the output's scale).
+final class LayerPlacementTests: XCTestCase {
+    let output = Size(width: 1920, height: 1080)
+
+    func testCentredHUDIsPinnedByItsTopLeft() {
+        let p = LayerPlacement(rect: Rect(x: 860, y: 440, width: 200, height: 200), output: output, scale: 1)
+        XCTAssertEqual(p.anchor, LayerPlacement.top | LayerPlacement.left)
+        XCTAssertEqual(p.margins.left, 860)
+        XCTAssertEqual(p.margins.top, 440)
+        XCTAssertEqual(p.width, 200)
+        XCTAssertEqual(p.height, 200)
+    }
+
+    func testBottomRightHUDIsAnchoredToThoseEdges() {
+        let p = LayerPlacement(rect: Rect(x: 1700, y: 900, width: 200, height: 160), output: output, scale: 1)
+        XCTAssertEqual(p.anchor, LayerPlacement.bottom | LayerPlacement.right)
+        XCTAssertEqual(p.margins.right, 20)
+        XCTAssertEqual(p.margins.bottom, 20)
+        XCTAssertEqual(p.margins.top, 0)
+        XCTAssertEqual(p.margins.left, 0)
+    }
+
+    func testTopEdgeHUD() {
+        let p = LayerPlacement(rect: Rect(x: 900, y: 10, width: 120, height: 60), output: output, scale: 1)
+        XCTAssertEqual(p.anchor & LayerPlacement.top, LayerPlacement.top)
+        XCTAssertEqual(p.margins.top, 10)
+    }
+
+    func testScaleTwoHalvesEverythingAndRoundsTheSizeUp() {
+        let p = LayerPlacement(rect: Rect(x: 1001, y: 400, width: 201, height: 100), output: Size(width: 3840, height: 2160), scale: 2)
+        XCTAssertEqual(p.width, 101)   // the buffer (202 px) covers the window's 201
+        XCTAssertEqual(p.height, 50)
+        XCTAssertEqual(p.anchor, LayerPlacement.top | LayerPlacement.left)
+        XCTAssertEqual(p.margins.left, 500)
+        XCTAssertEqual(p.margins.top, 200)
+    }
+
+    func testSamePlacementIsEqual() {
+        let r = Rect(x: 10, y: 10, width: 50, height: 50)
+        XCTAssertEqual(LayerPlacement(rect: r, output: output, scale: 1), LayerPlacement(rect: r, output: output, scale: 1))
+        XCTAssertNotEqual(LayerPlacement(rect: r, output: output, scale: 1),
+                          LayerPlacement(rect: r.offsetBy(dx: 1, dy: 0), output: output, scale: 1))
+    }
+}

@@ -1,0 +1,607 @@
+"""The Wayland backend on a real compositor: a headless sway (Debian 12's 1.7, pixman), HUDs
+started with WAYLAND_DISPLAY set and DISPLAY unset, and what the compositor shows read back with
+grim. sway refuses to run as root: as root, sway and every client run as the user `xhudtest`
+(made when missing).
+
+The output is 1280x720 in a solid colour; a HUD's bezel is darker than it at the centre."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import XHUD_BIN, xhud_bin, xplain  # noqa: F401 (fixtures)
+
+USER = "xhudtest"
+WIDTH, HEIGHT = 1280, 720
+BACKGROUND = (0x3A, 0x6E, 0xA5)
+CONFIG = f"""output * bg #{''.join(f'{c:02x}' for c in BACKGROUND)} solid_color
+output HEADLESS-1 resolution {WIDTH}x{HEIGHT} scale {{scale}}
+default_border none
+"""
+
+
+def wait_until(predicate, timeout, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()
+
+
+class Sway:
+    """A headless sway and the environment its clients run in."""
+
+    def __init__(self, directory: Path, as_user: list[str], scale: int = 1):
+        self.directory = directory
+        self.scale = scale
+        self.as_user = as_user
+        self.runtime = directory / "runtime"
+        self.env = {
+            "HOME": str(directory / "home"), "XDG_RUNTIME_DIR": str(self.runtime), "PATH": "/usr/bin:/bin",
+            "WAYLAND_DISPLAY": "wayland-1", "XDG_CONFIG_HOME": str(directory / "config"),
+            "XDG_CACHE_HOME": str(directory / "cache"),
+        }
+        self.clients: list[subprocess.Popen] = []
+        self.process: subprocess.Popen | None = None
+
+    def command(self, args: list[str], **extra) -> list[str]:
+        env = dict(self.env, **extra)
+        return [*self.as_user, "env", "-i", *(f"{k}={v}" for k, v in env.items()), *args]
+
+    def start(self):
+        (self.directory / "sway.conf").write_text(CONFIG.format(scale=self.scale))
+        args = self.command(["sway", "-c", str(self.directory / "sway.conf")], WLR_BACKENDS="headless",
+                            WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1")
+        args.remove("WAYLAND_DISPLAY=wayland-1")
+        self.log = open(self.directory / "sway.log", "wb")
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        if not wait_until(lambda: (self.runtime / "wayland-1").exists(), 10):
+            pytest.fail("sway did not start: " + (self.directory / "sway.log").read_text()[-2000:])
+        # swaybg paints the background a moment after the output is up.
+        if not wait_until(lambda: self.shot().pixel(WIDTH // 2, HEIGHT // 2) == BACKGROUND, 10):
+            pytest.fail(f"the background is not {BACKGROUND} (is swaybg installed?)")
+        sock = next(self.runtime.glob("sway-ipc.*.sock"), None)
+        if sock:
+            self.env["SWAYSOCK"] = str(sock)
+
+    def xhud(self, *args, timeout=10) -> subprocess.CompletedProcess:
+        return subprocess.run(self.command([str(XHUD_BIN), *args]), capture_output=True, text=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL)
+
+    def spawn(self, *args) -> subprocess.Popen:
+        p = subprocess.Popen(self.command([str(XHUD_BIN), *args]), stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        self.clients.append(p)
+        return p
+
+    def shot(self) -> "Shot":
+        out = subprocess.run(self.command(["grim", "-t", "ppm", "-"]), capture_output=True, timeout=10)
+        assert out.returncode == 0, out.stderr.decode()
+        return Shot(out.stdout)
+
+    def stop(self):
+        for p in self.clients:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in self.clients:
+            try:
+                p.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+        self.log.close()
+
+
+class Shot:
+    """A grim screenshot (binary PPM)."""
+
+    def __init__(self, data: bytes):
+        # grim writes "P6\nW H\n255\n" and the pixels.
+        magic, size, depth, self.pixels = data.split(b"\n", 3)
+        assert magic == b"P6" and depth == b"255", data[:20]
+        self.width, self.height = map(int, size.split())
+        assert len(self.pixels) == self.width * self.height * 3
+
+    def pixel(self, x, y):
+        i = (y * self.width + x) * 3
+        return tuple(self.pixels[i:i + 3])
+
+    def region(self, x, y, w, h) -> bytes:
+        return b"".join(self.pixels[((y + r) * self.width + x) * 3:((y + r) * self.width + x + w) * 3] for r in range(h))
+
+    def dark(self, x, y) -> bool:
+        """Darker than the background by far: a dark bezel over it."""
+        return sum(self.pixel(x, y)) < sum(BACKGROUND) - 120
+
+    def bezel(self, reach=300, step=2) -> tuple[int, int, int, int] | None:
+        """The bounding box of the dark pixels within `reach` of the centre (x, y, w, h): the
+        bezel, its light label, indicator and bar inside it. A `reach` of None: anywhere."""
+        cx, cy = self.width // 2, self.height // 2
+        rx, ry = (cx, cy) if reach is None else (reach, reach)
+        xs, ys = [], []
+        for y in range(max(0, cy - ry), min(self.height, cy + ry), step):
+            row = [x for x in range(max(0, cx - rx), min(self.width, cx + rx), step) if self.dark(x, y)]
+            if row:
+                ys.append(y)
+                xs += (row[0], row[-1])
+        if not ys:
+            return None
+        return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def _as_user() -> list[str]:
+    if os.geteuid() != 0:
+        return []
+    if not shutil.which("runuser"):
+        pytest.skip("sway refuses to run as root, and there is no runuser to run it as another user")
+    try:
+        pwd.getpwnam(USER)
+    except KeyError:
+        if subprocess.run(["useradd", "-m", USER], capture_output=True).returncode != 0:
+            pytest.skip(f"sway refuses to run as root, and the user {USER} could not be made")
+    as_user = ["runuser", "-u", USER, "--"]
+    for path, test in ((XHUD_BIN, "-x"), (Path(__file__).with_name("wayland_pointer.py"), "-r")):
+        if subprocess.run([*as_user, "test", test, str(path)]).returncode != 0:
+            pytest.skip(f"the user {USER} (sway refuses root) cannot reach {path}: the checkout must be readable by others")
+    return as_user
+
+
+@pytest.fixture
+def sway():
+    yield from _sway(1)
+
+
+@pytest.fixture
+def sway_scaled():
+    """The same output at scale 2 (a 640x360 desktop in 1280x720 pixels)."""
+    yield from _sway(2)
+
+
+def _sway(scale: int):
+    for tool in ("sway", "swaybg", "grim"):
+        if not shutil.which(tool):
+            pytest.skip(f"{tool} is not installed (scripts/deps.sh installs it)")
+    if not XHUD_BIN.exists():
+        pytest.skip(f"{XHUD_BIN} is not built")
+    as_user = _as_user()
+    directory = Path(tempfile.mkdtemp(prefix="xhud-wayland-"))
+    os.chmod(directory, 0o755)
+    runtime = directory / "runtime"
+    for d in (runtime, directory / "home", directory / "config", directory / "cache"):
+        d.mkdir(mode=0o700)
+    if as_user:
+        uid, gid = pwd.getpwnam(USER).pw_uid, pwd.getpwnam(USER).pw_gid
+        for d in (directory, runtime, directory / "home", directory / "config", directory / "cache"):
+            os.chown(d, uid, gid)
+    s = Sway(directory, as_user, scale)
+    try:
+        s.start()
+        yield s
+    finally:
+        s.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def shown(s: Sway, timeout=5.0):
+    """The bezel once it is up (its fade-in over), else None."""
+    box = None
+    if wait_until(lambda: s.shot().bezel() is not None, timeout):
+        time.sleep(0.5)   # the fade-in's end
+        box = s.shot().bezel()
+    return box
+
+
+def gone(s: Sway, timeout=5.0) -> bool:
+    return wait_until(lambda: s.shot().bezel() is None, timeout)
+
+
+def servers_with(variable: str) -> list[int]:
+    """The xhud-host processes whose environment holds `variable` (NAME=VALUE)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "xhud-host" and \
+                    variable.encode() in (entry / "environ").read_bytes().split(b"\0"):
+                found.append(int(entry.name))
+        except OSError:   # gone, or not ours to read
+            pass
+    return found
+
+
+def test_background_alone(sway):
+    shot = sway.shot()
+    assert (shot.width, shot.height) == (WIDTH, HEIGHT)
+    assert shot.pixel(WIDTH // 2, HEIGHT // 2) == BACKGROUND
+    assert shot.bezel() is None
+
+
+def test_spinner_at_the_centre_animates_and_goes(sway):
+    p = sway.spawn("--label", "Hello")
+    box = shown(sway)
+    assert box, f"no bezel at the output's centre; xhud said {p.stderr.read1().decode() if p.poll() is not None else ''}"
+    x, y, w, h = box
+    assert abs((x + w / 2) - WIDTH / 2) <= 3 and abs((y + h / 2) - HEIGHT / 2) <= 3, f"bezel {box} is not centred"
+    assert 40 <= w <= 400 and 40 <= h <= 400, f"bezel {box}"
+    # The spinner turns: its square differs from one moment to the next.
+    frames = []
+    for _ in range(4):
+        frames.append(sway.shot().region(x, y, w, h // 2))
+        time.sleep(0.15)
+    assert len(set(frames)) > 1, "the spinner did not move in 0.6 s"
+    os.killpg(p.pid, signal.SIGTERM)
+    assert gone(sway), "the HUD stayed after its client ended"
+
+
+def test_fade_in_is_drawn_with_alpha(sway):
+    """No compositor-side opacity on Wayland: a slow fade-in's frames are drawn translucent, the
+    bezel's pixels between the background and their final colour."""
+    sway.spawn("--label", "Fading", "--fade-in", "3")
+    cx, cy = WIDTH // 2 - 30, HEIGHT // 2   # beside the indicator and the label: the bezel's fill
+    assert wait_until(lambda: sway.shot().pixel(cx, cy) != BACKGROUND, 3), "nothing appeared"
+    time.sleep(0.7)
+    middle = sum(sway.shot().pixel(cx, cy))
+    assert wait_until(lambda: sway.shot().bezel() is not None, 5)
+    time.sleep(3)
+    final = sum(sway.shot().pixel(cx, cy))
+    assert final + 30 < middle < sum(BACKGROUND) - 30, (final, middle, sum(BACKGROUND))
+
+
+def test_named_osd_updates_in_place_and_hides(sway):
+    r = sway.xhud("--id", "volume", "--mode", "bar", "--progress", "0.5")
+    assert r.returncode == 0, r.stderr
+    box = shown(sway)
+    assert box, "the OSD did not show"
+    x, y, w, h = box
+
+    def fill(shot):
+        """The light pixels in the bezel: the bar's outline and its fill."""
+        return sum(1 for j in range(y, y + h) for i in range(x, x + w) if sum(shot.pixel(i, j)) > 600)
+
+    before = sway.shot()
+    r = sway.xhud("--id", "volume", "--progress", "0.9")
+    assert r.returncode == 0, r.stderr
+    assert wait_until(lambda: sway.shot().region(*box) != before.region(*box), 3), "the bar did not change"
+    time.sleep(0.4)   # the bar's move
+    after = sway.shot()
+    assert after.bezel() == box, "the update moved the bezel or made another one"
+    assert fill(after) > fill(before) * 1.3, "the bar's fill did not grow"
+    r = sway.xhud("hide", "--id", "volume")
+    assert r.returncode == 0, r.stderr
+    assert gone(sway), "the OSD stayed after hide"
+
+
+def click(s: Sway, x: int, y: int) -> subprocess.CompletedProcess:
+    """Moves sway's virtual pointer to (x, y), from off the HUD, and clicks there."""
+    helper = Path(__file__).with_name("wayland_pointer.py")
+    return subprocess.run(s.command(["/usr/bin/python3", str(helper), "10", "10", str(x), str(y), str(WIDTH), str(HEIGHT)]),
+                          capture_output=True, text=True, timeout=20)
+
+
+def test_button_takes_a_click(sway):
+    p = sway.spawn("--label", "Working", "--button", "Cancel")
+    box = shown(sway)
+    assert box, "no bezel"
+    x, y, w, h = box
+    shot = sway.shot()
+    # The button's outline, the lowest light pixels of the bezel's middle column; its middle
+    # is half its height (about 24 px) above.
+    cx = x + w // 2
+    outline = next((j for j in range(y + h - 1, y, -1) if sum(shot.pixel(cx, j)) > 500), None)
+    assert outline, "no button in the bezel"
+    r = click(sway, cx, outline - 11)
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    try:
+        assert p.wait(timeout=5) == 1, "Cancel did not end the HUD with exit 1"
+    except subprocess.TimeoutExpired:
+        pytest.fail("the click on Cancel did nothing")
+    assert gone(sway)
+
+
+def test_click_dismisses_an_icon_notification(sway):
+    """An icon notification takes clicks (its click handler): a click ends it long before its
+    five seconds."""
+    r = sway.xhud("success", "Saved", "--min-duration", "8")
+    assert r.returncode == 0, r.stderr
+    shown_at = time.monotonic()
+    assert shown(sway), "no bezel"
+    r = click(sway, WIDTH // 2, HEIGHT // 2)
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    assert gone(sway, 2), "the click did not dismiss the notification"
+    assert time.monotonic() - shown_at < 6
+
+
+def test_sway_exec_runs_the_osd(sway):
+    """A binding's command, run by sway with its own environment (`swaymsg exec` runs it as
+    `bindsym ... exec` does): two presses, one OSD, updated in place."""
+    if "SWAYSOCK" not in sway.env:
+        pytest.skip("sway's IPC socket was not found")
+    for progress in ("0.3", "0.8"):
+        r = subprocess.run(sway.command(["swaymsg", "exec", f"{XHUD_BIN} --id volume --mode bar --progress {progress}"]),
+                           capture_output=True, text=True, timeout=10)
+        assert r.returncode == 0, r.stdout + r.stderr
+        box = shown(sway)
+        assert box, f"no OSD after the press with {progress}"
+        if progress == "0.3":
+            first = box, sway.shot().region(*box)
+    assert box == first[0], "the second press moved the OSD or made another"
+    assert sway.shot().region(*box) != first[1], "the second press did not update the bar"
+
+
+def window_beneath(s: Sway) -> tuple[subprocess.Popen, Path]:
+    """weston-eventdemo as sway's only window (tiled over the whole output), logging the pointer
+    buttons it gets."""
+    if not shutil.which("weston-eventdemo") or not shutil.which("stdbuf"):
+        pytest.skip("weston-eventdemo (weston) or stdbuf is not installed")
+    log = s.directory / "eventdemo.log"
+    out = open(log, "wb")
+    p = subprocess.Popen(s.command(["stdbuf", "-oL", "weston-eventdemo", "--log-button"]), stdout=out,
+                         stderr=subprocess.STDOUT, start_new_session=True)
+    s.clients.append(p)
+    # Up once it has drawn over the background.
+    assert wait_until(lambda: s.shot().pixel(20, HEIGHT - 20) != BACKGROUND, 5), "weston-eventdemo did not show"
+    return p, log
+
+
+def test_click_through_hud_lets_the_click_reach_the_window_beneath(sway):
+    """A HUD that takes no input (no mask, button or click handler) has an empty input region:
+    a click on its bezel is the window's beneath."""
+    _, log = window_beneath(sway)
+    hud = sway.spawn("--label", "Busy", "--mask", "none")
+    time.sleep(1.5)   # shown, its fade-in over
+    r = click(sway, WIDTH // 2, HEIGHT // 2)
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    assert wait_until(lambda: "button" in log.read_text(errors="replace"), 3), \
+        "the window beneath the click-through HUD did not get the click"
+    assert hud.poll() is None
+
+
+def test_blocking_hud_takes_every_click_on_its_output(sway):
+    """A spinner blocks input by default (MBProgressHUD's clear mask): an invisible surface over
+    its output takes the clicks beside it, as X11's input-only window does; once it is gone, the
+    window beneath gets them again."""
+    _, log = window_beneath(sway)
+    hud = sway.spawn("--label", "Modal")
+    time.sleep(1.5)
+    r = click(sway, 100, 100)
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    time.sleep(0.5)
+    assert "button" not in log.read_text(errors="replace"), "a click beside a blocking HUD reached the window"
+    os.killpg(hud.pid, signal.SIGTERM)
+    hud.wait(timeout=5)
+    time.sleep(1)
+    assert click(sway, 100, 100).returncode == 0
+    assert wait_until(lambda: "button" in log.read_text(errors="replace"), 3), "the blocker stayed after the HUD"
+
+
+def test_clickable_hud_keeps_clicks_on_its_bezel(sway):
+    """A HUD with a button takes the clicks on its bezel (its input region), off the button too:
+    the window beneath gets none."""
+    _, log = window_beneath(sway)
+    hud = sway.spawn("--label", "Working", "--button", "Cancel")
+    time.sleep(1.5)
+    r = click(sway, WIDTH // 2 - 30, HEIGHT // 2 - 20)   # the bezel's fill, beside the spinner
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    time.sleep(0.5)
+    assert "button" not in log.read_text(errors="replace"), "a click on the HUD's bezel went through it"
+    assert hud.poll() is None, "a click off the button ended the HUD"
+
+
+def test_wrapped_command_shows_and_passes_its_status(sway):
+    """`xhud -- COMMAND` on Wayland: the HUD shows after its grace time while the command runs,
+    and xhud exits with the command's status."""
+    p = sway.spawn("--label", "Building", "--result-time", "0", "--", "/bin/sh", "-c", "sleep 2; exit 3")
+    assert shown(sway, 3), "no HUD while the command ran"
+    assert p.wait(timeout=10) == 3
+    assert gone(sway)
+
+
+def test_progress_on_stdin(sway):
+    """The line protocol on stdin moves a bar; its end hides the HUD."""
+    p = subprocess.Popen(sway.command([str(XHUD_BIN), "--mode", "bar", "--label", "Copying"]), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    sway.clients.append(p)
+    p.stdin.write(b"progress=0.1\n")
+    p.stdin.flush()
+    box = shown(sway)
+    assert box, "no bar"
+    before = sway.shot().region(*box)
+    p.stdin.write(b"progress=0.9\n")
+    p.stdin.flush()
+    assert wait_until(lambda: sway.shot().region(*box) != before, 3), "the bar did not move"
+    p.stdin.close()
+    assert p.wait(timeout=5) == 0
+    assert gone(sway)
+
+
+def test_notify_send_shows_on_wayland(sway):
+    """`xhud server --notifications` on sway: notify-send's notification is a HUD there."""
+    for tool in ("dbus-daemon", "notify-send"):
+        if not shutil.which(tool):
+            pytest.skip(f"{tool} is not installed")
+    bus = subprocess.Popen(sway.command(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1"]),
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+    sway.clients.append(bus)
+    address = bus.stdout.readline().decode().strip()
+    assert address.startswith("unix:"), address
+    server = subprocess.Popen(sway.command([str(XHUD_BIN), "server", "--notifications"], DBUS_SESSION_BUS_ADDRESS=address),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    sway.clients.append(server)
+
+    def notify():
+        return subprocess.run(sway.command(["notify-send", "Hello from notify-send"], DBUS_SESSION_BUS_ADDRESS=address),
+                              capture_output=True, text=True, timeout=10).returncode == 0
+
+    # The name is taken once the server is up.
+    assert wait_until(notify, 10, 0.3), "notify-send never reached the server"
+    assert wait_until(lambda: sway.shot().bezel(reach=None, step=4) is not None, 5), "no notification shown"
+
+
+def test_two_named_huds_stack_apart(sway):
+    """Two named HUDs stack as on X11: two bezels, one above the other, not overlapping (the
+    first slides to make room: its layer surface's margins follow)."""
+    for name in ("first", "second"):
+        r = sway.xhud("--id", name, "--label", name.title(), "--mode", "text", "--hide-after", "8")
+        assert r.returncode == 0, r.stderr
+
+    def runs():
+        shot = sway.shot()
+        # A row is a bezel's when it has dark pixels near the centre (its text is light).
+        column = [any(shot.dark(x, y) for x in range(WIDTH // 2 - 60, WIDTH // 2 + 60, 3)) for y in range(HEIGHT)]
+        found, start = [], None
+        for y, dark in enumerate(column + [False]):
+            if dark and start is None:
+                start = y
+            elif not dark and start is not None:
+                if y - start > 8:
+                    found.append((start, y))
+                start = None
+        return found
+
+    assert wait_until(lambda: len(runs()) == 2, 5), f"not two bezels apart: {runs()}"
+    time.sleep(0.8)   # the slide's end
+    (a0, a1), (b0, b1) = runs()
+    assert a1 < b0, "the bezels overlap"
+
+
+def test_window_has_no_meaning_on_wayland(sway):
+    r = sway.xhud("--label", "x", "--window", "active", "--hide-after", "1")
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert "Wayland" in r.stderr
+
+
+def test_monitor_names_an_output(sway):
+    sway.spawn("--label", "Here", "--monitor", "HEADLESS-1")
+    assert shown(sway), "no HUD on the output named HEADLESS-1"
+    r = sway.xhud("--label", "Nowhere", "--monitor", "DP-9", "--hide-after", "1")
+    assert r.returncode == 2 and "DP-9" in r.stderr and "HEADLESS-1" in r.stderr, (r.returncode, r.stderr)
+
+
+@pytest.mark.parametrize("position", ["top", "bottom-right"])
+def test_position_puts_the_bezel_at_the_edge(sway, position):
+    """The layer surface is anchored where the HUD's layout puts its window: at the edge (with
+    the layout's margin), as on X11."""
+    sway.spawn("--label", "Edge", "--position", position)
+    assert wait_until(lambda: sway.shot().bezel(reach=None, step=4) is not None, 5), "no bezel"
+    time.sleep(0.5)
+    x, y, w, h = sway.shot().bezel(reach=None)
+    if position == "top":
+        assert y < 60 and abs(x + w / 2 - WIDTH / 2) <= 3, (x, y, w, h)
+    else:
+        assert WIDTH - (x + w) < 60 and HEIGHT - (y + h) < 60, (x, y, w, h)
+        assert x > WIDTH / 2 and y > HEIGHT / 2, (x, y, w, h)
+
+
+def test_scale_two_draws_twice_the_pixels(sway_scaled):
+    """At output scale 2 the HUD is laid out at scale 2 and sent with a buffer scale of 2: its
+    bezel covers twice the pixels each way, sharp, still at the centre."""
+    sway_scaled.spawn("--label", "Hello")
+    box = shown(sway_scaled)
+    assert box, "no bezel at scale 2"
+    x, y, w, h = box
+    assert abs((x + w / 2) - WIDTH / 2) <= 4 and abs((y + h / 2) - HEIGHT / 2) <= 4, box
+    # At scale 1 the same HUD's bezel is about 85x100 pixels (test_spinner_at_the_centre...).
+    assert 150 <= w <= 260 and 170 <= h <= 300, box
+
+
+def test_bad_backend_is_refused(sway):
+    r = sway.xhud("--backend", "mir", "--label", "x")
+    assert r.returncode == 2 and "--backend" in r.stderr
+
+
+def test_idle_osd_costs_no_cpu(sway):
+    """Nothing ticks when nothing moves: a shown bar's server sleeps."""
+    r = sway.xhud("--id", "volume", "--mode", "bar", "--progress", "0.5")
+    assert r.returncode == 0, r.stderr
+    assert shown(sway), "the OSD did not show"
+    time.sleep(0.5)
+    pids = servers_with(f"XDG_RUNTIME_DIR={sway.runtime}")
+    assert pids, "no server process"
+
+    def cpu():
+        total = 0
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])   # utime + stime, in clock ticks
+        return total
+
+    before = cpu()
+    time.sleep(2)
+    assert cpu() - before <= 2, "the server used CPU while the OSD stood still"
+
+
+def test_protocol_tables_are_what_the_scanner_makes():
+    """The checked-in interface tables are wayland-scanner's output for the protocols."""
+    if not shutil.which("wayland-scanner"):
+        pytest.skip("wayland-scanner is not installed (libwayland-bin)")
+    script = Path(__file__).resolve().parents[2] / "scripts" / "wayland-protocols.sh"
+    r = subprocess.run([str(script), "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_x11_server_never_loads_libwayland(xplain):
+    """With only DISPLAY set the server draws on X11, and libwayland-client is not even mapped
+    (it is loaded with dlopen when Wayland is chosen)."""
+    env = {k: v for k, v in xplain.env.items() if k != "WAYLAND_DISPLAY"}
+    xplain.env = env
+    xplain.start_xhud("--label", "X11")
+    pids = servers_with(f"DISPLAY={env['DISPLAY']}")
+    assert pids, "no X11 server process"
+    for pid in pids:
+        maps = Path(f"/proc/{pid}/maps").read_text()
+        assert "libwayland" not in maps, f"server {pid} mapped libwayland on X11"
+
+
+def test_compositor_without_layer_shell_says_so(tmp_path):
+    """weston has no layer-shell: with no X display to fall back on, xhud says why and exits 3."""
+    if not shutil.which("weston"):
+        pytest.skip("weston is not installed")
+    if not XHUD_BIN.exists():
+        pytest.skip(f"{XHUD_BIN} is not built")
+    as_user = _as_user()
+    directory = Path(tempfile.mkdtemp(prefix="xhud-weston-"))
+    os.chmod(directory, 0o755)
+    for d in ("runtime", "home", "config", "cache"):
+        (directory / d).mkdir(mode=0o700)
+        if as_user:
+            os.chown(directory / d, pwd.getpwnam(USER).pw_uid, pwd.getpwnam(USER).pw_gid)
+    s = Sway(directory, as_user)
+    log = open(directory / "weston.log", "wb")
+    weston = subprocess.Popen(s.command(["weston", "--backend=headless-backend.so", "--use-pixman", "--socket=wayland-1",
+                                         "--idle-time=0"]), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        if not wait_until(lambda: (s.runtime / "wayland-1").exists(), 10):
+            pytest.skip("weston did not start: " + (directory / "weston.log").read_text()[-500:])
+        r = s.xhud("--label", "Hello", "--hide-after", "1")
+        assert r.returncode == 3, (r.returncode, r.stderr)
+        assert "zwlr_layer_shell_v1" in r.stderr, r.stderr
+    finally:
+        os.killpg(weston.pid, signal.SIGTERM)
+        weston.wait(timeout=5)
+        log.close()
+        shutil.rmtree(directory, ignore_errors=True)
