@@ -186,6 +186,9 @@ final class NamedJournal {
             if fd >= 0 { close(fd) }
             (fd, fileBytes) = t
             broken = false
+            // What was appended meanwhile may already be past the bound (a burst of updates
+            // while a slow thread wrote): no later change is certain to come and ask.
+            compactIfDue()
         }
     }
 
