@@ -221,7 +221,10 @@ def test_a_stdin_hud_comes_back_as_it_was(nx):
     client.stdin.write(b"label=Copying files\n60\n")
     client.stdin.flush()
     assert wait_until(lambda: hud_rects(nx), 5)
-    rect = hud_rects(nx)[0]
+    # Its size once the lines are applied (it may map with the bar alone, then grow): two reads
+    # a show's length apart agree.
+    rect = wait_steady(lambda: (r := hud_rects(nx)) and r[0], 5, 0.3)
+    assert rect, "the HUD never came to rest"
 
     def at_rest():
         """The HUD's pixels once two reads a show's length (0.3 s) apart agree."""
