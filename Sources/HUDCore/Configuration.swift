@@ -132,30 +132,31 @@ public struct HUDConfiguration: Equatable, Sendable {
         }
     }
 
-    /// The bezel's fill over what this process blurs itself (no compositor): the style's colour
-    /// lighter, as iOS's materials are (the blur, not the fill, keeps what is behind from
-    /// competing with the label); a colour of the user's own as given.
+    /// The bezel's fill where what is behind it is blurred (by this process without a
+    /// compositor, or by a compositor that blurs): the style's colour a little lighter than a
+    /// flat bezel's, as iOS's materials are; a colour of the user's own as given.
     public var materialBezelColor: RGBA {
         if bezelColor != nil || blur <= 0 { return effectiveBezelColor }
         switch style {
-        case .light: return RGBA(0.95, 0.95, 0.95, 0.72)
-        default: return RGBA(0.1, 0.1, 0.1, 0.66)
+        case .light: return RGBA(0.95, 0.95, 0.95, 0.87)
+        default: return RGBA(0.1, 0.1, 0.1, 0.79)
         }
     }
 
     /// The bezel's fill where a blur was asked for and nothing blurs (a compositor that ignores
-    /// the request): denser than a flat bezel's, so that text behind never competes with the
-    /// label; a theme's or the user's colour keeps its hue and rises to that density too
-    /// (`--blur 0` keeps a translucent colour as given).
+    /// the request): a little denser than the material so that text behind
+    /// competes less, and within 10 levels of it over any page, so that the same HUD is one
+    /// material under every compositor. A theme's or the user's colour keeps its hue and rises
+    /// to that density too (`--blur 0` keeps a translucent colour as given).
     public var unblurredBezelColor: RGBA {
         if blur <= 0 { return effectiveBezelColor }
         if let c = bezelColor { return RGBA(c.r, c.g, c.b, max(c.a, HUDConfiguration.unblurredFill)) }
         switch style {
-        case .light: return RGBA(0.95, 0.95, 0.95, 0.95)
+        case .light: return RGBA(0.95, 0.95, 0.95, 0.9)
         default: return RGBA(0.1, 0.1, 0.1, HUDConfiguration.unblurredFill)
         }
     }
-    public static let unblurredFill = 0.92
+    public static let unblurredFill = 0.81
 
     /// A fill where what lies beneath is not known (a copy of the screen gone out of date):
     /// nearly opaque, so that nothing untrue shows through.

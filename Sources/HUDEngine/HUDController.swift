@@ -449,10 +449,9 @@ package final class HUDController {
         // without a compositor there is nothing true to shadow onto); only a mask that paints
         // the region, under a compositor, leaves room for a shadow of our own.
         if !(output.composited && c.effectiveMask.paintsBackground) { c.shadow = false }
-        // Blurred here (no compositor): the material's lighter fill. Under a compositor, which
-        // may not blur at all, the fill stays as dense as a flat bezel's.
-        // A compositor that does not blur: a denser fill instead.
-        if !output.composited { c.bezelColor = c.materialBezelColor } else if !output.blursBehind { c.bezelColor = c.unblurredBezelColor }
+        // One material: blurred (here without a compositor, or by the compositor) the
+        // material's fill; where nothing blurs, the flat bezel's, a little denser.
+        c.bezelColor = output.blursBehind ? c.materialBezelColor : c.unblurredBezelColor
         if !output.composited, let since = beneathChangedAt, var fill = c.bezelColor {
             let k = AnimationCurve.criticallyDamped.value(min(1, max(0, shownAt - since) / Self.risesFor))
             fill.a += (HUDConfiguration.opaqueFill - fill.a) * k

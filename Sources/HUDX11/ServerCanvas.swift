@@ -377,9 +377,10 @@ final class ServerCanvas {
         blurredArea = area
     }
 
-    /// How much further from grey the blurred colours go: iOS's materials raise saturation
-    /// (about 1.8x) so that colour glows through the frost instead of dying in it.
-    static let saturationBoost = 0.7
+    /// How much further from grey the blurred colours go: iOS's materials raise saturation so
+    /// that colour glows through the frost; less than iOS's 1.8x, so that the same HUD stays
+    /// within 10 levels of itself under a compositor that blurs without raising it.
+    static let saturationBoost = 0.35
 
     /// Raises the saturation of an opaque picture on the server: B + s(B - L), L its luminosity
     /// as grey. XRender has no subtraction, so the positive and negative parts of B - L are made

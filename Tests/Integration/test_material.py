@@ -234,7 +234,7 @@ def test_xcompmgr_client_shadows_leave_an_input_blocking_hud_alone(xplain):
     assert wait_until(lambda: compositor_running(xplain.display), 5)
     # Set up: it selects SubstructureNotify on the root with its redirection (nothing else here does).
     assert wait_until(lambda: xplain.root_selects("SubstructureNotify"), 5), "xcompmgr -c did not set up"
-    a = 0.92   # the dark style's fill where a blur is asked for and xcompmgr does not blur
+    a = 0.81   # the dark style's fill where a blur is asked for and xcompmgr does not blur
     expected = tuple(round(25.5 * a + b * (1 - a)) for b in BACKGROUND)
     for run in range(3):
         hud = xplain.start_xhud("--mode", "text", "--label", "Blocking", "--mask", "clear", "--animation", "none")
@@ -269,35 +269,43 @@ def test_xsetroot_placeholder_is_not_a_wallpaper(xplain, tmp_path):
     hud.signal(15)
 
 
-def test_a_compositor_that_does_not_blur_gets_a_denser_fill(xplain):
-    """Over xcompmgr (which never blurs) the default bezel fills denser than over picom asked to
-    blur: the stripes behind compete less with the label there. picom's own blur does the rest."""
+@pytest.mark.parametrize("style,page", [("dark", (255, 255, 255)), ("light", (0, 0, 0)), ("dark", (90, 60, 160))],
+                         ids=["dark-on-white", "light-on-black", "dark-on-violet"])
+def test_one_material_under_every_compositor(xplain, style, page):
+    """The same HUD over the same page is the same colour, within 10 levels, with no compositor
+    (this process blurs), under xcompmgr (nothing blurs: a little denser) and under picom with
+    the shipped configuration (picom blurs)."""
     import shutil as _shutil
-    for tool in ("xcompmgr", "picom"):
-        if _shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not installed")
-    from conftest import compositor_running
-    set_striped_root(xplain.display, period=8, band=4)
-    contrast = {}
-    for name, cmd in (("xcompmgr", ["xcompmgr"]), ("picom", ["picom", "--backend", "xrender", "--blur-method", "kernel",
-                                                              "--blur-kern", "7,1,1,1,1,1,1,1;1,7,1,1,1,1,1,1",
-                                                              "--blur-background"])):
-        comp = xplain.spawn(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        assert wait_until(lambda: compositor_running(xplain.display), 5), f"{name} did not start"
-        assert wait_until(lambda: xplain.root_selects("SubstructureNotify"), 5), f"{name} did not set up"
-        bare = wallpaper_shown(xplain, 8, 4)
-        hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--mask", "none", "--animation", "none")
+    from conftest import REPO, compositor_running, set_root_background
+    set_root_background(xplain.display, page)
+    compositors = [("none", None), ("xcompmgr", ["xcompmgr"]),
+                   ("picom", ["picom", "--config", str(REPO / "packaging" / "examples" / "picom.conf")])]
+    colour = {}
+    for name, cmd in compositors:
+        if cmd and _shutil.which(cmd[0]) is None:
+            continue
+        comp = None
+        if cmd:
+            comp = xplain.spawn(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            assert wait_until(lambda: compositor_running(xplain.display), 5), f"{name} did not start"
+            assert wait_until(lambda: xplain.root_selects("SubstructureNotify"), 5), f"{name} did not set up"
+            xplain.wait_screen(lambda shot: shot.pixel(shot.width // 2, shot.height // 2) == page)
+        hud = xplain.start_xhud("--mode", "text", "--label", "Material", "--style", style, "--mask", "none",
+                                "--animation", "none")
         win = hud_window(xplain)
-        shot = xplain.wait_still(win.rect, unlike=bare)
-        contrast[name] = row_contrast(shot, win, win.y + win.height // 2 + 14)
+        shot = xplain.wait_still(win.rect, unlike=page)
+        colour[name] = shot.pixel(win.x + 6, win.y + win.height // 2)   # left of the label
         hud.signal(15)
         assert hud.wait(5) == 0
-        comp.terminate()
-        comp.wait(5)
-        assert wait_until(lambda: not compositor_running(xplain.display), 5)
-    # Stripes 240 vs 58 under a fill of alpha a show (1 - a) of their 182 levels.
-    assert contrast["xcompmgr"] <= 182 * 0.1, f"the fill over xcompmgr lets the stripes through: {contrast}"
-    assert contrast["picom"] < contrast["xcompmgr"] + 5, contrast
+        if comp:
+            comp.terminate()
+            comp.wait(5)
+            assert wait_until(lambda: not compositor_running(xplain.display), 5)
+    assert len(colour) >= 2, f"premise: a compositor to compare with: {colour}"
+    for channel in range(3):
+        values = [c[channel] for c in colour.values()]
+        assert max(values) - min(values) <= 10, f"{style} over {page}: not one material: {colour}"
+    assert all(c != page for c in colour.values()), colour
 
 
 def test_colour_glows_through_the_frost(xplain):
@@ -309,9 +317,9 @@ def test_colour_glows_through_the_frost(xplain):
     hud = xplain.start_xhud("--mode", "text", "--label", "Frost", "--mask", "none", "--animation", "none")
     win = hud_window(xplain)
     got = xplain.wait_still(win.rect, unlike=green).pixel(win.x + 6, win.y + win.height // 2)
-    a = 0.66   # the dark material's fill (HUDConfiguration.materialBezelColor)
+    a = 0.79   # the dark material's fill (HUDConfiguration.materialBezelColor)
     plain = [25.5 * a + c * (1 - a) for c in green]
-    assert max(got) - min(got) >= 1.3 * (max(plain) - min(plain)), f"bezel {got}: no more colourful than {plain}"
+    assert max(got) - min(got) >= 1.2 * (max(plain) - min(plain)), f"bezel {got}: no more colourful than {plain}"
     assert got[1] == max(got), f"the hue changed: {got}"
     hud.signal(15)
     assert hud.wait(5) == 0
