@@ -25,6 +25,8 @@ round so that drift spreads evenly):
   render      xhud-render-bench's table (one frame per mode at scale 1 and 2)
   throughput  updates/s that a named HUD absorbs from 4 parallel loops of `xhud --id`
   clients     20 HUDs from 20 clients at once: spawn to map of each, stacking, the server's RSS
+  wayland     xhud beside wob and mako on a headless sway: first pixel (bench/wlpoll, screencopy),
+              CPU, wake-ups and peak RSS of the drawing process (bench/wayland.py)
 No figure ever fails the run: exit status 0 unless the suite itself could not run.
 """
 
@@ -50,6 +52,9 @@ import tempfile
 import sys
 import time
 from pathlib import Path
+
+# The section modules import this one as `suite`, also when it runs as a script.
+sys.modules.setdefault("suite", sys.modules[__name__])
 
 BG = "3366cc"
 SCREEN_W, SCREEN_H = 1280, 800
@@ -499,6 +504,7 @@ class Suite:
         h = Path(args.helpers)
         self.ff, self.pw, self.floor = str(h / "firstframe"), str(h / "pixwatch"), str(h / "floor")
         self.vblank = str(h / "vblank")
+        self.wlpoll = str(h / "wlpoll")
         self.xhud = args.xhud
         self.quick = args.quick
         self.runs = args.runs
@@ -508,7 +514,7 @@ class Suite:
         self.ui_settle = 0.3 if self.quick else 0.6
         self.flood_seconds = 1.0 if self.quick else 5.0
         self.results: dict = {"startup": {}, "busy": {}, "warm": {}, "steady": {}, "throughput": {},
-                              "clients": {}, "render": None}
+                              "clients": {}, "render": None, "wayland": None}
         self.notes: list[str] = []
         self.named: dict = {}  # named-HUD support: {"ok": bool, "why": str}
         self.runtime_root = runtime_root(self.work)
@@ -1484,11 +1490,15 @@ class Suite:
 
     def run(self) -> None:
         sections = set(self.args.only.split(",")) if self.args.only else {"startup", "busy", "warm", "steady",
-                                                                           "render", "throughput", "clients"}
+                                                                           "render", "throughput", "clients",
+                                                                           "wayland"}
         settings = {"both": [False, True], "off": [False], "on": [True]}[self.args.compositor]
         if True in settings and not self.have("xcompmgr"):
             self.notes.append("xcompmgr is not installed: measured without a compositor only")
             settings = [False]
+        # The X sections need X servers; `--only wayland` (or render) starts none.
+        if not sections & {"startup", "busy", "warm", "steady", "throughput", "clients"}:
+            settings = []
         self.results["settings"] = ["xcompmgr" if c else "no compositor" for c in settings]
         if "render" in sections:
             log("render cost per frame (xhud-render-bench)")
@@ -1529,6 +1539,10 @@ class Suite:
                 x.stop()
                 self.procs.end_orphans()
                 (self.work / "bg.raw").unlink(missing_ok=True)
+        if "wayland" in sections:
+            from wayland import bench_wayland
+            log("wayland: xhud beside wob and mako on a headless sway")
+            bench_wayland(self)
 
 
 def window_info(x: XSession, wid: int) -> dict | None:
@@ -2121,6 +2135,7 @@ def summary_section(s: Suite) -> list[str]:
 
 
 def write_report(s: Suite, out_dir: Path) -> None:
+    import wayland
     info = s.results.get("machine") or machine_info()
     s.results["machine"] = info
     s.results["meta"] = {"runs": s.runs, "steady_runs": s.steady_runs, "window": s.window, "settle": s.settle,
@@ -2135,7 +2150,7 @@ def write_report(s: Suite, out_dir: Path) -> None:
     if info["versions"]:
         lines += ["Versions: " + ", ".join(f"{k} {v}" for k, v in info["versions"].items()) + ".", ""]
     lines += summary_section(s) + startup_section(s) + busy_section(s) + warm_section(s) + steady_section(s) \
-        + render_section(s) + throughput_section(s) + clients_section(s)
+        + render_section(s) + throughput_section(s) + clients_section(s) + wayland.wayland_section(s)
     if s.notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in s.notes] + [""]
     lines += ["![start-up](startup.png)", ""]
@@ -2238,7 +2253,7 @@ def main() -> int:
     ap.add_argument("--window", type=float, default=0)
     ap.add_argument("--compositor", choices=["both", "on", "off"], default="both")
     ap.add_argument("--only", default="", help="comma-separated sections: startup,busy,warm,steady,render,"
-                    "throughput,clients")
+                    "throughput,clients,wayland")
     ap.add_argument("--display-base", type=int, default=200)
     ap.add_argument("--from-json", default="", help="no measuring: write the report and the plot again from a "
                     "latest.json (after a change of the report's layout)")

@@ -40,6 +40,8 @@ test=(
   # Tests/Integration/test_wayland.py: a headless sway, its background (swaybg) and its
   # screenshots (grim); weston-eventdemo (weston, above) as the window beneath a HUD.
   sway swaybg grim
+  # Tests/Integration/test_bench.py: wob and mako, the Wayland section's alternatives.
+  wob mako-notifier
   # test_protocol_tables_are_what_the_scanner_makes: scripts/wayland-protocols.sh --check
   # (wayland-scanner and the protocols' XML).
   libwayland-bin wayland-protocols

@@ -185,3 +185,52 @@ def test_remote_bench_quick(tmp_path):
     for name in ("BIG-REQUESTS Enable", "Generic Event Extension QueryVersion", "XFIXES QueryVersion", "GetSelectionOwner"):
         assert not any(r == name for r in rounds), f"{name} waited on alone: {cold}"
     assert "RANDR GetMonitors" in rounds[3], cold
+
+
+def test_bench_run_wayland_quick(tmp_path):
+    """bench/run --quick --only wayland: xhud cold and warm, wob, notify-send to mako and to xhud on a
+    headless sway, first pixel by screencopy, then CPU and memory; the tables' shape only."""
+    for tool in ("cc", "pkg-config", "sway", "swaybg", "python3"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not installed (scripts/deps.sh installs it)")
+    if subprocess.run(["pkg-config", "--exists", "wayland-client"]).returncode != 0:
+        pytest.skip("libwayland-dev not installed (bench/wlpoll.c needs its headers)")
+    if not XHUD_BIN.exists():
+        pytest.skip(f"xhud binary not found at {XHUD_BIN}")
+    user = os.environ.get("BENCH_WAYLAND_USER", "xhudtest")
+    if os.geteuid() == 0:
+        if shutil.which("runuser") is None or subprocess.run(["id", user], capture_output=True).returncode != 0:
+            pytest.skip(f"sway refuses root and there is no user {user} to run it as (test_wayland.py makes it)")
+        if subprocess.run(["runuser", "-u", user, "--", "test", "-x", str(XHUD_BIN)]).returncode != 0:
+            pytest.skip(f"the user {user} cannot reach {XHUD_BIN}")
+    out = tmp_path / "results"
+    log = tmp_path / "run.log"
+    env = dict(os.environ, XHUD_BIN=str(XHUD_BIN))
+    with open(log, "wb") as f:
+        proc = subprocess.Popen(["bash", str(REPO / "bench" / "run"), "--quick", "--no-install", "--only", "wayland",
+                                 "--out", str(out)], stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT,
+                                env=env, start_new_session=True)
+        try:
+            rc = proc.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=20)
+            pytest.fail("bench/run --only wayland took more than 300 s:\n" + log.read_text(errors="replace")[-3000:])
+    text = log.read_text(errors="replace")
+    assert rc == 0, f"bench/run --only wayland exit {rc}:\n{text[-3000:]}"
+    md = (out / "latest.md").read_text()
+    section = md.split("## 7. Wayland", 1)[1] if "## 7. Wayland" in md else pytest.fail(f"no Wayland section:\n{md}")
+    assert "Not measured" not in section.split("###", 1)[0], section[:600]
+    assert "| client | runs | min ms | median ms | max ms | / fastest anchor | capture ms |" in section, section
+    assert "| client | CPU % | wake-ups/s | peak RSS MiB | RSS MiB | sway CPU % |" in section, section
+    number = r"[\d.]+"
+    for label in (r"\*\*xhud --id vol --mode bar, cold\*\*", r"\*\*xhud --id vol --mode bar\*\* \(server running\)"):
+        assert re.search(rf"^\| {label}[^|]* \| 2 \| {number} \| {number} \| {number} \| {number}× \w+ \| {number} \|$",
+                         section, re.M), f"{label}: not measured:\n{section}"
+    for name in ("wob", "notify-send (mako running)", "**notify-send (xhud server --notifications running)**"):
+        assert re.search(r"^\| " + re.escape(name), section, re.M), f"{name}: no row (measured or not installed)"
+    for label in ("**xhud spinner**", "**xhud --id vol --mode bar** (the server"):
+        assert re.search(r"^\| " + re.escape(label) + rf"[^|]* \| {number} \| {number} \| {number} \|", section, re.M), \
+            f"{label}: no CPU row:\n{section}"
+    for name in ("wob showing", "mako showing"):
+        assert re.search(r"^\| " + re.escape(name), section, re.M), f"{name}: no CPU row"
