@@ -25,6 +25,8 @@ run=(
 test=(
   xdotool xcompmgr picom hsetroot x11-xserver-utils x11-apps
   fonts-noto-cjk fonts-noto-color-emoji
+  # Tests/Integration/test_appearance.py: the desktop's font and theme served as XSETTINGS.
+  xsettingsd
   groff-base man-db shellcheck dash gnuplot-nox strace
   # Tests/Integration/test_window_managers.py: real window managers (each one's tests are
   # skipped without its package), the test windows and the commands that fullscreen them.

@@ -33,7 +33,7 @@ func mb1x() {
     hud.progressObject = progress
     progress.completedUnitCount = 1
     expect(hud.hud?.mode == .bar && hud.hud?.animation == .zoom, "mode, animationType")
-    expect(hud.hud?.labelFont == "Sans Semi-Bold 16px", "label.font, got \(hud.hud?.labelFont ?? "-")")
+    expect(hud.hud?.labelFont == "system-ui Semi-Bold 16px", "label.font, got \(hud.hud?.labelFont ?? "-")")
     expect(hud.hud?.detailsFont == "Sans 11px" && hud.hud?.button == "Cancel", "detailsLabel.font, button")
     expect(hud.hud?.contentColor == HUDColor(0, 0.5, 1, 1), "contentColor")
     expect(hud.hud?.bezelColor == HUDColor(0.1, 0.1, 0.1, 0.8) && hud.hud?.blur == 0, "bezelView")

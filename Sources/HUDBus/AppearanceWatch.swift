@@ -3,13 +3,16 @@ import Glibc
 #endif
 import HUDSystem
 
-/// The desktop's colour scheme as the settings portal says it (`org.freedesktop.appearance`
-/// `color-scheme`: 0 no preference, 1 dark, 2 light), read on a thread of its own and followed
-/// as it changes (GNOME, KDE and others set it; the portal serves it to every toolkit). The
-/// portal is never started for us and no bus is: without one the scheme stays 0.
-package final class ColorSchemeWatch: Sendable {
+/// The desktop's look as the settings portal says it, read on a thread of its own and followed
+/// as it changes: its colour scheme (`org.freedesktop.appearance` `color-scheme`: 0 no
+/// preference, 1 dark, 2 light; GNOME, KDE and others set it, the portal serves it to every
+/// toolkit) and GNOME's UI font (`org.gnome.desktop.interface` `font-name`, `Cantarell 11`).
+/// The bus starts the portal where one is installed, as for any GTK application (on its own
+/// thread: nothing waits); no bus is started: without one nothing is known here.
+package final class AppearanceWatch: Sendable {
     package static let noPreference: UInt32 = 0, dark: UInt32 = 1, light: UInt32 = 2
-    private let scheme = Locked<UInt32>(ColorSchemeWatch.noPreference)
+    private let scheme = Locked<UInt32>(AppearanceWatch.noPreference)
+    private let font = Locked<String?>(nil)
     /// Told on the watch's thread each time the scheme is learnt or changes.
     private let changed: @Sendable (UInt32) -> Void
 
@@ -17,6 +20,8 @@ package final class ColorSchemeWatch: Sendable {
 
     /// The scheme now (any thread).
     package var current: UInt32 { scheme.withLock { $0 } }
+    /// The desktop's UI font as it names it, when the portal says (any thread).
+    package var fontName: String? { font.withLock { $0 } }
 
     package func start() { _ = DetachedThread.start(name: "xhud-appearance") { self.run() } }
 
@@ -37,22 +42,30 @@ package final class ColorSchemeWatch: Sendable {
         defer { lib.close(c); lib.connectionUnref(c) }
         guard lib.busRegister(c, error.raw) != 0 else { return }
         // Signals first, so that no change between the read and the match is missed.
-        let rule = "type='signal',interface='\(Self.interface)',member='SettingChanged',arg0='org.freedesktop.appearance',arg1='color-scheme'"
-        _ = call(lib, c, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", [rule]) { _ in true }
-        let key = ["org.freedesktop.appearance", "color-scheme"]
+        for (namespace, key) in [Self.schemeKey, Self.fontKey] {
+            let rule = "type='signal',interface='\(Self.interface)',member='SettingChanged',arg0='\(namespace)',arg1='\(key)'"
+            _ = call(lib, c, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", [rule]) { _ in true }
+        }
         // Portals before version 2 have Read alone, which answers a variant in a variant.
-        let read = call(lib, c, Self.portal, Self.path, Self.interface, "ReadOne", key) { $0.flatMap(Self.scheme(in:)) }
-            ?? call(lib, c, Self.portal, Self.path, Self.interface, "Read", key) { $0.flatMap(Self.scheme(in:)) }
-        if let read { set(read) }
+        func read<T>(_ key: (String, String), _ value: (BusIter) -> T?) -> T? {
+            call(lib, c, Self.portal, Self.path, Self.interface, "ReadOne", [key.0, key.1]) { $0.flatMap(value) }
+                ?? call(lib, c, Self.portal, Self.path, Self.interface, "Read", [key.0, key.1]) { $0.flatMap(value) }
+        }
+        if let f = read(Self.fontKey, Self.string(in:)) { font.withLock { $0 = f } }
+        if let v = read(Self.schemeKey, Self.scheme(in:)) { set(v) }
         var fd: Int32 = -1
         _ = lib.getUnixFD(c, &fd)
         while true {
             while let m = lib.popMessage(c) {
                 defer { lib.messageUnref(m) }
                 guard lib.messageType(m) == 4, lib.member(m).map({ String(cString: $0) }) == "SettingChanged",
-                      let it = BusIter.reading(lib, m), it.string == "org.freedesktop.appearance", it.next(),
-                      it.string == "color-scheme", it.next(), let v = Self.scheme(in: it) else { continue }
-                set(v)
+                      let it = BusIter.reading(lib, m), let namespace = it.string, it.next(), let key = it.string, it.next()
+                else { continue }
+                if (namespace, key) == Self.fontKey, let f = Self.string(in: it) {
+                    font.withLock { $0 = f }
+                } else if (namespace, key) == Self.schemeKey, let v = Self.scheme(in: it) {
+                    set(v)
+                }
             }
             if lib.isConnected(c) == 0 { return }
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
@@ -61,11 +74,21 @@ package final class ColorSchemeWatch: Sendable {
         }
     }
 
+    private static let schemeKey = ("org.freedesktop.appearance", "color-scheme")
+    private static let fontKey = ("org.gnome.desktop.interface", "font-name")
+
     /// A `u` in a variant, or in a variant in a variant.
     private static func scheme(in it: BusIter) -> UInt32? {
         var it = it
         while it.type == BusIter.Code.variant { it = it.recurse() }
         return it.integer.flatMap { UInt32(exactly: $0) }
+    }
+
+    /// A non-empty `s` in a variant, or in a variant in a variant.
+    private static func string(in it: BusIter) -> String? {
+        var it = it
+        while it.type == BusIter.Code.variant { it = it.recurse() }
+        return it.string.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// A method call with string arguments that waits (half a second: on the watch's own thread)

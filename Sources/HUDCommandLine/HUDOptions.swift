@@ -47,6 +47,9 @@ package struct HUDOptions: Sendable, Equatable {
     package var offset: String?
     package var font: String?
     package var detailsFont: String?
+    /// The desktop's UI font family, drawn where a font names `system-ui`: the server's, never
+    /// an option.
+    package var uiFamily: String?
     package var maxTextWidth: Double?
 
     package var theme: String?

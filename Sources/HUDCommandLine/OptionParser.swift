@@ -195,7 +195,7 @@ package enum OptionTable {
             toggle("square", "Make the bezel square when it fits.", key: .flag { c, _ in c.square }, hud: sets(\.square, \.square)) { $0.square = $1 },
             choice("position", HUDPosition.self, "Where the bezel sits: center (default), an edge or a corner (notifications from other programs: top-right); --offset moves it from there.", key: .text { _, o in (o.position ?? .center).rawValue }) { $0.position = $1 },
             text("offset", "Offset of the bezel from the centre, X,Y; a huge value pins it to that edge.", key: .pair(",") { c, _ in [c.offset.x, c.offset.y] }) { $0.offset = $1 },
-            text("font", "Font of the label (Pango description, e.g. 'Sans Bold 16px').", key: .text { c, _ in c.labelFont }, hud: sets(\.font, \.labelFont)) { $0.font = $1 },
+            text("font", "Font of the label (Pango description, e.g. 'Sans Bold 16px'; system-ui: the desktop's).", key: .text { c, _ in c.labelFont }, hud: sets(\.font, \.labelFont)) { $0.font = $1 },
             text("details-font", "Font of the details label.", key: .text { c, _ in c.detailsFont }, hud: sets(\.detailsFont, \.detailsFont)) { $0.detailsFont = $1 },
             number("max-text-width", "Widest the label and details may be before they wrap or are ellipsized (default 300).", key: .number { c, _ in c.maxTextWidth }, hud: sets(\.maxTextWidth, \.maxTextWidth)) { $0.maxTextWidth = $1 },
         ]),

@@ -39,9 +39,37 @@ public struct HUDConfiguration: Equatable, Sendable {
     /// at 200 x 300), never at the screen's edge.
     public var maxTextWidth: Double = 300
 
-    public var labelFont: String = "Sans Bold 16px"
-    public var detailsFont: String = "Sans Bold 12px"
-    public var buttonFont: String = "Sans Bold 12px"
+    /// The fonts, as iOS weighs its text: a semibold label and button, a regular details label,
+    /// at MBProgressHUD's sizes. `system-ui` is the desktop's UI font: fontconfig's alias
+    /// (Cantarell, Noto Sans UI, ... where installed, else the default sans), or the family the
+    /// desktop's settings name, which a server puts in its place.
+    public var labelFont: String = "system-ui Semibold 16px"
+    public var detailsFont: String = "system-ui 12px"
+    public var buttonFont: String = "system-ui Semibold 12px"
+    /// The family that stands for the desktop's UI font in a description.
+    public static let uiFamily = "system-ui"
+
+    /// A bar's value and a ring's: the label's family, semibold, small.
+    package var valueFont: String { Self.families(of: labelFont) + " Semibold 11px" }
+    package var ringValueFont: String { Self.families(of: labelFont) + " Semibold 10px" }
+    private static func families(of description: String) -> String {
+        FontDescription(description)?.families ?? uiFamily
+    }
+
+    /// The fonts with the desktop's UI family where a description names `system-ui`.
+    public mutating func useUIFamily(_ family: String) {
+        for k in [\HUDConfiguration.labelFont, \.detailsFont, \.buttonFont] {
+            self[keyPath: k] = Self.replacingUIFamily(self[keyPath: k], with: family)
+        }
+    }
+
+    /// `description` with its leading `system-ui` family (alone or first of a list) replaced.
+    public static func replacingUIFamily(_ description: String, with family: String) -> String {
+        guard description.hasPrefix(uiFamily) else { return description }
+        let rest = description.dropFirst(uiFamily.count)
+        guard rest.isEmpty || rest.first == " " || rest.first == "," else { return description }
+        return family + rest
+    }
 
     /// Progress 0...1 for determinate, annular and bar.
     public var progress: Double = 0

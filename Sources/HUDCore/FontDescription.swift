@@ -19,7 +19,7 @@ package struct FontDescription: Equatable {
     /// the font helper matches for a server that has none kept.
     package static var defaults: [String] {
         let d = HUDConfiguration()
-        return [d.labelFont, d.detailsFont, d.buttonFont, LayoutMetrics.valueFont, LayoutMetrics.ringValueFont]
+        return [d.labelFont, d.detailsFont, d.buttonFont, d.valueFont, d.ringValueFont]
     }
 
     // Pango's style words, compared in turn rather than hashed: a dictionary of them is built,

@@ -110,8 +110,6 @@ package enum LayoutMetrics {
     package static let alternateIcon = 16.0           // the alternate state's mark beside a bar
     package static let buttonPadding = Size(width: 20, height: 12)
     package static let buttonGap = 8.0                // between the buttons of a row
-    package static let valueFont = "Sans Bold 11px"
-    package static let ringValueFont = "Sans Bold 10px"
 }
 
 extension HUDLayout {
@@ -139,15 +137,15 @@ extension HUDLayout {
             var size = indicator
             if c.barHasValueSlot {
                 // The slot holds the value, or the alternate state's icon (xob's `!`: muted).
-                let req = TextRequest(text: "100%", font: LayoutMetrics.valueFont, maxWidth: 1000, singleLine: true)
+                let req = TextRequest(text: "100%", font: c.valueFont, maxWidth: 1000, singleLine: true)
                 valueSize = measurer.measure(req)
                 if !c.showValue { valueSize.width = LayoutMetrics.alternateIcon }
                 if c.showValue && !c.alternate {
-                    valueRequest = TextRequest(text: valueText(c.progress), font: LayoutMetrics.valueFont, maxWidth: valueSize.width, singleLine: true)
+                    valueRequest = TextRequest(text: valueText(c.progress), font: c.valueFont, maxWidth: valueSize.width, singleLine: true)
                 }
                 size.width += LayoutMetrics.valueGap + valueSize.width
             } else if c.showValue && c.mode == .annular {
-                valueRequest = TextRequest(text: valueText(c.progress), font: LayoutMetrics.ringValueFont, maxWidth: size.width - 6, singleLine: true)
+                valueRequest = TextRequest(text: valueText(c.progress), font: c.ringValueFont, maxWidth: size.width - 6, singleLine: true)
             }
             if size.width > maxContentWidth { size.width = maxContentWidth }
             items.append((.indicator, size))

@@ -42,9 +42,10 @@ package struct ConfiguredInvocation {
     /// `defersIconLookups`: an icon name whose answer is not known yet is left as it is, for
     /// `ImagePreparer` to look up off the loop (the server); otherwise it is looked up here.
     /// `desktopStyle`: the style the desktop prefers (its light or dark colour scheme), used
-    /// where nothing says how the HUD is coloured.
+    /// where nothing says how the HUD is coloured. `desktopFontFamily`: the desktop's UI font,
+    /// drawn where a font names `system-ui` (the defaults do).
     package static func make(arguments: [String], cwd: String, defersIconLookups: Bool = false, desktopStyle: HUDStyle? = nil,
-                     settings: (String?) -> Settings) throws -> ConfiguredInvocation {
+                     desktopFontFamily: String? = nil, settings: (String?) -> Settings) throws -> ConfiguredInvocation {
         var user = try HUDOptions.parse(arguments)
         // A relative file is the caller's, wherever the server runs.
         func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
@@ -96,12 +97,6 @@ package struct ConfiguredInvocation {
                 }
             }
         }
-        // A bus notification's body is drawn regular, as the specification's markup means it
-        // (`<b>` stands out), unless the configuration or its theme names a details font.
-        if user.busNotification, !given.contains("details-font"), !resolution.settings.contains(where: { $0.key == "details-font" }) {
-            out.options.detailsFont = Self.notificationBodyFont
-            out.userOptions.detailsFont = Self.notificationBodyFont
-        }
         // The desktop's light or dark preference, where neither the command line nor the
         // configuration colours the HUD (a theme's bezel with the other style's text would
         // not read).
@@ -110,13 +105,13 @@ package struct ConfiguredInvocation {
             out.options.style = d
             out.userOptions.style = d
         }
+        out.options.uiFamily = desktopFontFamily
+        out.userOptions.uiFamily = desktopFontFamily
         out.resolveImages(cwd: cwd, defersIconLookups: defersIconLookups)
         return out
     }
 
     /// The built-in details font (MBProgressHUD's bold 12 px), regular.
-    static let notificationBodyFont = "Sans 12px"
-
     /// Options with `settings` given to them (the command line is parsed over these).
     private static func apply(_ settings: [Setting]) throws(UsageError) -> HUDOptions {
         var o = HUDOptions()

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HUDBus
 import HUDCore
+import HUDSettings
 import HUDEngine
 import HUDRender
 import HUDSocket
@@ -44,6 +45,7 @@ extension HUDServer where Display == WaylandServerDisplay {
         let loop = WaylandLoop(connection: connection)
         loop.textShaper = TextShaper.shared
         let server = WaylandServer(paths: paths, display: WaylandServerDisplay(loop), listener: listener)
+        server.desktop = .gtkSettings()
         loop.installSignalHandlers()
         loop.onSignal = { [unowned server] _ in server.exit() }
         _ = loop.addTimer(after: 0.05) { [unowned loop] in
@@ -51,8 +53,8 @@ extension HUDServer where Display == WaylandServerDisplay {
         }
         // The desktop's light or dark preference, after the request that started the server.
         _ = loop.addTimer(after: 0) { [unowned server] in
-            server.colorScheme = ColorSchemeWatch()
-            server.colorScheme?.start()
+            server.appearance = AppearanceWatch()
+            server.appearance?.start()
         }
         return server
     }

@@ -5,6 +5,7 @@ import HUDBus
 import HUDCore
 import HUDEngine
 import HUDRender
+import HUDSettings
 import HUDSocket
 import HUDSystem
 import HUDX11
@@ -20,6 +21,8 @@ extension HUDServer where Display == X11ServerDisplay {
         let loop = HUDLoop(display: display)
         loop.textShaper = TextShaper.shared
         let server = X11Server(paths: paths, display: X11ServerDisplay(loop), listener: listener)
+        // Before the first request: the first HUD of a cold start looks as the next ones.
+        server.desktop = DesktopPreferences(xsettings: display.xsettingsStrings()).over(.gtkSettings())
         loop.installSignalHandlers()
         loop.onSignal = { [unowned server] _ in server.exit() }
         // While the fonts load (FontWarmup): the first HUD then finds its round trips done.
@@ -34,8 +37,8 @@ extension HUDServer where Display == X11ServerDisplay {
         server.accessibility = AccessibilityRelay(server: server)
         // After the request that started the server (its client waits).
         _ = loop.addTimer(after: 0) { [unowned server] in
-            server.colorScheme = ColorSchemeWatch()
-            server.colorScheme?.start()
+            server.appearance = AppearanceWatch()
+            server.appearance?.start()
         }
         return server
     }

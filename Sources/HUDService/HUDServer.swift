@@ -42,15 +42,21 @@ package final class HUDServer<Display: ServerDisplay> {
     var notifications: NotificationRelay<Display>?
     /// Every HUD as an AT-SPI object, once an accessibility bus is found after the first frame.
     var accessibility: AccessibilityRelay<Display>?
-    /// The desktop's light or dark preference, followed on a thread of its own.
-    var colorScheme: ColorSchemeWatch?
+    /// The desktop's look as the settings portal says it, followed on a thread of its own.
+    var appearance: AppearanceWatch?
+    /// The desktop's look as XSETTINGS and GTK's settings say it, read when the server starts.
+    var desktop = DesktopPreferences()
     /// The style a HUD takes where nothing colours it: the desktop's preference, if it has one.
     var desktopStyle: HUDStyle? {
-        switch colorScheme?.current {
-        case ColorSchemeWatch.dark?: return .dark
-        case ColorSchemeWatch.light?: return .light
-        default: return nil
+        switch appearance?.current {
+        case AppearanceWatch.dark?: return .dark
+        case AppearanceWatch.light?: return .light
+        default: return desktop.prefersDark.map { $0 ? .dark : .light }
         }
+    }
+    /// The family a font naming `system-ui` draws with: the desktop's UI font, if it names one.
+    var desktopFontFamily: String? {
+        (appearance?.fontName ?? desktop.fontName).flatMap { FontDescription($0)?.families ?? $0 }
     }
     /// The HUDs that live as long as their client's connection, by key.
     var sessions: [String: ClientSession<Display>] = [:]
@@ -260,7 +266,8 @@ package final class HUDServer<Display: ServerDisplay> {
         var cache: SettingsCache?
         do {
             invocation = try ConfiguredInvocation.make(arguments: arguments, cwd: request.cwd,
-                                                       defersIconLookups: true, desktopStyle: desktopStyle) { path in
+                                                       defersIconLookups: true, desktopStyle: desktopStyle,
+                                                       desktopFontFamily: desktopFontFamily) { path in
                 let c = self.settingsCache(path)
                 cache = c
                 return c.current()

@@ -32,6 +32,7 @@ extension HUDOptions {
         if let i = infoImage { c.infoImage = i.isEmpty ? nil : i }
         if let i = warningImage { c.warningImage = i.isEmpty ? nil : i }
         if let m = markup { c.markup = m }
+        if let f = uiFamily { c.useUIFamily(f) }
         // zenity shows its dialog's --text as Pango markup (--no-markup: as written).
         else if zenityProgress && text != nil { c.markup = true }
         do {

@@ -153,11 +153,12 @@ public final class HUD: @unchecked Sendable {
     /// Radius of the spinner's ring and the progress ring, to the middle of the line (nil, the
     /// default: the indicator's own 37 px).
     public var ringRadius: Double? { get { read { $0.config.ringRadius } } set { change { $0.config.ringRadius = newValue } } }
-    /// The label's font, a Pango font description (default `Sans Bold 16px`).
+    /// The label's font, a Pango font description (default `system-ui Semibold 16px`: the
+    /// desktop's UI font, semibold as iOS draws a HUD's label).
     public var labelFont: String { get { read { $0.config.labelFont } } set { change { $0.config.labelFont = newValue } } }
-    /// The details label's font (default `Sans Bold 12px`).
+    /// The details label's font (default `system-ui 12px`, regular).
     public var detailsFont: String { get { read { $0.config.detailsFont } } set { change { $0.config.detailsFont = newValue } } }
-    /// The button's font (default `Sans Bold 12px`).
+    /// The button's font (default `system-ui Semibold 12px`).
     public var buttonFont: String { get { read { $0.config.buttonFont } } set { change { $0.config.buttonFont = newValue } } }
     /// The bezel's offset from the centre of the parent; far beyond an edge pins it there.
     public var offset: (x: Double, y: Double) {

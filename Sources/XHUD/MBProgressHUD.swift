@@ -279,7 +279,7 @@ public final class MBProgressHUD: @unchecked Sendable {
             get { hud.map { $0[keyPath: text_] }.flatMap { $0.isEmpty ? nil : $0 } }
             set { hud?[keyPath: text_] = newValue ?? "" }
         }
-        /// The font: a `UIFont`, or a Pango font description (`"Sans Bold 16px"`).
+        /// The font: a `UIFont`, or a Pango font description (`"system-ui Semibold 16px"`).
         public var font: UIFont {
             get { UIFont(description: hud?[keyPath: font_] ?? "") }
             set { hud?[keyPath: font_] = newValue.fontDescription }

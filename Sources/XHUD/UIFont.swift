@@ -1,9 +1,10 @@
 import Foundation
 
-/// UIKit's `UIFont` as a value: a Pango font description (`Sans Bold 16px`), which is what the
-/// HUDs draw with. iOS points are pixels at scale 1 (the HUD scales them with the display), so
-/// `UIFont.boldSystemFont(ofSize: 16)` is MBProgressHUD's label font, `Sans Bold 16px`. A string
-/// literal is a font description: `label.font = "Serif 14px"`.
+/// UIKit's `UIFont` as a value: a Pango font description (`system-ui Semibold 16px`), which is
+/// what the HUDs draw with. iOS points are pixels at scale 1 (the HUD scales them with the
+/// display), so `UIFont.boldSystemFont(ofSize: 16)` is `system-ui Bold 16px`. The system font is
+/// `system-ui`: the desktop's UI font (fontconfig's alias, or the family the desktop's settings
+/// name). A string literal is a font description: `label.font = "Serif 14px"`.
 public struct UIFont: Equatable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The Pango font description.
     public let fontDescription: String
@@ -39,22 +40,23 @@ public struct UIFont: Equatable, Hashable, Sendable, ExpressibleByStringLiteral,
         public static let bold = Weight(word: "Bold"), heavy = Weight(word: "Heavy"), black = Weight(word: "Ultra-Heavy")
     }
 
-    /// The system font (the desktop's Sans).
-    public static func systemFont(ofSize size: CGFloat) -> UIFont { UIFont("Sans", size) }
+    /// The system font: the desktop's UI font.
+    public static func systemFont(ofSize size: CGFloat) -> UIFont { UIFont("system-ui", size) }
     /// The system font at a weight.
     public static func systemFont(ofSize size: CGFloat, weight: Weight) -> UIFont {
-        UIFont(weight.word.isEmpty ? "Sans" : "Sans \(weight.word)", size)
+        UIFont(weight.word.isEmpty ? "system-ui" : "system-ui \(weight.word)", size)
     }
-    /// The bold system font (MBProgressHUD's label and details font, SVProgressHUD's status).
-    public static func boldSystemFont(ofSize size: CGFloat) -> UIFont { UIFont("Sans Bold", size) }
+    /// The bold system font (MBProgressHUD's own label and details font; a HUD's default label
+    /// is semibold, as iOS's own HUDs are).
+    public static func boldSystemFont(ofSize size: CGFloat) -> UIFont { UIFont("system-ui Bold", size) }
     /// The italic system font.
-    public static func italicSystemFont(ofSize size: CGFloat) -> UIFont { UIFont("Sans Italic", size) }
+    public static func italicSystemFont(ofSize size: CGFloat) -> UIFont { UIFont("system-ui Italic", size) }
 
     /// The same font at another size.
     public func withSize(_ size: CGFloat) -> UIFont {
         var words = fontDescription.split(separator: " ")
         if let last = words.last, last.allSatisfy({ $0.isNumber || $0 == "." || $0 == "p" || $0 == "x" }) { words.removeLast() }
-        return UIFont(words.isEmpty ? "Sans" : words.joined(separator: " "), size)
+        return UIFont(words.isEmpty ? "system-ui" : words.joined(separator: " "), size)
     }
 
     private static func format(_ size: CGFloat) -> String {

@@ -55,9 +55,11 @@ final class LayoutTests: XCTestCase {
         XCTAssertFalse(c.square)
         XCTAssertEqual(c.offset, .zero)
         XCTAssertEqual(c.mode, .indeterminate)
-        XCTAssertEqual(c.labelFont, "Sans Bold 16px")
-        XCTAssertEqual(c.detailsFont, "Sans Bold 12px")
-        XCTAssertEqual(c.buttonFont, "Sans Bold 12px")
+        // MBProgressHUD's sizes, iOS's weights (a semibold label, a regular details label), the
+        // desktop's UI font.
+        XCTAssertEqual(c.labelFont, "system-ui Semibold 16px")
+        XCTAssertEqual(c.detailsFont, "system-ui 12px")
+        XCTAssertEqual(c.buttonFont, "system-ui Semibold 12px")
         XCTAssertEqual(c.animation, .fade)
         XCTAssertEqual(c.graceTime, 0)
         XCTAssertEqual(c.minShowTime, 0)
@@ -88,7 +90,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertRectEqual(l.bezel, Rect(x: 152, y: 99.5, width: 96, height: 101))
         XCTAssertRectEqual(l.indicator, Rect(x: 181.5, y: 119.5, width: 37, height: 37))
         XCTAssertRectEqual(l.label, Rect(x: 172, y: 160.5, width: 56, height: 20))
-        XCTAssertEqual(l.labelRequest, TextRequest(text: "Loading", font: "Sans Bold 16px", markup: false,
+        XCTAssertEqual(l.labelRequest, TextRequest(text: "Loading", font: "system-ui Semibold 16px", markup: false,
                                                    maxWidth: 320, maxHeight: nil, singleLine: true))
         XCTAssertEqual(m.requests.first?.text, "Loading")
     }
@@ -116,9 +118,9 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(top, bottom, accuracy: 1e-9, "top and bottom spacers are equal")
         XCTAssertEqual(top, 20, accuracy: 1e-9)
 
-        XCTAssertEqual(l.detailsRequest, TextRequest(text: "Please wait", font: "Sans Bold 12px", markup: false,
+        XCTAssertEqual(l.detailsRequest, TextRequest(text: "Please wait", font: "system-ui 12px", markup: false,
                                                      maxWidth: 320, maxHeight: 220 - 89 - 12, singleLine: false))
-        XCTAssertEqual(l.buttonRequest, TextRequest(text: "Cancel", font: "Sans Bold 12px", markup: false,
+        XCTAssertEqual(l.buttonRequest, TextRequest(text: "Cancel", font: "system-ui Semibold 12px", markup: false,
                                                     maxWidth: 300, maxHeight: nil, singleLine: true))
     }
 
@@ -468,7 +470,7 @@ final class LayoutTests: XCTestCase {
         c.progress = 0.45
         let l = layout(c)
         XCTAssertEqual(l.valueRequest?.text, "45%")
-        XCTAssertEqual(l.valueRequest?.font, "Sans Bold 11px")
+        XCTAssertEqual(l.valueRequest?.font, "system-ui Semibold 11px")
         XCTAssertEqual(l.valueRequest?.maxWidth, 32, "as wide as \"100%\"")
         XCTAssertEqual(l.bezel.width, 120 + 8 + 32 + 40, accuracy: 1e-9)
         XCTAssertRectEqual(l.indicator, Rect(x: 120, y: 140, width: 120, height: 20))
@@ -483,7 +485,7 @@ final class LayoutTests: XCTestCase {
         c.progress = 0.45
         let l = layout(c)
         XCTAssertEqual(l.valueRequest?.text, "45%")
-        XCTAssertEqual(l.valueRequest?.font, "Sans Bold 10px")
+        XCTAssertEqual(l.valueRequest?.font, "system-ui Semibold 10px")
         XCTAssertEqual(l.valueRequest?.maxWidth, 31)
         XCTAssertRectEqual(l.indicator, Rect(x: 181.5, y: 131.5, width: 37, height: 37))
         XCTAssertEqual(l.value!.midX, l.indicator!.midX, accuracy: 1e-9)

@@ -61,7 +61,7 @@ final class DirectTextTests: XCTestCase {
 
     func testTheDefaultLabelIsDrawnWithoutPango() {
         let c = HUDConfiguration()
-        for font in [c.labelFont, c.detailsFont, LayoutMetrics.valueFont, LayoutMetrics.ringValueFont] {
+        for font in [c.labelFont, c.detailsFont, c.valueFont, c.ringValueFont] {
             XCTAssertTrue(HUDText().isDirect(TextRequest(text: "Loading 50%", font: font, maxWidth: 200, singleLine: true)), font)
         }
     }

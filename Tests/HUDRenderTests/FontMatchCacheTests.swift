@@ -186,7 +186,7 @@ final class FontMatchCacheTests: XCTestCase {
         DirectFonts.settle()
         let kept = FontMatchCache.read()
         XCTAssertNotNil(kept, "nothing kept, or it does not hold")
-        for d in descriptions + ["Sans Bold 12px", "Sans Bold 11px", "Sans Bold 10px"] {   // and the defaults, drawn or not
+        for d in descriptions + FontDescription.defaults {   // and the defaults, drawn or not
             XCTAssertTrue(kept?[d]?.contains(":file=") == true, "\(d) not kept")
         }
     }

@@ -1,7 +1,11 @@
-"""The desktop's light or dark preference: the settings portal's `org.freedesktop.appearance`
-`color-scheme` (served here by a stand-in portal on a private bus, as xdg-desktop-portal serves
-GNOME's and KDE's setting) chooses the style of HUDs that nothing else colours, and a change is
-followed by the next HUD."""
+"""The desktop's look: its light or dark preference and its UI font.
+
+The settings portal's `org.freedesktop.appearance` `color-scheme` (served here by a stand-in
+portal on a private bus, as xdg-desktop-portal serves GNOME's and KDE's setting) chooses the
+style of HUDs that nothing else colours, and a change is followed by the next HUD. The UI font
+(the portal's `org.gnome.desktop.interface` `font-name`, XSETTINGS' `Gtk/FontName` served by
+the real xsettingsd, GTK's settings.ini `gtk-font-name`) draws every font that names
+`system-ui`, as the defaults do."""
 
 from __future__ import annotations
 
@@ -23,6 +27,12 @@ import sys, dbus, dbus.service, dbus.mainloop.glib
 from gi.repository import GLib
 dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
 path = sys.argv[1]
+font_path = sys.argv[2] if len(sys.argv) > 2 else None
+def font():
+    try:
+        return open(font_path).read().strip() if font_path else ""
+    except OSError:
+        return ""
 def scheme():
     try:
         return int(open(path).read().strip() or 0)
@@ -32,6 +42,8 @@ class Settings(dbus.service.Object):
     last = scheme()
     @dbus.service.method("org.freedesktop.portal.Settings", in_signature="ss", out_signature="v")
     def ReadOne(self, namespace, key):
+        if (namespace, key) == ("org.gnome.desktop.interface", "font-name") and font():
+            return dbus.String(font(), variant_level=1)
         if (namespace, key) != ("org.freedesktop.appearance", "color-scheme"):
             raise dbus.exceptions.DBusException("no such setting", name="org.freedesktop.portal.Error.NotFound")
         return dbus.UInt32(scheme(), variant_level=1)
@@ -91,3 +103,82 @@ def test_without_a_portal_huds_are_dark(bus):
     dark = show(bus.x, "Plain", "--style", "dark")
     time.sleep(0.6)   # past the portal's half-second answer deadline: time passing is what is tested
     assert show(bus.x, "Default") < dark + 60
+
+
+def hud_pixels(x, label: str):
+    """The HUD named `label`'s window as it shows, once still: (width, height, bytes)."""
+    def read():
+        for w in x.visible_hud_windows():
+            if label in x.xprop(w.id, "_NET_WM_NAME"):
+                shot = x.screenshot(keep=False)
+                return (w.width, w.height, bytes(b for yy in range(w.y, w.y + w.height) for xx in range(w.x, w.x + w.width)
+                                                 for b in shot.pixel(xx, yy)))
+        return None
+    from conftest import wait_steady
+    return wait_steady(read, 5, 0.15)
+
+
+def typeface(x, *args: str):
+    """The pixels of a HUD labelled "Typeface" drawn with `args`, hidden after."""
+    res = named(x, "--id", "face", "--mode", "text", "--label", "Typeface", "--details", "the details label",
+                "--animation", "none", "--blur", "0", "--no-shadow", *args)
+    assert res.returncode == 0, res.stderr
+    got = hud_pixels(x, "Typeface")
+    assert got, "no HUD"
+    assert named(x, "hide", "--id", "face").returncode == 0
+    assert wait_until(lambda: not x.visible_hud_windows(), 5)
+    return got
+
+
+def assert_drawn_in_serif(x):
+    """The default fonts draw in DejaVu Serif: a HUD with no font given is the same, pixel for
+    pixel, as one naming DejaVu Serif at the defaults' weights and sizes, and not one in Sans."""
+    serif = typeface(x, "--font", "DejaVu Serif Semibold 16px", "--details-font", "DejaVu Serif 12px")
+    sans = typeface(x, "--font", "DejaVu Sans Semibold 16px", "--details-font", "DejaVu Sans 12px")
+    assert serif != sans, "premise: the two families draw differently"
+    got = wait_until(lambda: (t := typeface(x)) == serif and t, 5)
+    assert got, "the desktop's UI font (DejaVu Serif) does not draw the default label"
+
+
+def test_the_portals_ui_font_draws_the_default_fonts(bus, tmp_path):
+    scheme, font = tmp_path / "scheme", tmp_path / "font"
+    scheme.write_text("0")
+    font.write_text("DejaVu Serif 11")
+    portal = subprocess.Popen([PYTHON, "-c", PORTAL, str(scheme), str(font)], env=bus.x.env, stdout=subprocess.PIPE, text=True)
+    bus.x.procs.append(portal)
+    assert portal.stdout.readline().strip() == "ready", "the stand-in portal did not start"
+    bus.start_server(flag=False, expect=None)
+    assert_drawn_in_serif(bus.x)
+
+
+def test_gtk_settings_ini_names_the_ui_font_and_the_dark_preference(bus):
+    ini = bus.x.tmp / "config" / "gtk-3.0" / "settings.ini"
+    ini.parent.mkdir(parents=True, exist_ok=True)
+    ini.write_text("[Settings]\ngtk-font-name = DejaVu Serif 10\ngtk-application-prefer-dark-theme = false\n"
+                   "gtk-theme-name=Adwaita\n")
+    bus.start_server(flag=False, expect=None)
+    assert_drawn_in_serif(bus.x)
+    dark = show(bus.x, "Plain", "--style", "dark")
+    assert show(bus.x, "Default") > dark + 200, "a desktop that prefers light (GTK: not dark) got a dark HUD"
+
+
+def test_xsettings_name_the_ui_font(bus):
+    import shutil
+    if shutil.which("xsettingsd") is None:
+        pytest.skip("xsettingsd is not installed (scripts/deps.sh installs it)")
+    conf = bus.x.tmp / "xsettingsd.conf"
+    conf.write_text('Gtk/FontName "DejaVu Serif 11"\nNet/ThemeName "Adwaita-dark"\nXft/DPI 98304\n')
+    bus.x.spawn(["xsettingsd", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert wait_until(lambda: _owner(bus.x), 5), "xsettingsd did not take the selection"
+    bus.start_server(flag=False, expect=None)
+    assert_drawn_in_serif(bus.x)
+
+
+def _owner(x) -> bool:
+    """Whether _XSETTINGS_S0 has an owner."""
+    from conftest import _open
+    xl, d = _open(x.display)
+    try:
+        return xl.XGetSelectionOwner(d, xl.XInternAtom(d, b"_XSETTINGS_S0", 0)) != 0
+    finally:
+        xl.XCloseDisplay(d)

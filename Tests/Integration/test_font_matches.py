@@ -15,7 +15,7 @@ from pathlib import Path
 from conftest import XHUD_BIN, kill_tagged, region_bytes, tagged_hosts, wait_steady, wait_until
 from test_named import nx  # noqa: F401 (a fixture)
 
-SANS_BOLD = re.compile(r"^font Sans Bold 16px\t.*:file=([^:]*DejaVuSans-Bold\.ttf)", re.M)
+SANS_BOLD = re.compile(r"^font system-ui Semibold 16px\t.*:file=([^:]*DejaVuSans-Bold\.ttf)", re.M)
 
 
 def private_fonts(x, tmp: Path) -> Path:
@@ -174,9 +174,9 @@ def test_a_font_helper_that_fails_hangs_or_lies_leaves_the_server_to_match_itsel
     helpers = {
         "nothing": "exit 1",
         "hangs": "exec sleep 30",
-        "fifo": f"printf 'font Sans Bold 16px\\tDejaVu Sans:style=Bold:pixelsize=16:file={fifo}:index=0\\n'",
-        "device": "printf 'font Sans Bold 16px\\tDejaVu Sans:style=Bold:pixelsize=16:file=/dev/zero:index=0\\n'",
-        "nonsense": "head -c 4096 /dev/urandom; printf '\\nfont Sans Bold 16px\\n\\tx\\n'",
+        "fifo": f"printf 'font system-ui Semibold 16px\\tDejaVu Sans:style=Bold:pixelsize=16:file={fifo}:index=0\\n'",
+        "device": "printf 'font system-ui Semibold 16px\\tDejaVu Sans:style=Bold:pixelsize=16:file=/dev/zero:index=0\\n'",
+        "nonsense": "head -c 4096 /dev/urandom; printf '\\nfont system-ui Semibold 16px\\n\\tx\\n'",
     }
     try:
         for name, body in helpers.items():
