@@ -1,7 +1,7 @@
 /*
  * firstframe: how long from exec of a command until its first frame is on screen.
  *
- *   firstframe [--point X,Y | --region WxH+X+Y | --auto[=WxH]] [--bg RRGGBB] [--timeout MS]
+ *   firstframe [--point X,Y | --region WxH+X+Y | --auto[=WxH]] [--bg RRGGBB] [--timeout MS] [--from-fork]
  *              [--settle MS] [--exit-ok] [--stdin-text TEXT] -- CMD [ARGS...]
  *       Selects SubstructureNotify on the root window, forks and execs CMD (in its own process
  *       group), waits for the first MapNotify of a child of the root, then polls XGetImage of
@@ -10,7 +10,13 @@
  *       fork) on stdout. Then kills the command's process group (SIGTERM, then SIGKILL).
  *       --auto watches the area of the first mapped top-level InputOutput window larger than
  *       2x2 instead (at most WxH around its centre, default 320x200), for clients whose window
- *       lands anywhere; the whole screen must show the background before the run.
+ *       lands anywhere; the whole screen must show the background before the run. It says on
+ *       stderr where the first changed pixel was ("first change at X,Y").
+ *       --from-fork: the region (--point or --region) is polled from the fork on, every ~0.25 ms,
+ *       as a person looks at the place where the window will appear, and MapNotify is only noted
+ *       (MAP_MS -1 when none came): every client is watched alike, also while it works between
+ *       its map and its first drawing (waiting for the map first, then polling a large region,
+ *       took CPU from a client still drawing and none from one that maps and draws together).
  *       --exit-ok: the command exiting with status 0 before its frame is no failure (a client
  *       such as notify-send that asks a running daemon to draw).
  *       --stdin-text TEXT: the command's stdin is a pipe holding TEXT whose write end stays
@@ -128,12 +134,14 @@ static int cmd_waitcm(Display *dpy, const char *ms) {
 static void usage(void) {
     fprintf(stderr,
             "usage: firstframe [--point X,Y | --region WxH+X+Y | --auto[=WxH]] [--bg RRGGBB] [--timeout MS] [--settle MS]\n"
-            "                  [--exit-ok] [--stdin-text TEXT] [--cmd-display NAME] -- CMD [ARGS...]\n"
+            "                  [--exit-ok] [--from-fork] [--stdin-text TEXT] [--cmd-display NAME] -- CMD [ARGS...]\n"
             "       firstframe setbg RRGGBB\n"
             "       firstframe waitcm MS\n");
 }
 
 static int rx, ry, rw = 1, rh = 1;
+
+static int changed_x = -1, changed_y = -1; /* the first pixel found changed, screen coordinates */
 
 /* Whether every pixel of the region equals bg. */
 static int region_is(Display *dpy, Window root, unsigned long bg, unsigned long mask) {
@@ -142,7 +150,7 @@ static int region_is(Display *dpy, Window root, unsigned long bg, unsigned long 
     int same = 1;
     for (int y = 0; y < rh && same; y++)
         for (int x = 0; x < rw; x++)
-            if ((XGetPixel(im, x, y) & mask) != bg) { same = 0; break; }
+            if ((XGetPixel(im, x, y) & mask) != bg) { same = 0; changed_x = rx + x; changed_y = ry + y; break; }
     XDestroyImage(im);
     return same;
 }
@@ -178,7 +186,7 @@ int main(int argc, char **argv) {
     rx = DisplayWidth(dpy, scr) / 2;
     ry = DisplayHeight(dpy, scr) / 2;
     double timeout = 10000, settle = 3000;
-    int have_bg = 0, autoreg = 0, exit_ok = 0, capw = 320, caph = 200;
+    int have_bg = 0, autoreg = 0, exit_ok = 0, from_fork = 0, capw = 320, caph = 200;
     const char *stdin_text = NULL, *cmd_display = NULL;
     unsigned long bg = 0;
 
@@ -192,6 +200,7 @@ int main(int argc, char **argv) {
             continue;
         }
         if (!strcmp(argv[i], "--exit-ok")) { exit_ok = 1; continue; }
+        if (!strcmp(argv[i], "--from-fork")) { from_fork = 1; continue; }
         if (i + 1 >= argc) { usage(); return 2; }
         if (!strcmp(argv[i], "--point")) {
             if (sscanf(argv[++i], "%d,%d", &rx, &ry) != 2) { usage(); return 2; }
@@ -213,7 +222,7 @@ int main(int argc, char **argv) {
             cmd_display = argv[++i];
         } else { usage(); return 2; }
     }
-    if (i >= argc) { usage(); return 2; }
+    if (i >= argc || (from_fork && autoreg)) { usage(); return 2; }
     char **cmd = argv + i;
     XSetErrorHandler(ignore_x_error);
     if (autoreg) { /* before the run the whole screen must show the background */
@@ -273,6 +282,38 @@ int main(int argc, char **argv) {
 
     double deadline = t0 + timeout, t_map = -1, t_frame = -1;
     int fd = ConnectionNumber(dpy), status;
+    /* --from-fork: the region from now on, the map only noted. */
+    while (from_fork && t_frame < 0) {
+        while (XPending(dpy)) {
+            XEvent ev;
+            XNextEvent(dpy, &ev);
+            if (ev.type == MapNotify && t_map < 0) t_map = now_ms();
+        }
+        if (!region_is(dpy, root, bg, mask)) { t_frame = now_ms(); break; }
+        if (now_ms() > deadline) { printf("timeout\n"); kill_group(pid); return 1; }
+        if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+            reaped = 1;
+            if (!(exit_ok && WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+                printf("exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+                return 1;
+            }
+        }
+        sleep_us(250);
+    }
+    /* A map that came with the image's reply is in the queue: it was before the frame. */
+    while (from_fork && t_map < 0 && QLength(dpy)) {
+        XEvent ev;
+        XNextEvent(dpy, &ev);
+        if (ev.type == MapNotify) t_map = t_frame;
+    }
+    if (from_fork) {
+        printf("%.3f %.3f\n", t_frame - t0, t_map < 0 ? -1.0 : t_map - t0);
+        fflush(stdout);
+        kill_group(pid);
+        if (feed[1] >= 0) close(feed[1]);
+        XCloseDisplay(dpy);
+        return 0;
+    }
     /* Wait for the first MapNotify of a top-level window (with --auto: of one to watch). */
     int have_region = !autoreg;
     while (t_map < 0 || !have_region) {
@@ -329,6 +370,7 @@ int main(int argc, char **argv) {
         sleep_us(500);
     }
     printf("%.3f %.3f\n", t_frame - t0, t_map - t0);
+    fprintf(stderr, "firstframe: first change at %d,%d\n", changed_x, changed_y);
     fflush(stdout);
     kill_group(pid);
     if (feed[1] >= 0) close(feed[1]);

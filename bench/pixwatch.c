@@ -11,7 +11,7 @@
  *   pixwatch waiteq GEOM FILE TIMEOUT_MS [TOL]
  *       Waits until GEOM matches FILE (every channel within TOL, default 8); prints the
  *       milliseconds it took, or "timeout N" (N pixels still differ) and exits 1.
- *   pixwatch update GEOM [--until FILE] [--tol N] [--timeout MS] (--write PATH TEXT | -- CMD...)
+ *   pixwatch update GEOM [--until FILE] [--tol N] [--timeout MS] [--end] (--write PATH TEXT | -- CMD...)
  *       The warm-update watcher. Takes the region's pixels, then at t0 either opens PATH (a FIFO
  *       that a running client reads), writes TEXT and closes it (what `echo 50 > fifo` does in a
  *       shell), or forks and execs CMD (stdin and stdout /dev/null); then polls the region every
@@ -19,7 +19,8 @@
  *       --until, until any pixel differs from before. Prints "FIRST_MS MS RETURNED_MS":
  *       milliseconds from t0 to the first changed pixel, to the new value on screen (with
  *       --until; else the first change again), and to the command's exit (the write's
- *       return), or -1 when the command is still running 5 s later. Exit 1 with "exited N" when CMD fails
+ *       return), or -1 when the command is still running 5 s later (with --end: SIGTERM to CMD as
+ *       soon as the change is seen, for a client that stays, and -1). Exit 1 with "exited N" when CMD fails
  *       before the change, "timeout N" when it does not come (default 3000 ms).
  *   pixwatch flood SECONDS WORKERS LO HI -- CMD... %
  *       WORKERS parallel loops, each running CMD again and again for SECONDS with each argument
@@ -59,7 +60,7 @@ static void usage(void) {
             "usage: pixwatch snap GEOM FILE\n"
             "       pixwatch diff GEOM FILE [TOL]\n"
             "       pixwatch waiteq GEOM FILE TIMEOUT_MS [TOL]\n"
-            "       pixwatch update GEOM [--until FILE] [--tol N] [--timeout MS] (--write PATH TEXT | -- CMD...)\n"
+            "       pixwatch update GEOM [--until FILE] [--tol N] [--timeout MS] [--end] (--write PATH TEXT | -- CMD...)\n"
             "       pixwatch flood SECONDS WORKERS LO HI -- CMD... %%\n");
 }
 
@@ -161,8 +162,10 @@ static int cmd_update(int argc, char **argv) {
     int tol = 8;
     double timeout = 3000;
     char **cmd = NULL;
+    int end = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--")) { cmd = argv + i + 1; if (!*cmd) { usage(); return 2; } break; }
+        if (!strcmp(argv[i], "--end")) { end = 1; continue; }
         if (i + 1 >= argc) { usage(); return 2; }
         if (!strcmp(argv[i], "--until")) until = argv[++i];
         else if (!strcmp(argv[i], "--tol")) tol = atoi(argv[++i]);
@@ -224,7 +227,12 @@ static int cmd_update(int argc, char **argv) {
         free(px);
         sleep_us(250);
     }
-    if (pid > 0 && t_ret < 0) {
+    if (pid > 0 && t_ret < 0 && end) {
+        kill(pid, SIGTERM);
+        double limit = now_ms() + 2000;
+        while (now_ms() < limit && waitpid(pid, &status, WNOHANG) != pid) sleep_us(1000);
+        if (now_ms() >= limit) { kill(pid, SIGKILL); waitpid(pid, NULL, 0); }
+    } else if (pid > 0 && t_ret < 0) {
         double limit = now_ms() + 5000;
         while (now_ms() < limit) {
             if (waitpid(pid, &status, WNOHANG) == pid) { t_ret = now_ms(); break; }

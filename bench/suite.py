@@ -678,9 +678,13 @@ class Suite:
         ]
         return c
 
-    def ff_args(self, opt: dict) -> list[str]:
-        """firstframe's arguments for a start-up run of a client with these options."""
-        ffargs = [self.ff, "--bg", BG, "--auto", "--timeout", "10000", "--settle", "5000"]
+    def ff_args(self, opt: dict, pixel: str | None = None) -> list[str]:
+        """firstframe's arguments for a start-up run of a client with these options: with no
+        pixel known, the window the client maps first (--auto, the untimed first round), which
+        tells where its first changed pixel was; then the patch around that pixel, watched from
+        the fork on (--from-fork), as pixwatch watches the screen's centre."""
+        where = ["--from-fork", "--region", patch_around(pixel)] if pixel else ["--auto"]
+        ffargs = [self.ff, "--bg", BG, *where, "--timeout", "10000", "--settle", "5000"]
         if opt.get("exit_ok"):
             ffargs.append("--exit-ok")
         if "stdin" in opt:
@@ -705,14 +709,33 @@ class Suite:
         x.wait_background()
         return r
 
+    def pixwatch_run(self, x: XSession, e: dict, cmd: list[str], opt: dict) -> None:
+        """The second harness beside the suite's run: bench/pixwatch polls the screen's centre
+        from the fork on (`pixwatch update 1x1+CX+CY --end`), a program of its own; the same
+        set-up as the run before it (a cold run's, or the server kept up)."""
+        x.wait_background()
+        pwargs = [self.pw, "update", f"1x1+{SCREEN_W // 2}+{SCREEN_H // 2}", "--timeout", "10000", "--end"]
+        if opt.get("server") == "cold":
+            r = self.cold_run(x, pwargs, cmd, opt.get("fonts"))
+        else:
+            r = x.run(pwargs + ["--"] + cmd, timeout=30)
+        m = re.fullmatch(r"\s*([\d.]+) ([\d.]+) (-?[\d.]+)\s*", r.stdout)
+        if r.returncode == 0 and m:
+            e.setdefault("pixwatch", []).append(float(m.group(1)))
+        else:
+            e["pixwatch_error"] = (r.stdout + " " + r.stderr).strip()[:200]
+        x.wait_background()
+
     def record_run(self, e: dict, r: subprocess.CompletedProcess, counted: bool) -> bool:
         """Adds firstframe's figures (first frame, map; ms) to a row's entry; False when the run failed."""
-        m = re.fullmatch(r"\s*([\d.]+) ([\d.]+)\s*", r.stdout)
+        m = re.fullmatch(r"\s*([\d.]+) (-?[\d.]+)\s*", r.stdout)
         if r.returncode == 0 and m:
             if counted:
                 e["times"].append(float(m.group(1)))
-                e["maps"].append(float(m.group(2)))
-            e["region"] = (re.findall(r"watching (\S+)", r.stderr) or ["?"])[-1]
+                if float(m.group(2)) >= 0:
+                    e["maps"].append(float(m.group(2)))
+            e["region"] = (re.findall(r"watching (\S+)", r.stderr) or [e.get("region") or "?"])[-1]
+            e["first_pixel"] = (re.findall(r"first change at (\d+,\d+)", r.stderr) or [e.get("first_pixel")])[-1]
             return True
         e["error"] = (r.stdout.strip() + " " + r.stderr.strip()).strip()[:200] or f"exit {r.returncode}"
         return False
@@ -754,7 +777,7 @@ class Suite:
                         failures[key] += 1
                         e["error"] = str(ex)[:200]
                         continue
-                ffargs = self.ff_args(opt)
+                ffargs = self.ff_args(opt, e.get("first_pixel") if rnd > 0 else None)
                 # Cold and warm runs set the display's server up themselves, whatever ran before.
                 if opt.get("server") == "warm":
                     try:
@@ -766,12 +789,18 @@ class Suite:
                         failures[key] += 1
                         e["error"] = str(ex)[:200]
                         continue
+                # The second harness takes turns with the suite's: first in even rounds, second in odd.
+                checked = rnd > 0 and key in CROSS_CHECKED
+                if checked and rnd % 2 == 0:
+                    self.pixwatch_run(x, e, cmd, opt)
                 if opt.get("server") == "cold":
                     r = self.cold_run(x, ffargs, cmd, opt.get("fonts"))
                 else:
                     r = x.run(ffargs + ["--"] + cmd, timeout=30)
                 if not self.record_run(e, r, counted=rnd > 0):
                     failures[key] += 1
+                elif checked and rnd % 2 == 1:
+                    self.pixwatch_run(x, e, cmd, opt)
             if clients and any(o.get("dunst") for _, _, o in clients):
                 x.dunst_clear()
             if clients and any(o.get("daemon") for _, _, o in clients) and self.daemon_bus is not None:
@@ -816,7 +845,6 @@ class Suite:
         self.results["busy"][x.name] = res
         if not os.access(self.xhud, os.X_OK):
             rows["xhud-cold"]["status"] = f"not built ({self.xhud})"
-        ffargs = self.ff_args({})
         # Kept before the load starts: the untimed HUD that writes them is no part of the figures.
         if rows["xhud-cold"]["status"] == "ok":
             self.stop_servers(x)
@@ -831,6 +859,7 @@ class Suite:
                 for key, e in rows.items():
                     if e["status"] != "ok" or failures[key] >= 2:
                         continue
+                    ffargs = self.ff_args({}, e.get("first_pixel") if rnd > 0 else None)
                     if key == "floor":
                         r = x.run(ffargs + ["--"] + e["cmd"], timeout=30)
                     else:
@@ -1593,6 +1622,19 @@ def watch_maps() -> int:
             sys.stdout.flush()
 
 
+# The rows that bench/pixwatch measures as well, in the same rounds.
+CROSS_CHECKED = ("floor", "xhud-warm", "xhud-cold")
+PATCH = 9  # the side of the square watched around a client's first changed pixel
+
+
+def patch_around(pixel: str) -> str:
+    """The PATCH x PATCH square around a pixel ("X,Y"), inside the screen."""
+    x, y = map(int, pixel.split(","))
+    x0 = min(max(0, x - PATCH // 2), SCREEN_W - PATCH)
+    y0 = min(max(0, y - PATCH // 2), SCREEN_H - PATCH)
+    return f"{PATCH}x{PATCH}+{x0}+{y0}"
+
+
 def sh_quote(s: str) -> str:
     return "'" + s.replace("'", "'\\''") + "'"
 
@@ -1658,10 +1700,13 @@ def fresh_runtimes(s: Suite) -> bool:
 
 def startup_section(s: Suite) -> list[str]:
     out = ["## 1. Start to first painted frame", "",
-           "Milliseconds from fork+exec of the client until the first pixels of its first mapped window "
-           "differ from the background (`firstframe --auto`: MapNotify on the root, then XGetImage of the "
-           "window's area, at most 320x200 around its centre, every 0.5 ms); *map* is the median to the "
-           "MapNotify. One warm-up run per client is not counted; clients take turns run by run. "
+           "Milliseconds from fork+exec of the client until the screen where its window appears differs "
+           "from the background: the untimed first run finds the client's first mapped window (`firstframe "
+           f"--auto`, MapNotify on the root, then its area polled) and the first pixel that changed there; the "
+           f"counted runs watch the {PATCH}x{PATCH} pixels around that one from the fork on, every 0.25 ms "
+           "(`firstframe --from-fork`), whatever the client does meanwhile, as bench/pixwatch watches the "
+           "screen's centre (below); *map* is the median to the MapNotify, noted on the way. Clients take turns "
+           "run by run. "
            "*/ floor* is the client's median over the floor's; *xhud / this* is xhud's median over the "
            "client's, warm / cold (below 1: xhud is ahead).", "",
            "xhud draws every HUD in the display's server. **xhud --mode annular** is the warm case: a "
@@ -1707,11 +1752,12 @@ def startup_section(s: Suite) -> list[str]:
                 target = f"xhud ahead ({' / '.join(n for n, _, _ in refs)}): " \
                     + " / ".join(mark(m < med) for _, _, m in refs) if refs else "xhud ahead: n/a"
             rows.append([e["label"], str(len(e["times"])), f1(mn), f1(med), f1(mx), ratio, vs,
-                         f1(mmm(e["maps"])[1]), target])
+                         f1(mmm(e["maps"])[1]) if e["maps"] else "-", target])
         out += [f"### {setting}", "",
                 md_table(["client", "runs", "min ms", "median ms", "max ms", "/ floor",
                           "xhud / this (" + " / ".join(n for n, _, _ in refs) + ")" if refs else "xhud / this",
                           "map ms", "target"], rows), ""]
+        out += cross_check(res, setting)
     cmds = {}
     for res in s.results["startup"].values():
         for e in res.values():
@@ -1721,6 +1767,34 @@ def startup_section(s: Suite) -> list[str]:
                 "nothing, and stays open; notify-send exits at once and dunst draws):", ""]
         out += [f"- {lab}: `{' '.join(shlex.quote(str(c)) for c in cmd)}`" for lab, cmd in cmds.items()] + [""]
     return out
+
+
+def cross_check(res: dict, setting: str) -> list[str]:
+    """The suite's first-paint figures beside bench/pixwatch's, measured in the same rounds."""
+    rows = []
+    for key in CROSS_CHECKED:
+        e = res.get(key) or {}
+        if not e.get("times") or not e.get("pixwatch"):
+            if e.get("times") and e.get("pixwatch_error"):
+                rows.append([e["label"], "", "pixwatch failed: " + e["pixwatch_error"], "", "", ""])
+            continue
+        ours, theirs = mmm(e["times"])[1], mmm(e["pixwatch"])
+        diff = ours / theirs[1] - 1
+        rows.append([e["label"], f1(ours), f1(theirs[1]), f"{f1(theirs[0])}-{f1(theirs[2])}", f"{diff * 100:+.0f} %",
+                     "yes" if abs(diff) <= 0.10 else "**no**"])
+    fl, pw = (res.get(k) or {} for k in ("floor", "xhud-warm"))
+    if not rows:
+        return []
+    ratio = ""
+    if fl.get("pixwatch") and pw.get("pixwatch") and fl.get("times") and pw.get("times"):
+        ratio = (f" Warm over the floor: {mmm(pw['times'])[1] / mmm(fl['times'])[1]:.2f}× in the suite, "
+                 f"{mmm(pw['pixwatch'])[1] / mmm(fl['pixwatch'])[1]:.2f}× in pixwatch.")
+    return [f"Cross-check ({setting}): bench/pixwatch, a second program, polls the screen's centre pixel from the "
+            f"fork on every 0.25 ms (`pixwatch update 1x1+{SCREEN_W // 2}+{SCREEN_H // 2} --end -- CMD`), beside "
+            "each counted run of these rows with the same set-up (before it in even rounds, after it in odd "
+            "ones)." + ratio, "",
+            md_table(["client", "suite median ms", "pixwatch median ms", "pixwatch min-max", "suite / pixwatch",
+                      "within 10 %"], rows), ""]
 
 
 def busy_figures(b: dict) -> tuple[float, float] | None:
