@@ -7,6 +7,7 @@ import re
 import shutil
 import signal
 import subprocess
+import warnings
 
 import pytest
 
@@ -120,6 +121,11 @@ def test_bench_run_quick(tmp_path):
     assert (out / "latest.json").stat().st_size > 0
     if shutil.which("gnuplot"):
         assert (out / "startup.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", text[-2000:]
+    # bench/check.py's table of the figures against bench/thresholds.json: shown at the end of the
+    # test run, advisory (--quick figures mean nothing, and a miss never fails a test).
+    targets = (out / "targets.md").read_text()
+    assert targets.startswith("| figure | value | target | |"), targets
+    warnings.warn(UserWarning("bench/check.py on the --quick run (advisory):\n" + targets))
 
 
 def test_remote_bench_quick(tmp_path):

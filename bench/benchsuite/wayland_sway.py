@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from suite import comm, read_stat
+from benchsuite.procs import comm, read_stat
 
 BG = "3366cc"
 W, H = 1280, 720

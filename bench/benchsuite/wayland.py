@@ -17,8 +17,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from suite import alive, comm, delta, descendants, f1, log, md_table, mmm, sample, status_kib
-from wayland_sway import BG, H, W, Sway, bench_user
+from benchsuite.common import f1, log, md_table, mmm
+from benchsuite.procs import alive, comm, delta, descendants, sample, status_kib
+from benchsuite.wayland_sway import BG, H, W, Sway, bench_user
 
 TIMED_HZ, STEADY_HZ = 1000, 60
 CAP_W, CAP_H = 320, 200
