@@ -30,6 +30,10 @@ final class ClientSession<Display: ServerDisplay> {
 
     /// The HUD was showing when its server died: it comes back without an animation.
     private let resumed: Bool
+    /// A HUD fed on stdin waits for its first lines (their end, or `firstLinesWait`) before it
+    /// shows: it never maps with the bar alone, then grows with the label its lines give it.
+    private var showPending = false
+    static var firstLinesWait: Double { 0.15 }
     /// The client asked for frame counts (`XHUD_STATS`): the display link's ticks at the start.
     private let ticksAtStart: Int?
 
@@ -50,6 +54,7 @@ final class ClientSession<Display: ServerDisplay> {
             guard let self else { return }
             guard !self.ended else { return }
             self.ended = true
+            self.showPending = false
             if self.plan.wraps {
                 // The client ends the command; the HUD goes now, its status is the client's.
                 self.tell(.cancel)
@@ -68,7 +73,19 @@ final class ClientSession<Display: ServerDisplay> {
         // Whatever blocks input gives it back on Escape (the key is grabbed only while it does).
         hud.onEscape = cancel
         hud.onParentGone = { [weak self] in guard let self else { return }; self.done(Status.done) }
-        hud.show(animated: !resumed)
+        if plan.readsStdin && !resumed {
+            showPending = true
+            _ = loop.addTimer(after: Self.firstLinesWait) { [weak self] in self?.showIfPending() }
+        } else {
+            hud.show(animated: !resumed)
+            scheduleEnd()
+        }
+        loop.addReader(fd: fd) { [weak self] in guard let self else { return }; self.receive() }
+    }
+
+    /// When the HUD goes on its own, counted from its show (a hide asked before the show would
+    /// be forgotten by it).
+    private func scheduleEnd() {
         if options.isNotification {
             if options.clickThrough != true && hud.configuration.mode != .text { hud.onClick = { [weak self] in guard let self else { return }; self.finish(Status.done) } }
             finish(Status.done, after: options.notificationDuration(for: hud.configuration))
@@ -79,7 +96,6 @@ final class ClientSession<Display: ServerDisplay> {
                 finish(Status.timedOut, after: t)   // zenity --timeout: closes the dialog and exits 5
             }
         }
-        loop.addReader(fd: fd) { [weak self] in guard let self else { return }; self.receive() }
     }
 
     // MARK: The client's lines
@@ -99,16 +115,26 @@ final class ClientSession<Display: ServerDisplay> {
                 input.apply(l)
             }
         }
+        showIfPending()
+    }
+
+    private func showIfPending() {
+        guard showPending, !over else { return }
+        showPending = false
+        hud.show(animated: true)
+        scheduleEnd()
     }
 
     private func control(_ c: Session.Control) {
         switch c {
         case .end:
+            showIfPending()
             if plan.readsStdin { input.end() }
         case .quit:
             // SIGINT or SIGTERM: the normal way to end a HUD. It goes now (min show time is for
             // the task's end, not for the user's).
             ended = true
+            showPending = false
             hud.dismiss(animated: true) { [weak self] in guard let self else { return }; self.done(Status.done) }
         case .exit(let v):
             released = true
@@ -146,6 +172,7 @@ final class ClientSession<Display: ServerDisplay> {
     // MARK: Ending
 
     private func finish(_ status: Int32, after delay: Double = 0) {
+        if delay == 0 { showIfPending() }   // as it was when the input ended
         ended = true
         hud.hide(animated: true, afterDelay: delay) { [weak self] in guard let self else { return }; self.done(status) }
     }

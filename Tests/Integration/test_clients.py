@@ -216,6 +216,38 @@ def test_a_killed_server_is_replaced_and_a_wrapped_command_never_notices(nx, tmp
     assert err.read_bytes() == expected.stderr
 
 
+def test_a_stdin_hud_maps_with_its_first_lines_applied(nx):
+    """A producer a little slower than the server (its first lines 60 ms after the start): the
+    HUD waits for them and maps at its final size, never with the bar alone first (64 px tall,
+    then 87 with the label). Every size the HUD's window is seen with, polled from the start."""
+    for run in range(3):
+        client = start(nx, "--mode", "bar", stdin=subprocess.PIPE)
+        time.sleep(0.06)   # the producer's delay is what is tested
+        client.stdin.write(b"label=Copying files\n60\n")
+        client.stdin.flush()
+        seen, deadline = [], time.monotonic() + 5
+        while time.monotonic() < deadline and (len(seen) < 8 or seen[-1] != seen[-8]):
+            rects = hud_rects(nx)
+            if rects:
+                seen.append(rects[0][2:])
+            time.sleep(0.01)
+        assert seen, f"run {run}: no HUD"
+        assert len(set(seen)) == 1, f"run {run}: the HUD changed size after it mapped: {sorted(set(seen), key=seen.index)}"
+        client.stdin.close()
+        assert client.wait(10) == 0
+        assert wait_until(lambda: not hud_rects(nx), 5)
+
+
+def test_a_silent_producer_still_gets_its_hud_at_once(nx):
+    """A producer that writes nothing yet: the HUD shows as its options say, without waiting."""
+    client = start(nx, "--mode", "bar", "--label", "Waiting", stdin=subprocess.PIPE)
+    t0 = time.monotonic()
+    assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
+    assert time.monotonic() - t0 < 1.5
+    client.stdin.close()
+    assert client.wait(10) == 0
+
+
 def test_a_stdin_hud_comes_back_as_it_was(nx):
     client = start(nx, "--mode", "bar", stdin=subprocess.PIPE)
     client.stdin.write(b"label=Copying files\n60\n")
