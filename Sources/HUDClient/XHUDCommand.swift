@@ -39,8 +39,10 @@ package enum XHUDCommand {
             exit(3)
         }
         guard let paths = ServerPaths.current() else { execHost(arguments) }   // the host reports the missing display
-        // hide, list and pop need no server: without one nothing is showing.
-        let quietWithoutServer = verb?.succeedsWithoutServer == true
+        // hide, list and pop need no server: without one nothing is showing, unless a server
+        // died under named HUDs (its journal is left): the next one would show them again, so
+        // one is started now to take over and hear this.
+        let quietWithoutServer = verb?.succeedsWithoutServer == true && access(paths.journal, F_OK) != 0
         do {
             if quietWithoutServer { try paths.checkPrivateDirectory() } else { try paths.preparePrivateDirectory() }
         } catch .noServer {

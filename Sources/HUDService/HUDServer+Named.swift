@@ -35,7 +35,9 @@ extension HUDServer {
             return notifications?.control(options.message ?? "", options.argument) ?? Wire.Reply(status: 1, error:
                 "xhud: this display's HUD server does not serve notifications (xhud server --notifications does)\n")
         case .pop?:
-            guard let id = options.id, let e = huds[id] else { return Wire.Reply(status: 0) }
+            guard let id = options.id else { return Wire.Reply(status: 0) }
+            // Not here (yet): a dead server's log still being read may have it, kept up by one push.
+            guard let e = huds[id] else { journal?.hidden(id); return Wire.Reply(status: 0) }
             e.activity = max(0, e.activity - 1)
             if e.activity == 0 {
                 e.hud.hide(animated: true, afterDelay: options.delay ?? 0)

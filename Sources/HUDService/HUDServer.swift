@@ -70,7 +70,7 @@ package final class HUDServer<Display: ServerDisplay> {
     private(set) lazy var images = ImagePreparer(loop: loop)
     /// The requests behind what shows without a client, for a server that takes over after this
     /// one dies.
-    private(set) lazy var journal: NamedJournal? = paths.map { NamedJournal(socketPath: $0.socket, loop: loop) }
+    private(set) lazy var journal: NamedJournal? = paths.map { NamedJournal(path: $0.journal, loop: loop) }
 
     /// A server started by `xhud server` stays when its last HUD is hidden.
     var lingersForever = false

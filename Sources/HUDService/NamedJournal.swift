@@ -61,10 +61,6 @@ final class NamedJournal {
         let hideAfter: Double?
     }
 
-    convenience init(socketPath: String, loop: any HUDEventLoop) {
-        self.init(path: (socketPath.hasSuffix(".sock") ? String(socketPath.dropLast(5)) : socketPath) + ".named", loop: loop)
-    }
-
     init(path: String, loop: any HUDEventLoop) {
         self.path = path
         self.loop = loop

@@ -15,6 +15,8 @@ package struct ServerPaths: Equatable, Sendable {
     package let directory: String
     package let socket: String
     package let lock: String
+    /// The named HUDs a server shows without a client (`NamedJournal`): left behind when it dies.
+    package let journal: String
 
     package init(directory: String, display: String, host: String? = nil) {
         self.directory = directory
@@ -22,6 +24,7 @@ package struct ServerPaths: Equatable, Sendable {
         if let host, !host.isEmpty { key = ServerPaths.key(forDisplay: host) + "-" + key }
         socket = directory + "/" + key + ".sock"
         lock = directory + "/" + key + ".lock"
+        journal = directory + "/" + key + ".named"
     }
 
     /// `$XDG_RUNTIME_DIR/xhud`; else `$XDG_CACHE_HOME/xhud` or `~/.cache/xhud` (then `inHome`).

@@ -350,3 +350,25 @@ def test_a_server_killed_again_and_again_during_updates_restores_what_was_writte
     print(f"\ncrash loop: {r['kills']} kills, {r['requests']} requests, restored {r['shown']}")
     assert r["kills"] >= 4
     assert not r["wrong"], "\n".join(r["wrong"])
+
+
+@pytest.mark.parametrize("verb", ["hide", "pop"])
+def test_a_hide_with_no_server_left_is_heard_by_the_next_one(nx, verb):
+    """The server dies under a named HUD; `xhud hide --id K` (or `pop`) finds no server. Without
+    one nothing shows, but the dead server's journal still has K: the client starts a server,
+    which takes over and hears the hide, so K never comes back."""
+    push = ["push"] if verb == "pop" else []
+    res = named(nx, *push, "--id", "gone", "--mode", "text", "--label", "Gone", "--hide-after", "120", *LINGER)
+    assert res.returncode == 0, res.stderr
+    assert wait_until(lambda: "gone" in listed(nx), 5)
+    kill_servers(nx)
+    res = named(nx, verb, "--id", "gone")
+    assert res.returncode == 0, res.stderr
+    # Whatever server serves next: K is not among what it shows.
+    res = named(nx, "--id", "probe", "--label", "Probe", "--hide-after", "120", *LINGER)
+    assert res.returncode == 0, res.stderr
+    assert wait_until(lambda: "probe" in listed(nx), 5)
+    # `list` names what the replay is still to show too: nothing to wait for.
+    assert "gone" not in listed(nx), "a HUD hidden while no server ran came back"
+    wait_steady(lambda: len(nx.visible_hud_windows()), 5, 0.3)
+    assert not any("Gone" in nx.xprop(w.id, "_NET_WM_NAME") for w in nx.visible_hud_windows())
