@@ -26,12 +26,15 @@ def set_striped_root(display: str, period: int = 40, band: int = 12) -> None:
     try:
         scr = x.XDefaultScreen(d)
         root = x.XRootWindow(d, scr)
-        pm = x.XCreatePixmap(d, root, period, 64, x.XDefaultDepth(d, scr))
+        # The whole screen's size: picom's new backends draw a wallpaper pixmap once, untiled.
+        w, h = x.XDisplayWidth(d, scr), x.XDisplayHeight(d, scr)
+        pm = x.XCreatePixmap(d, root, w, h, x.XDefaultDepth(d, scr))
         gc = x.XCreateGC(d, pm, 0, None)
         x.XSetForeground(d, gc, (GROUND[0] << 16) | (GROUND[1] << 8) | GROUND[2])
-        x.XFillRectangle(d, pm, gc, 0, 0, period, 64)
+        x.XFillRectangle(d, pm, gc, 0, 0, w, h)
         x.XSetForeground(d, gc, (STRIPE[0] << 16) | (STRIPE[1] << 8) | STRIPE[2])
-        x.XFillRectangle(d, pm, gc, 0, 0, band, 64)
+        for left in range(0, w, period):
+            x.XFillRectangle(d, pm, gc, left, 0, band, h)
         x.XFreeGC(d, gc)
         x.XSetWindowBackgroundPixmap(d, root, pm)
         x.XClearWindow(d, root)
@@ -211,12 +214,14 @@ def test_picom_blurs_and_shadows_the_bezel_not_a_box(xplain):
     assert edge > far * 0.6, f"the blur reaches beyond the bezel (a box): {edge} vs {far}"
 
 
-def test_the_shipped_picom_conf_blurs_on_picom_as_debian_starts_it(xplain):
+@pytest.mark.parametrize("backends", [[], ["--experimental-backends"]], ids=["legacy", "new"])
+def test_the_shipped_picom_conf_blurs_on_picom_as_debian_starts_it(xplain, backends):
     """packaging/examples/picom.conf, given to picom with no other flag (Debian 12's picom 9.1
-    then runs its legacy backends, which blur only with kernels): the stripes behind the bezel
-    are blurred, those beside it are as sharp as ever."""
+    then runs its legacy backends, which blur only with kernels) and with its new backends
+    (`--experimental-backends`, the default from picom 10): the stripes behind the bezel are
+    blurred, those beside it are as sharp as ever."""
     from conftest import REPO
-    inside, _, far = stripes_behind_picom(xplain, ["--config", str(REPO / "packaging" / "examples" / "picom.conf")])
+    inside, _, far = stripes_behind_picom(xplain, [*backends, "--config", str(REPO / "packaging" / "examples" / "picom.conf")])
     assert far > 150, f"premise: the wallpaper is sharp: {far}"
     assert inside < far / 4, f"the shipped picom.conf did not blur behind the bezel: {inside} vs {far}"
 
@@ -325,7 +330,8 @@ def test_colour_glows_through_the_frost(xplain):
     assert hud.wait(5) == 0
 
 
-def test_picom_fades_the_frost_with_the_bezel(xplain):
+@pytest.mark.parametrize("backends", [[], ["--experimental-backends"]], ids=["legacy", "new"])
+def test_picom_fades_the_frost_with_the_bezel(xplain, backends):
     """picom blurs behind a window at the strength its opacity property says, whatever the
     pixels' alpha: a fade drawn in the pixels alone showed a fully frosted slab under a bezel
     still almost transparent, at both ends of every fade (300 ms at the end of a fade-out).
@@ -339,7 +345,7 @@ def test_picom_fades_the_frost_with_the_bezel(xplain):
     from test_liveness import Grabber
     set_striped_root(xplain.display, period=8, band=4)
     log = xplain.tmp / "picom.log"
-    picom = xplain.spawn(["picom", "--config", str(REPO / "packaging" / "examples" / "picom.conf")],
+    picom = xplain.spawn(["picom", *backends, "--config", str(REPO / "packaging" / "examples" / "picom.conf")],
                          stdout=open(log, "wb"), stderr=subprocess.STDOUT)
     assert wait_until(lambda: compositor_running(xplain.display), 5), "picom did not start: " + log.read_text()
     bare = wallpaper_shown(xplain, 8, 4)
