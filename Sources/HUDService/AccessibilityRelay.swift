@@ -29,7 +29,7 @@ final class AccessibilityRelay<Display: ServerDisplay> {
 
     init(server: HUDServer<Display>) {
         self.server = server
-        _ = server.loop.addTimer(after: 0.1) { [weak self] in self?.startOnceDrawn(tries: 0) }
+        _ = server.loop.addTimer(after: 0.1) { [weak self] in self?.server.afterFirstFrames { [weak self] in self?.start() } }
     }
 
     /// A HUD the server made (before it shows): what it says and whether it shows is followed.
@@ -70,17 +70,6 @@ final class AccessibilityRelay<Display: ServerDisplay> {
         bus = nil
         ids = [:]
         said = [:]
-    }
-
-    /// After the first frames: while a HUD that shows has drawn nothing yet, a little later
-    /// (at most a second later).
-    private func startOnceDrawn(tries: Int) {
-        let drawing = server.huds.keys.contains { server.huds[$0].map { $0.hud.isVisible && $0.hud.framesDrawn == 0 } ?? false }
-        if drawing && tries < 18 {
-            _ = server.loop.addTimer(after: 0.05) { [weak self] in self?.startOnceDrawn(tries: tries + 1) }
-            return
-        }
-        start()
     }
 
     private func start() {

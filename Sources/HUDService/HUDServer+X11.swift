@@ -21,8 +21,10 @@ extension HUDServer where Display == X11ServerDisplay {
         let loop = HUDLoop(display: display)
         loop.textShaper = TextShaper.shared
         let server = X11Server(paths: paths, display: X11ServerDisplay(loop), listener: listener)
-        // Before the first request: the first HUD of a cold start looks as the next ones.
-        server.desktop = DesktopPreferences(xsettings: display.xsettingsStrings()).over(.gtkSettings())
+        // GTK's settings before the first request (a file); XSETTINGS after the first frames
+        // (two round trips, 200 ms over a 100 ms link, on no cold start's way to its first
+        // frame): a cold start's first HUD takes fontconfig's system-ui there.
+        server.desktop = .gtkSettings()
         loop.installSignalHandlers()
         loop.onSignal = { [unowned server] _ in server.exit() }
         // While the fonts load (FontWarmup): the first HUD then finds its round trips done.
@@ -37,6 +39,12 @@ extension HUDServer where Display == X11ServerDisplay {
         server.accessibility = AccessibilityRelay(server: server)
         // After the request that started the server (its client waits).
         _ = loop.addTimer(after: 0) { [unowned server] in
+            server.afterFirstFrames { [unowned server] in
+                // A quarter of a second on: the first frame's requests are through a slow link.
+                _ = server.loop.addTimer(after: 0.25) { [unowned server] in
+                    server.desktop = DesktopPreferences(xsettings: display.xsettingsStrings()).over(server.desktop)
+                }
+            }
             server.appearance = AppearanceWatch()
             server.appearance?.start()
         }
