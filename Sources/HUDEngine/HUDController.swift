@@ -4,10 +4,13 @@ import HUDRender
 
 /// One HUD's orchestration, on no particular display: its lifecycle (grace, min show, delayed
 /// hide, animations), layout and relayout, progress, the stacking shift, and when and what to
-/// draw. A `HUDBackend` gives it a window (`HUDOutput`) and tells it what the user did. Runs on
-/// its backend's thread; nothing here is thread-safe by itself.
+/// draw. A `HUDBackend` gives it a window (`HUDOutput`) and tells it what the user did.
+///
+/// It is the HUD: the server and the library hold it and call it. It holds its backend (made
+/// for it, attached to the backend's loop until `dispose`), and its window; the backend holds
+/// it weakly. Runs on its loop's thread, which owns it; nothing here is thread-safe by itself.
 package final class HUDController {
-    package unowned let backend: HUDBackend
+    package let backend: any HUDBackend
     package let lifecycle: HUDLifecycle
     package private(set) var configuration: HUDConfiguration
     /// The parent region, device pixels on the screen.
@@ -29,6 +32,9 @@ package final class HUDController {
     package var onResized: (() -> Void)?
     /// Escape pressed while the HUD blocks input (the key is grabbed only while it does).
     package var onEscape: (() -> Void)?
+    /// The window it covers went away (a followed parent window, a Wayland output). Unset, an
+    /// X11 HUD ends its loop (a process that shows one HUD ends with it).
+    package var onParentGone: (() -> Void)?
     /// A click on the bezel outside the button; when set, the HUD is not click-through.
     package var onClick: (() -> Void)? { didSet { output?.setClickThrough(clickThrough) } }
     /// Polled on every display-link tick while shown (MBProgressHUD's NSProgress binding).
@@ -39,7 +45,8 @@ package final class HUDController {
     package var smooth = false
 
     private let renderer = HUDRenderer()
-    private var clock: HUDClock { backend.clock }
+    /// Its backend's clock, which every deadline and animation runs on.
+    package var clock: HUDClock { backend.clock }
     package private(set) var output: HUDOutput?
     private var layout: HUDLayout
     private var progress: Tween
@@ -144,13 +151,18 @@ package final class HUDController {
         lifecycle.onAppear = { [unowned self] in self.appear() }
         lifecycle.onWasHidden = { [unowned self] in self.disappear() }
         lifecycle.onLeavingChanged = { [unowned self] in self.onLeaving?() }
+        backend.attach(self)
     }
 
-    /// Destroys the window (a server drops a HUD once hidden).
+    /// Destroys the window and takes the HUD off its loop (a server drops a HUD once hidden).
     package func dispose() {
         output?.grabEscape(false)
         output = nil
+        backend.detach()
     }
+
+    /// A HUD let go without `dispose` leaves its loop all the same.
+    deinit { backend.detach() }
 
     // MARK: Calls
 
@@ -222,6 +234,9 @@ package final class HUDController {
     }
 
     package func escapePressed() { onEscape?() }
+
+    /// The backend saw the window it covers go away.
+    package func parentGone() { onParentGone?() }
 
     /// The parent region moved or changed size (a followed window).
     package func regionMoved(to r: Rect) {

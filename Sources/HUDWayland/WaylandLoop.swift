@@ -14,6 +14,8 @@ import HUDSystem
 package final class WaylandLoop: HUDEventLoop {
     package let connection: WaylandConnection
     let clock = MonotonicClock()
+    /// The backends of the HUDs it runs, from their `attach` to their `detach` (each HUD's
+    /// controller holds its backend, and is held by whoever drives the HUD).
     private(set) var huds: [WaylandHUD] = []
     private var readers: [(fd: Int32, events: Int16, handler: () -> Void)] = []
     private var timers: [(id: Int, at: Double, handler: () -> Void)] = []
@@ -61,7 +63,7 @@ package final class WaylandLoop: HUDEventLoop {
 
     func updateLink() {
         guard !deferringLink else { return }
-        isTicking = huds.contains(where: \.wantsTicks)
+        isTicking = huds.contains(where: { $0.controller?.wantsTicks == true })
         if !isTicking { frameCame = false }
     }
     private var deferringLink = false
@@ -164,16 +166,16 @@ package final class WaylandLoop: HUDEventLoop {
                 ticks += 1
                 lastTick = now
                 deferringLink = true
-                for h in huds { h.tick() }
+                for h in huds { h.controller?.tick() }
                 deferringLink = false
                 updateLink()
             }
             fireTimers()
         }
-        for h in huds { h.unmapForExit() }
+        for h in huds { h.controller?.unmapForExit() }
         _ = lib.roundtrip(d)
         if getenv("XHUD_STATS") != nil {
-            Console.error("xhud-stats: frames=\(huds.map(\.framesDrawn).reduce(0, +)) ticks=\(ticks) refresh=\(1 / framePeriod)\n")
+            Console.error("xhud-stats: frames=\(huds.map { $0.controller?.framesDrawn ?? 0 }.reduce(0, +)) ticks=\(ticks) refresh=\(1 / framePeriod)\n")
         }
         return exitCode
     }
@@ -182,7 +184,7 @@ package final class WaylandLoop: HUDEventLoop {
     private func settle() {
         deferringLink = true
         let was = isTicking
-        for h in huds { h.afterStateChange() }
+        for h in huds { h.controller?.afterStateChange() }
         deferringLink = false
         updateLink()
         // A link that starts ticks at once, or a refresh after its last tick.
@@ -191,7 +193,7 @@ package final class WaylandLoop: HUDEventLoop {
 
     private func timeout(_ wait: inout timespec) -> Bool {
         var deadline = timers.map(\.at).min()
-        for h in huds { if let d = h.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
+        for h in huds { if let d = h.controller?.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
         if frameCame, isTicking { deadline = clock.now }
         if let l = linkDeadline { deadline = min(deadline ?? l, l) }
         guard let deadline else { return false }

@@ -16,6 +16,8 @@ package final class HUDLoop: HUDEventLoop {
     package let display: X11Display
     let clock = MonotonicClock()
     let wake = WakePipe()
+    /// The backends of the HUDs it runs, from their `attach` to their `detach` (each HUD's
+    /// controller holds its backend, and is held by whoever drives the HUD).
     private(set) var huds: [X11HUD] = []
     private var readers: [(fd: Int32, events: Int16, handler: () -> Void)] = []
     private var timers: [(id: Int, at: Double, handler: () -> Void)] = []
@@ -114,7 +116,7 @@ package final class HUDLoop: HUDEventLoop {
             XFlush(display.handle)
             // Questions that a HUD's first frame did not wait for, once its frames are sent and
             // nothing moves (a round trip then delays no frame).
-            if !isTicking, huds.allSatisfy({ $0.framesDrawn > 0 }) { display.revalidateMonitors() }
+            if !isTicking, huds.allSatisfy({ ($0.controller?.framesDrawn ?? 1) > 0 }) { display.revalidateMonitors() }
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: display.fd, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0))
@@ -148,7 +150,7 @@ package final class HUDLoop: HUDEventLoop {
                 // fade-in already running.
                 if read { XFlush(display.handle) }
                 deferringLink = true
-                for h in huds { h.tick() }
+                for h in huds { h.controller?.tick() }
                 deferringLink = false
                 updateLink()
             }
@@ -156,11 +158,11 @@ package final class HUDLoop: HUDEventLoop {
             learnRefreshRates()
         }
         link?.stop()
-        for h in huds { h.unmapForExit() }
+        for h in huds { h.controller?.unmapForExit() }
         XSync(display.handle, 0)
         if getenv("XHUD_STATS") != nil {
             let rate = huds.first?.refreshRate ?? 60
-            Console.error("xhud-stats: frames=\(huds.map(\.framesDrawn).reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n")
+            Console.error("xhud-stats: frames=\(huds.map { $0.controller?.framesDrawn ?? 0 }.reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n")
         }
         return exitCode
     }
@@ -172,8 +174,8 @@ package final class HUDLoop: HUDEventLoop {
     func settle() {
         deferringLink = true
         for h in huds {
-            h.afterStateChange()
-            if h.wantsTicks { startLink() }
+            h.controller?.afterStateChange()
+            if h.controller?.wantsTicks == true { startLink() }
         }
         deferringLink = false
         updateLink()
@@ -187,14 +189,14 @@ package final class HUDLoop: HUDEventLoop {
 
     func updateLink() {
         guard !deferringLink else { return }
-        if huds.contains(where: \.wantsTicks) { startLink() } else { link?.stop() }
+        if huds.contains(where: { $0.controller?.wantsTicks == true }) { startLink() } else { link?.stop() }
     }
 
     /// The monitors' refresh rates, asked for once a HUD's first frame is on its way (two
     /// round trips, a cold server's first frame would wait on them); the display link then
     /// ticks at the fastest HUD's rate.
     private func learnRefreshRates() {
-        guard huds.contains(where: { !$0.refreshRateKnown && $0.framesDrawn > 0 }) else { return }
+        guard huds.contains(where: { !$0.refreshRateKnown && ($0.controller?.framesDrawn ?? 0) > 0 }) else { return }
         for h in huds where !h.refreshRateKnown {
             h.refreshRate = display.refreshRate(at: Point(x: h.region.rect.midX, y: h.region.rect.midY))
             h.refreshRateKnown = true
@@ -210,7 +212,7 @@ package final class HUDLoop: HUDEventLoop {
     /// min show, delayed hide, animation ends), to the nanosecond; false: wait for an event.
     private func timeout(_ wait: inout timespec) -> Bool {
         var deadline = timers.map(\.at).min()
-        for h in huds { if let d = h.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
+        for h in huds { if let d = h.controller?.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
         if let l = link, l.isRunning { deadline = min(deadline ?? l.deadline, l.deadline) }
         guard let deadline else { return false }
         let left = max(0, deadline - clock.now)
