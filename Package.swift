@@ -56,8 +56,9 @@ let package = Package(
         .target(name: "HUDRender", dependencies: ["HUDSystem", "HUDCore", "HUDFiles", "CCairo", "CPango", "CDirectText", "CFontMatch"]),
         // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
         // draw), the interface a display backend implements (HUDBackend, HUDOutput), and the
-        // registry that stacks a process's HUDs (the server's, the library's).
-        .target(name: "HUDEngine", dependencies: ["HUDCore", "HUDRender", "CCairo"]),
+        // registry that stacks a process's HUDs (the server's, the library's), and what every
+        // backend's event loop polls (LoopSources: descriptors, timers, posted work, signals).
+        .target(name: "HUDEngine", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "CCairo"]),
         // The X11 backend: display, visuals, compositor, windows, input, monitors, display link,
         // frames composed on the X server.
         // Present's requests and completion event through Xlib (the protocol header only).
