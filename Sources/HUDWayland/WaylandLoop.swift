@@ -8,9 +8,10 @@ import HUDSystem
 
 /// The event loop of one Wayland connection, as `HUDLoop` is of an X connection: any number of
 /// HUDs, and descriptors, timers and work posted from other threads (its `LoopSources`), on the
-/// thread that calls `run`. Its display link is the compositor's: while something moves, the HUDs tick when a
-/// surface's frame callback comes (the compositor showed the last frame and wants the next),
-/// or a refresh after the last tick when no frame is awaited; nothing ticks when nothing moves.
+/// thread that calls `run`. Its display link is the compositor's: while something moves, the
+/// HUDs tick when a surface's frame callback comes (the compositor showed the last frame and
+/// wants the next), or a refresh after the last tick when no frame is awaited; nothing ticks
+/// when nothing moves.
 package final class WaylandLoop: PollingLoop {
     package let connection: WaylandConnection
     let clock = MonotonicClock()
