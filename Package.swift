@@ -56,8 +56,9 @@ let package = Package(
         .target(name: "HUDRender", dependencies: ["HUDSystem", "HUDCore", "HUDFiles", "CCairo", "CPango", "CDirectText", "CFontMatch"]),
         // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
         // draw), the interface a display backend implements (HUDBackend, HUDOutput), and the
-        // registry that stacks a process's HUDs (the server's, the library's).
-        .target(name: "HUDEngine", dependencies: ["HUDCore", "HUDRender", "CCairo"]),
+        // registry that stacks a process's HUDs (the server's, the library's), and what every
+        // backend's event loop polls (LoopSources: descriptors, timers, posted work, signals).
+        .target(name: "HUDEngine", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "CCairo"]),
         // The X11 backend: display, visuals, compositor, windows, input, monitors, display link,
         // frames composed on the X server.
         // Present's requests and completion event through Xlib (the protocol header only).
@@ -79,7 +80,7 @@ let package = Package(
         .target(name: "CWayland"),
         .target(name: "HUDWayland", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CCairo", "CWayland"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
-        .target(name: "XHUD", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDX11", "HUDSettings"]),
+        .target(name: "XHUD", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "HUDX11", "HUDSettings"]),
         // The executables' arguments, taken from glibc instead of the Swift runtime's reading of
         // /proc/self/maps before main (see argv.c). Only xhud and xhud-host link it.
         .target(name: "CArgv"),
@@ -164,13 +165,18 @@ let package = Package(
         // code calls it; XHUDTests run it.
         .executableTarget(name: "example-headers", dependencies: ["XHUD"], path: "Examples/HeaderSpellings"),
 
+        // What the tests drive HUDs with, as swift-nio's NIOEmbedded: a backend with no display
+        // that records what its controller asks (`RecordingBackend`), and a loop run by hand on
+        // a manual clock (`ManualLoop`). A target the test targets share, not a product.
+        .target(name: "HUDTesting", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine"]),
+
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
-        .testTarget(name: "HUDServiceTests", dependencies: ["HUDService", "HUDCommandLine", "HUDEngine", "HUDCore", "HUDSocket", "HUDSystem", "HUDX11"]),
+        .testTarget(name: "HUDServiceTests", dependencies: ["HUDService", "HUDCommandLine", "HUDEngine", "HUDCore", "HUDSocket", "HUDSystem", "HUDTesting"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket", "HUDSystem"]),
         .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDSystem", "HUDNotifications", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDSystem", "HUDAccessibility", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
-        .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore", "HUDRender", "HUDSystem"]),
+        .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore", "HUDRender", "HUDSystem", "HUDTesting"]),
         .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "HUDSettings", "HUDCore"]),
         .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDFiles", "HUDCommandLine"]),
         .testTarget(name: "HUDTOMLTests", dependencies: ["HUDTOML"]),

@@ -3,11 +3,25 @@ import HUDRender
 
 /// The interface between a HUD's orchestration (`HUDController`) and a display backend, as
 /// dunst's `output.h` is between its drawing and X11 or Wayland: the controller decides what to
-/// draw and when; a backend owns windows, pixels and requests. X11 implements it in HUDX11.
+/// draw and when; a backend owns windows, pixels and requests, follows the parent region and
+/// turns the display's events into the controller's calls. X11 implements it in HUDX11
+/// (`X11HUD`), Wayland in HUDWayland (`WaylandHUD`).
+///
+/// Ownership: whoever drives a HUD (the server, the library) holds its `HUDController`; the
+/// controller holds its backend; the backend holds the controller weakly, and its loop holds
+/// the backend from `attach` to `detach`. All of them belong to the loop's thread.
 ///
 /// Coordinates are device pixels: `rect`s on the screen, everything else relative to the
 /// output's own top-left corner.
 package protocol HUDBackend: AnyObject {
+    /// Called once, by the controller made on this backend, at the end of its `init`: from then
+    /// on the backend reports to it (holding it weakly) and its loop runs it.
+    func attach(_ controller: HUDController)
+    /// Called by the controller's `dispose` (or its deinit): the backend leaves its loop and
+    /// lets go of what it asked of the display. Harmless when called again.
+    func detach()
+    /// The refresh rate of the monitor the HUD is on.
+    var refreshRate: Double { get }
     /// The clock every deadline and animation of this backend's HUDs runs on.
     var clock: HUDClock { get }
     /// One refresh of the display link.

@@ -4,7 +4,6 @@ import Glibc
 import HUDAccessibility
 import HUDEngine
 import HUDSocket
-import HUDX11
 import HUDSystem
 
 /// The server's side of the accessibility bus: every HUD on screen (named, notifications,
@@ -33,7 +32,7 @@ final class AccessibilityRelay<Display: ServerDisplay> {
     }
 
     /// A HUD the server made (before it shows): what it says and whether it shows is followed.
-    func track(_ key: String, _ hud: Display.HUD) {
+    func track(_ key: String, _ hud: HUDController) {
         hud.onChange = { [weak self] in self?.changed(key) }
     }
 

@@ -4,7 +4,6 @@ import Glibc
 import HUDCommandLine
 import HUDCore
 import HUDSocket
-import HUDX11
 import HUDEngine
 import HUDRender
 
@@ -12,13 +11,12 @@ import HUDRender
 /// on stdin, a wrapped command's, a notification that waits. The client sends its lines and gets
 /// back `cancel`, warnings and the status it exits with.
 final class ClientSession<Display: ServerDisplay> {
-    typealias HUD = Display.HUD
     let fd: Int32
-    let hud: HUD
+    let hud: HUDController
     private let loop: any HUDEventLoop
     private let options: HUDOptions
     private let plan: Session.Plan
-    private var input: InputApplier<HUD>!
+    private var input: InputApplier!
     private var lines = LineBuffer(limit: 64 * 1024 + 64)
     /// The wrapped command ended: the client may leave, its HUD shows the result on its own.
     private var released = false
@@ -37,7 +35,7 @@ final class ClientSession<Display: ServerDisplay> {
     /// The client asked for frame counts (`XHUD_STATS`): the display link's ticks at the start.
     private let ticksAtStart: Int?
 
-    init(fd: Int32, hud: HUD, loop: any HUDEventLoop, options: HUDOptions, plan: Session.Plan, request: Wire.Request,
+    init(fd: Int32, hud: HUDController, loop: any HUDEventLoop, options: HUDOptions, plan: Session.Plan, request: Wire.Request,
          remove: @escaping () -> Void) {
         self.fd = fd; self.hud = hud; self.loop = loop; self.options = options; self.plan = plan; self.remove = remove
         resumed = request.resumes
@@ -182,7 +180,7 @@ final class ClientSession<Display: ServerDisplay> {
         guard !over else { return }
         over = true
         if let t = ticksAtStart {
-            tell(.warn("xhud-stats: frames=\(hud.framesDrawn) ticks=\(loop.ticks - t) refresh=\(hud.refreshRate)"))
+            tell(.warn("xhud-stats: frames=\(hud.framesDrawn) ticks=\(loop.ticks - t) refresh=\(hud.backend.refreshRate)"))
         }
         tell(.done(status, killParent: killParent))
         closeConnection()
@@ -240,12 +238,12 @@ extension HUDServer {
         // A HUD that was showing when its server died comes back at once.
         if request.resumes { config.graceTime = 0 }
         if huds.isFull { return noRoom() }
-        let hud: HUD
+        let hud: HUDController
         var parent = options.parentSpec
         var warning = ""
         do {
             hud = try display.makeHUD(configuration: config, parent: parent, scale: options.scale)
-        } catch let error as X11Error where options.attach != nil && options.window == nil {
+        } catch let error as ParentError where options.attach != nil && options.window == nil {
             // zenity ignores a window to attach to that is not there; so does its spelling here.
             parent = .monitor("pointer")
             warning = "xhud: --attach: \("\(error)".escapingControlCharacters); the HUD covers the pointer's monitor\n"

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import HUDCore
 import HUDSocket
-import HUDX11
 import HUDEngine
 import HUDRender
 
@@ -86,14 +85,14 @@ extension HUDServer {
         } catch {
             return usageError("\(error)")
         }
-        let entry: HUDRegistry<HUD, ParentSpec>.Entry
+        let entry: HUDRegistry<HUDController, ParentSpec>.Entry
         if let e = existing {
             entry = e
             e.hud.update { $0 = config }
             huds.restack()
         } else {
             if huds.isFull { return noRoom() }
-            let hud: HUD
+            let hud: HUDController
             do { hud = try display.makeHUD(configuration: config, parent: parent, scale: options.scale) } catch {
                 return usageError("\(error)")
             }

@@ -9,9 +9,6 @@ import HUDRender
 import HUDSocket
 import HUDSystem
 import HUDWayland
-import HUDX11
-
-extension WaylandHUD: ServedHUD {}
 
 /// A Wayland compositor with layer-shell and its loop.
 package final class WaylandServerDisplay: ServerDisplay {
@@ -23,13 +20,13 @@ package final class WaylandServerDisplay: ServerDisplay {
     package var dpi: Double? { nil }
     /// A monitor is an output (by index), a geometry a rectangle of the first; another client's
     /// window is nothing a Wayland client can see or follow.
-    package func makeHUD(configuration: HUDConfiguration, parent: ParentSpec, scale: Double?) throws -> WaylandHUD {
+    package func makeHUD(configuration: HUDConfiguration, parent: ParentSpec, scale: Double?) throws -> HUDController {
         switch parent {
         case .monitor(let m):
-            return try WaylandHUD(loop: waylandLoop, configuration: configuration, output: m, scale: scale)
+            return try WaylandHUD.makeHUD(loop: waylandLoop, configuration: configuration, output: m, scale: scale)
         case .geometry(let g):
-            guard let r = parseGeometry(g) else { throw X11Error.badGeometry(g) }
-            return try WaylandHUD(loop: waylandLoop, configuration: configuration, area: r, scale: scale)
+            guard let r = parseGeometry(g) else { throw ParentError.badGeometry(g) }
+            return try WaylandHUD.makeHUD(loop: waylandLoop, configuration: configuration, area: r, scale: scale)
         case .window:
             throw WaylandError.notOnWayland("--window and --attach have no meaning on Wayland: a client cannot see another's windows (the HUD would cover its output: leave them out, or use --backend x11 under XWayland)")
         }

@@ -11,6 +11,21 @@ import HUDSystem
 import HUDX11
 import HUDWayland
 
+/// The X11 display and its loop.
+package final class X11ServerDisplay: ServerDisplay {
+    package let hudLoop: HUDLoop
+    package var loop: any HUDEventLoop { hudLoop }
+    package var display: X11Display { hudLoop.display }
+
+    package init(_ loop: HUDLoop) { hudLoop = loop }
+
+    package var dpi: Double? { display.xftDPI }
+    package func makeHUD(configuration: HUDConfiguration, parent: ParentSpec, scale: Double?) throws -> HUDController {
+        try X11HUD.makeHUD(loop: hudLoop, configuration: configuration, parent: parent, scale: scale)
+    }
+    package func rootString(_ name: String) -> String? { display.rootString(name) }
+}
+
 /// The server on an X11 display (or, where `BackendChoice` picks it, on Wayland).
 package typealias X11Server = HUDServer<X11ServerDisplay>
 

@@ -5,7 +5,6 @@ import HUDCommandLine
 import HUDBus
 import HUDCore
 import HUDSocket
-import HUDX11
 import HUDEngine
 import HUDRender
 import HUDSettings
@@ -17,7 +16,6 @@ import HUDSystem
 /// its last HUD is hidden. Its rules know nothing of X11 (`ServerDisplay`): the X11 server is
 /// `X11Server` (HUDServer+X11.swift), the tests' runs on a recording backend.
 package final class HUDServer<Display: ServerDisplay> {
-    package typealias HUD = Display.HUD
     /// Nil for a private server (`runPrivate`): no socket, no journal, no other client.
     let paths: ServerPaths?
     package let display: Display
@@ -28,7 +26,7 @@ package final class HUDServer<Display: ServerDisplay> {
     /// spaces): their stacking order, activity counts, and what hidden named HUDs looked like
     /// for as long as the server lingers (the next `xhud --id vol --progress 0.9` brings back the
     /// volume bar with its label).
-    package let huds = HUDRegistry<HUD, ParentSpec>()
+    package let huds = HUDRegistry<HUDController, ParentSpec>()
     var lingerTimer: Int?
     package var linger: Double = 10
     private var connections: [Int32: (bytes: [UInt8], timer: Int)] = [:]

@@ -5,7 +5,6 @@ import HUDFiles
 import HUDEngine
 import HUDRender
 import HUDSettings
-import HUDX11
 import HUDSystem
 
 /// Why an image cannot be shown, in a sentence naming it.

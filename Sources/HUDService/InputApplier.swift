@@ -3,13 +3,13 @@ import Glibc
 #endif
 import HUDCommandLine
 import HUDCore
-import HUDX11
+import HUDEngine
 import HUDSocket
 
 /// The stdin protocol applied to a HUD a line at a time (a client's lines, on the server).
 /// `finish(status, delay)` hides the HUD after `delay` and ends it.
-struct InputApplier<HUD: ServedHUD> {
-    let hud: HUD
+struct InputApplier {
+    let hud: HUDController
     let options: HUDOptions
     let finish: (Int32, Double) -> Void
     /// One line for the user's stderr, without the "xhud: " prefix, input in it escaped.
@@ -18,7 +18,7 @@ struct InputApplier<HUD: ServedHUD> {
     /// Finished: later lines change nothing.
     private(set) var ended = false
 
-    init(hud: HUD, options: HUDOptions, finish: @escaping (Int32, Double) -> Void, warn: @escaping (String) -> Void) {
+    init(hud: HUDController, options: HUDOptions, finish: @escaping (Int32, Double) -> Void, warn: @escaping (String) -> Void) {
         self.hud = hud; self.options = options; self.finish = finish; self.warn = warn
     }
 

@@ -5,7 +5,6 @@ import HUDCore
 import HUDNotifications
 import HUDEngine
 import HUDSocket
-import HUDX11
 import HUDSystem
 
 /// The server's side of the notification bus (`xhud server --notifications`): each `Notify` is
@@ -211,7 +210,7 @@ final class NotificationRelay<Display: ServerDisplay> {
 
     /// A HUD the server made: when it is a notification of the bus, its button invokes the
     /// notification's action and a click on it the `default` one.
-    func attach(_ key: String, _ hud: Display.HUD) {
+    func attach(_ key: String, _ hud: HUDController) {
         guard shown[key] != nil else { return }
         // The "+N" HUD stays under the notification that comes out of the queue (the HUD is
         // added to the stack once this returns).

@@ -1,6 +1,5 @@
 import HUDCommandLine
 import HUDCore
-import HUDX11
 
 /// What the parsed options mean: the HUD configuration they name, the parent region, the
 /// notification's display time; and zenity's spelling turned into ours before parsing.

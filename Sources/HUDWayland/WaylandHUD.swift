@@ -2,59 +2,53 @@ import HUDCore
 import HUDEngine
 import HUDRender
 
-/// A HUD on a Wayland compositor: a `HUDController` on this backend, its region a whole output
-/// (or a rectangle of it), run by a `WaylandLoop` on the loop's thread. Pointer buttons on its
-/// surface reach the controller (its button, its click handler); no key does (a layer surface
-/// without keyboard interactivity).
+/// The Wayland backend of one HUD: its region a whole output (or a rectangle of it), its
+/// window a layer surface (`WaylandOutput`). Pointer buttons on its surface reach its
+/// `HUDController` (its button, its click handler); no key does (a layer surface without
+/// keyboard interactivity).
+///
+/// Ownership: the controller holds this backend; this backend holds the controller weakly,
+/// and its `WaylandLoop` holds it from `attach` to `detach`. All of it runs on the loop's thread.
 package final class WaylandHUD: HUDBackend {
     package let loop: WaylandLoop
     let screen: WaylandScreen
-    package private(set) var controller: HUDController!
-    /// Called when its output goes away (the compositor closed its surface).
-    package var onParentGone: (() -> Void)?
+    /// The HUD it draws and reports to; nil once that is gone.
+    package private(set) weak var controller: HUDController?
+    private var attached = false
 
+    /// A HUD on `loop`, not shown yet: its controller, which holds the backend.
     /// `output`: an output's name or index (nil, "pointer", "focused", "primary": the first);
     /// `area`: a rectangle of it (device pixels), nil for all of it.
-    package init(loop: WaylandLoop, configuration: HUDConfiguration, output: String? = nil, area: Rect? = nil, scale: Double? = nil) throws {
-        self.loop = loop
-        screen = try loop.connection.screen(named: output)
+    package static func makeHUD(loop: WaylandLoop, configuration: HUDConfiguration, output: String? = nil, area: Rect? = nil,
+                                scale: Double? = nil) throws -> HUDController {
+        let screen = try loop.connection.screen(named: output)
         var region = screen.rect
         if let area {
             region = area.intersection(screen.rect)
             guard !region.isEmpty else { throw WaylandError.missing("the geometry lies outside the output") }
         }
-        controller = try HUDController(backend: self, configuration: configuration, region: region,
-                                       scale: scale ?? Double(screen.scale))
+        return try HUDController(backend: WaylandHUD(loop: loop, screen: screen), configuration: configuration, region: region,
+                                 scale: scale ?? Double(screen.scale))
+    }
+
+    private init(loop: WaylandLoop, screen: WaylandScreen) {
+        self.loop = loop
+        self.screen = screen
+    }
+
+    package func attach(_ controller: HUDController) {
+        self.controller = controller
+        attached = true
         loop.add(self)
     }
 
-    package func dispose() {
+    package func detach() {
+        guard attached else { return }
+        attached = false
         loop.remove(self)
-        controller.dispose()
     }
 
-    package var configuration: HUDConfiguration { controller.configuration }
-    package var lifecycle: HUDLifecycle { controller.lifecycle }
-    package var isVisible: Bool { controller.isVisible }
-    package var framesDrawn: Int { controller.framesDrawn }
-    package var bezelSize: Size { controller.bezelSize }
     package var refreshRate: Double { screen.refresh }
-    package var stackOffset: Point { get { controller.stackOffset } set { controller.stackOffset = newValue } }
-    package var onButton: (() -> Void)? { get { controller.onButton } set { controller.onButton = newValue } }
-    package var onExtraButton: ((Int) -> Void)? { get { controller.onExtraButton } set { controller.onExtraButton = newValue } }
-    package var onHidden: (() -> Void)? { get { controller.onHidden } set { controller.onHidden = newValue } }
-    package var onChange: (() -> Void)? { get { controller.onChange } set { controller.onChange = newValue } }
-    package var onEscape: (() -> Void)? { get { controller.onEscape } set { controller.onEscape = newValue } }
-    package var onClick: (() -> Void)? { get { controller.onClick } set { controller.onClick = newValue } }
-    package var clickedLink: Int? { controller.clickedLink }
-    package var smooth: Bool { get { controller.smooth } set { controller.smooth = newValue } }
-
-    package func show(animated: Bool) { controller.show(animated: animated) }
-    package func hide(animated: Bool, afterDelay delay: Double, completion: (() -> Void)?) {
-        controller.hide(animated: animated, afterDelay: delay, completion: completion)
-    }
-    package func dismiss(animated: Bool, completion: (() -> Void)?) { controller.dismiss(animated: animated, completion: completion) }
-    package func update(_ change: (inout HUDConfiguration) -> Void) { controller.update(change) }
 
     // MARK: HUDBackend
 
@@ -67,35 +61,18 @@ package final class WaylandHUD: HUDBackend {
     package func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput {
         let o = WaylandOutput(loop: loop, screen: screen, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough)
         // Its output is gone, as a parent window goes on X11: the HUD ends.
-        o.onClosed = { [weak self] in self?.onParentGone?() }
+        o.onClosed = { [weak self] in self?.controller?.parentGone() }
         return o
     }
     package var textShaping: (shaper: TextShaper, loop: any HUDEventLoop)? { loop.textShaper.map { ($0, loop) } }
 
-    var output: WaylandOutput? { controller.output as? WaylandOutput }
-
-    // MARK: The loop's calls
-
-    var wantsTicks: Bool { controller.wantsTicks }
-    func afterStateChange() { controller.afterStateChange() }
-    func tick() { controller.tick() }
-    func unmapForExit() { controller.unmapForExit() }
+    var output: WaylandOutput? { controller?.output as? WaylandOutput }
 
     /// A pointer button on its surface (surface coordinates); button 0x110 is the left one.
     func pointer(at p: Point, button: UInt32, pressed: Bool) {
+        guard let controller else { return }
         let k = Double(screen.scale)
         let at = Point(x: p.x * k, y: p.y * k)
         if pressed { controller.pointerPressed(at: at) } else { controller.pointerReleased(at: at, primary: button == 0x110) }
     }
-}
-
-extension WaylandHUD: StackableHUD {
-    package var stackRegion: Rect { controller.region }
-    package var stackArea: Size { controller.stackArea }
-    package var isLeaving: Bool { controller.isLeaving }
-    package var isOnScreen: Bool { controller.isOnScreen }
-    package var shownStackOffset: Point { controller.shownStackOffset }
-    package func enterStack(from start: Point) { controller.enterStack(from: start) }
-    package var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }
-    package var onResized: (() -> Void)? { get { controller.onResized } set { controller.onResized = newValue } }
 }

@@ -9,17 +9,18 @@ import HUDRender
 import HUDSystem
 
 /// The event loop of one X connection: it runs any number of HUDs (a named-HUD server stacks
-/// several), one display link for all of them, file descriptors to watch and timers. Everything
-/// runs on the thread that calls `run`, which sleeps in ppoll until the next frame's deadline,
-/// a timer, an event or a wake (work posted from another thread, a signal).
-package final class HUDLoop: HUDEventLoop {
+/// several), one display link for all of them, file descriptors to watch and timers (its
+/// `LoopSources`). Everything runs on the thread that calls `run`, which sleeps in ppoll until
+/// the next frame's deadline, a timer, an event or a wake (work posted from another thread, a
+/// signal).
+package final class HUDLoop: PollingLoop {
     package let display: X11Display
     let clock = MonotonicClock()
-    let wake = WakePipe()
+    package let sources = LoopSources()
+    package var now: Double { clock.now }
+    /// The backends of the HUDs it runs, from their `attach` to their `detach` (each HUD's
+    /// controller holds its backend, and is held by whoever drives the HUD).
     private(set) var huds: [X11HUD] = []
-    private var readers: [(fd: Int32, events: Int16, handler: () -> Void)] = []
-    private var timers: [(id: Int, at: Double, handler: () -> Void)] = []
-    private var nextTimerID = 0
     private var quit = false
     private var exitCode: Int32 = 0
     private var link: DisplayLink?
@@ -53,57 +54,11 @@ package final class HUDLoop: HUDEventLoop {
     func add(_ hud: X11HUD) { huds.append(hud) }
     func remove(_ hud: X11HUD) { huds.removeAll { $0 === hud } }
 
-    /// Watches a file descriptor (progress on stdin, a socket) from the loop.
-    package func addReader(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, Int16(POLLIN), handler)) }
-    package func removeReader(fd: Int32) { readers.removeAll { $0.fd == fd && $0.events == Int16(POLLIN) } }
-    /// Calls `handler` when `fd` can be written to (a reply that did not fit the socket's buffer).
-    package func addWriter(fd: Int32, _ handler: @escaping () -> Void) { readers.append((fd, Int16(POLLOUT), handler)) }
-    package func removeWriter(fd: Int32) { readers.removeAll { $0.fd == fd && $0.events == Int16(POLLOUT) } }
-
-    /// Runs `handler` on the loop after `delay` seconds; returns an id for `cancelTimer`.
-    @discardableResult
-    package func addTimer(after delay: Double, _ handler: @escaping () -> Void) -> Int {
-        nextTimerID += 1
-        timers.append((nextTimerID, clock.now + delay, handler))
-        return nextTimerID
-    }
-    package func cancelTimer(_ id: Int) { timers.removeAll { $0.id == id } }
-
-    // MARK: Work from other threads
-
-    private let posted = Locked<[() -> Void]>([])
-
-    /// Runs `work` on the loop's thread soon (the only way in from another thread: the loop's
-    /// state, X and Cairo are touched on that thread alone). Safe from any thread.
-    package func post(_ work: @escaping () -> Void) {
-        posted.withLock { $0.append(work) }
-        wake.wake()
-    }
-
-    private func runPosted() {
-        let work = posted.withLock { p in
-            defer { p.removeAll() }
-            return p
-        }
-        for w in work { w() }
-    }
-
-    /// Ends `run` with an exit code.
     /// Display-link ticks so far (the link runs only while something moves).
     package var ticks: Int { link?.ticks ?? 0 }
 
+    /// Ends `run` with an exit code.
     package func stop(exitCode code: Int32 = 0) { exitCode = code; quit = true }
-
-    /// SIGINT, SIGTERM and SIGHUP end the loop (`onSignal` decides how), each in its turn.
-    package func installSignalHandlers() {
-        let signals = SignalPipe(for: [SIGINT, SIGTERM, SIGHUP])
-        addReader(fd: signals.readFD) { [unowned self] in
-            for s in signals.drain() {
-                if let onSignal { onSignal(s.signal) } else { stop(exitCode: 128 + s.signal) }
-            }
-        }
-        signal(SIGPIPE, SIG_IGN)
-    }
 
     /// Runs until `stop`; returns the exit code (128+N after signal N without an `onSignal`).
     package func run() -> Int32 {
@@ -114,33 +69,20 @@ package final class HUDLoop: HUDEventLoop {
             XFlush(display.handle)
             // Questions that a HUD's first frame did not wait for, once its frames are sent and
             // nothing moves (a round trip then delays no frame).
-            if !isTicking, huds.allSatisfy({ $0.framesDrawn > 0 }) { display.revalidateMonitors() }
+            if !isTicking, huds.allSatisfy({ ($0.controller?.framesDrawn ?? 1) > 0 }) { display.revalidateMonitors() }
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: display.fd, events: Int16(POLLIN), revents: 0))
-            fds.append(pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0))
-            let watched = readers
-            for r in watched { fds.append(pollfd(fd: r.fd, events: r.events, revents: 0)) }
+            let watched = sources.appendDescriptors(to: &fds)
             // Events already read from the socket (while a reply was awaited): look, do not
             // wait. One read of the socket a pass, not one per question: a spinner's frame is
             // four system calls.
             let queued = XEventsQueued(display.handle, QueuedAfterReading) > 0
-            var wait = timespec()
-            let timed = queued || timeout(&wait)
-            if queued { wait = timespec() }
-            let n = timed ? sleep(&fds, &wait) : sleep(&fds, nil)
+            let n = LoopSources.sleep(&fds, until: queued ? clock.now : deadline(), now: clock.now)
             if n < 0 && errno != EINTR { break }
             if queued || fds[0].revents != 0 { handleXEvents() }
-            var read = false
-            for (i, r) in watched.enumerated() where fds[i + 2].revents != 0 {
-                // A handler may have removed its reader (end of input) or another one.
-                if readers.contains(where: { $0.fd == r.fd && $0.events == r.events }) { r.handler(); read = true }
-            }
+            let read = sources.handleReady(watched, fds, wakeAt: 1)
             var tick = link?.fire(now: clock.now) == true
-            if fds[1].revents != 0 {
-                wake.drain()
-                runPosted()
-                tick = true
-            }
+            if sources.runPosted(ifWoken: fds, at: 1) { tick = true }
             if tick {
                 // What the readers did (a new HUD's window and first frame, a new value) goes
                 // to the X server before this tick's frames, which it would otherwise execute
@@ -148,19 +90,19 @@ package final class HUDLoop: HUDEventLoop {
                 // fade-in already running.
                 if read { XFlush(display.handle) }
                 deferringLink = true
-                for h in huds { h.tick() }
+                for h in huds { h.controller?.tick() }
                 deferringLink = false
                 updateLink()
             }
-            fireTimers()
+            sources.fireTimers(now: clock.now)
             learnRefreshRates()
         }
         link?.stop()
-        for h in huds { h.unmapForExit() }
+        for h in huds { h.controller?.unmapForExit() }
         XSync(display.handle, 0)
         if getenv("XHUD_STATS") != nil {
             let rate = huds.first?.refreshRate ?? 60
-            Console.error("xhud-stats: frames=\(huds.map(\.framesDrawn).reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n")
+            Console.error("xhud-stats: frames=\(huds.map { $0.controller?.framesDrawn ?? 0 }.reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n")
         }
         return exitCode
     }
@@ -172,8 +114,8 @@ package final class HUDLoop: HUDEventLoop {
     func settle() {
         deferringLink = true
         for h in huds {
-            h.afterStateChange()
-            if h.wantsTicks { startLink() }
+            h.controller?.afterStateChange()
+            if h.controller?.wantsTicks == true { startLink() }
         }
         deferringLink = false
         updateLink()
@@ -187,14 +129,14 @@ package final class HUDLoop: HUDEventLoop {
 
     func updateLink() {
         guard !deferringLink else { return }
-        if huds.contains(where: \.wantsTicks) { startLink() } else { link?.stop() }
+        if huds.contains(where: { $0.controller?.wantsTicks == true }) { startLink() } else { link?.stop() }
     }
 
     /// The monitors' refresh rates, asked for once a HUD's first frame is on its way (two
     /// round trips, a cold server's first frame would wait on them); the display link then
     /// ticks at the fastest HUD's rate.
     private func learnRefreshRates() {
-        guard huds.contains(where: { !$0.refreshRateKnown && $0.framesDrawn > 0 }) else { return }
+        guard huds.contains(where: { !$0.refreshRateKnown && ($0.controller?.framesDrawn ?? 0) > 0 }) else { return }
         for h in huds where !h.refreshRateKnown {
             h.refreshRate = display.refreshRate(at: Point(x: h.region.rect.midX, y: h.region.rect.midY))
             h.refreshRateKnown = true
@@ -207,27 +149,12 @@ package final class HUDLoop: HUDEventLoop {
     }
 
     /// The wait honours every deadline (the next frame's while the link runs, timers, grace,
-    /// min show, delayed hide, animation ends), to the nanosecond; false: wait for an event.
-    private func timeout(_ wait: inout timespec) -> Bool {
-        var deadline = timers.map(\.at).min()
-        for h in huds { if let d = h.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
+    /// min show, delayed hide, animation ends); nil: wait for an event.
+    private func deadline() -> Double? {
+        var deadline = sources.nextTimer
+        for h in huds { if let d = h.controller?.lifecycle.nextDeadline { deadline = min(deadline ?? d, d) } }
         if let l = link, l.isRunning { deadline = min(deadline ?? l.deadline, l.deadline) }
-        guard let deadline else { return false }
-        let left = max(0, deadline - clock.now)
-        wait = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
-        return true
-    }
-
-    private func sleep(_ fds: inout [pollfd], _ wait: UnsafePointer<timespec>?) -> Int32 {
-        fds.withUnsafeMutableBufferPointer { c_ppoll($0.baseAddress!, nfds_t($0.count), wait, nil) }
-    }
-
-    private func fireTimers() {
-        let now = clock.now
-        let due = timers.filter { $0.at <= now }
-        guard !due.isEmpty else { return }
-        timers.removeAll { $0.at <= now }
-        for t in due { t.handler() }
+        return deadline
     }
 
     private func handleXEvents() {
@@ -257,12 +184,6 @@ package final class HUDLoop: HUDEventLoop {
         }
     }
 }
-
-/// poll with a timeout in nanoseconds (a frame's deadline is not a whole millisecond); Glibc
-/// declares it only for _GNU_SOURCE.
-@_silgen_name("ppoll")
-private func c_ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: UnsafePointer<timespec>?,
-                     _ sigmask: UnsafeRawPointer?) -> Int32
 
 extension HUDLoop {
     /// Returns freed heap pages to the system (a long-lived server after a HUD goes), and, after

@@ -1,15 +1,6 @@
 import CX11
 import HUDCore
 
-/// What the HUD covers, as MBProgressHUD covers its superview.
-public enum ParentSpec: Hashable, Sendable {
-    case monitor(String)          // pointer | focused | primary | NAME | INDEX
-    case window(String)           // ID | active | pointer | root
-    case geometry(String)         // WxH+X+Y
-
-    package static let `default` = ParentSpec.monitor("pointer")
-}
-
 /// A resolved parent region in root coordinates (device pixels), and the window it tracks.
 package struct ParentRegion: Equatable {
     package var rect: Rect
@@ -21,10 +12,10 @@ extension X11Display {
     package func resolve(_ spec: ParentSpec) throws -> ParentRegion {
         switch spec {
         case .geometry(let g):
-            guard let r = parseGeometry(g) else { throw X11Error.badGeometry(g) }
+            guard let r = parseGeometry(g) else { throw ParentError.badGeometry(g) }
             // A HUD shows on the screen: the part of the region off it is left out.
             let visible = r.intersection(screenRect)
-            guard !visible.isEmpty else { throw X11Error.offScreen(g) }
+            guard !visible.isEmpty else { throw ParentError.offScreen(g) }
             return ParentRegion(rect: visible, window: nil)
         case .monitor(let which):
             return ParentRegion(rect: try monitor(which).rect, window: nil)
@@ -35,7 +26,7 @@ extension X11Display {
                 return ParentRegion(rect: screenRect, window: nil)
             case "active":
                 guard let a = windowProperty(root, "_NET_ACTIVE_WINDOW") else {
-                    throw X11Error.noSuchWindow("active (no _NET_ACTIVE_WINDOW: is a window manager running?)")
+                    throw ParentError.noSuchWindow("active (no _NET_ACTIVE_WINDOW: is a window manager running?)")
                 }
                 w = a
             case "pointer":
@@ -43,13 +34,13 @@ extension X11Display {
                 var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
                 var mask: UInt32 = 0
                 XQueryPointer(handle, root, &r, &c, &rx, &ry, &wx, &wy, &mask)
-                guard c != 0 else { throw X11Error.noSuchWindow("pointer (the pointer is over no window)") }
+                guard c != 0 else { throw ParentError.noSuchWindow("pointer (the pointer is over no window)") }
                 w = c
             default:
-                guard let id = parseWindowID(which) else { throw X11Error.noSuchWindow(which) }
+                guard let id = parseWindowID(which) else { throw ParentError.noSuchWindow(which) }
                 w = id
             }
-            guard let rect = windowRect(w) else { throw X11Error.noSuchWindow(which) }
+            guard let rect = windowRect(w) else { throw ParentError.noSuchWindow(which) }
             return ParentRegion(rect: rect, window: w)
         }
     }
@@ -71,10 +62,10 @@ extension X11Display {
             return all.first { $0.primary } ?? all[0]
         default:
             if let i = Int(which) {
-                guard i >= 0 && i < all.count else { throw X11Error.noSuchMonitor(which) }
+                guard i >= 0 && i < all.count else { throw ParentError.noSuchMonitor(which) }
                 return all[i]
             }
-            guard let m = named(all).first(where: { $0.name == which }) else { throw X11Error.noSuchMonitor(which) }
+            guard let m = named(all).first(where: { $0.name == which }) else { throw ParentError.noSuchMonitor(which) }
             return m
         }
     }

@@ -6,10 +6,13 @@ import HUDCore
 import HUDEngine
 import HUDRender
 
-/// A HUD on an X11 display: a `HUDController` (the orchestration, no X11 in it) on this display's
-/// backend. This side resolves the parent region, follows a parent window, and turns X events
-/// into what the controller understands. Run by a `HUDLoop` (shared by every HUD of a process)
-/// on the loop's thread.
+/// The X11 backend of one HUD: it resolves the parent region, follows a parent window, makes
+/// the HUD's windows (`X11Output`) and turns X events into the calls of its `HUDController`
+/// (the orchestration, no X11 in it), which is what a server or the library holds and drives.
+///
+/// Ownership: the controller holds this backend; this backend holds the controller weakly,
+/// and its `HUDLoop` (shared by every HUD of a process) holds it from `attach` to `detach`.
+/// All of it runs on the loop's thread.
 package final class X11HUD: HUDBackend {
     package let display: X11Display
     package let loop: HUDLoop
@@ -20,19 +23,22 @@ package final class X11HUD: HUDBackend {
     package internal(set) var refreshRate: Double
     /// Whether `refreshRate` is the monitor's own yet.
     var refreshRateKnown: Bool
-    /// The orchestration; its callbacks and calls are the HUD's own.
-    package private(set) var controller: HUDController!
-    /// Called when the parent window goes away (default: the loop ends).
-    package var onParentGone: (() -> Void)?
+    /// The HUD it draws and reports to; nil once that is gone.
+    package private(set) weak var controller: HUDController?
+    private var attached = false
     private var fixesEventBase: Int32?
     private var composited: Bool
 
-    /// A HUD with a loop of its own (one HUD per process).
-    package convenience init(display: X11Display, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
-        try self.init(loop: HUDLoop(display: display), configuration: configuration, parent: parent, scale: scale)
+    /// A HUD over `parent` on `loop`, not shown yet: its controller, which holds the backend.
+    /// `scale`: nil for the desktop's (`Xft.dpi` / 96).
+    package static func makeHUD(loop: HUDLoop, configuration: HUDConfiguration, parent: ParentSpec = .default,
+                                scale: Double? = nil) throws -> HUDController {
+        let backend = try X11HUD(loop: loop, parent: parent)
+        return try HUDController(backend: backend, configuration: configuration, region: backend.region.rect,
+                                 scale: scale ?? ((loop.display.xftDPI ?? 96) / 96))
     }
 
-    package init(loop: HUDLoop, configuration: HUDConfiguration, parent: ParentSpec = .default, scale: Double? = nil) throws {
+    private init(loop: HUDLoop, parent: ParentSpec) throws {
         display = loop.display
         self.loop = loop
         parentSpec = parent
@@ -41,59 +47,22 @@ package final class X11HUD: HUDBackend {
         refreshRate = known ?? 60
         refreshRateKnown = known != nil
         composited = display.compositorRunning
-        controller = try HUDController(backend: self, configuration: configuration, region: region.rect,
-                                       scale: scale ?? ((display.xftDPI ?? 96) / 96))
+    }
+
+    package func attach(_ controller: HUDController) {
+        self.controller = controller
+        attached = true
         fixesEventBase = display.watchCompositor()
         if let w = region.window { follow(w) }
         loop.add(self)
     }
 
-    /// Takes the HUD off its loop and destroys its window (a server drops a HUD once hidden).
-    package func dispose() {
+    package func detach() {
+        guard attached else { return }
+        attached = false
         loop.remove(self)
-        controller.dispose()
         XFlush(display.handle)
     }
-
-    // MARK: The controller's calls and callbacks, for convenience
-
-    package var configuration: HUDConfiguration { controller.configuration }
-    package var lifecycle: HUDLifecycle { controller.lifecycle }
-    package var scale: Double { controller.scale }
-    package var isVisible: Bool { controller.isVisible }
-    package var bezelSize: Size { controller.bezelSize }
-    package var framesDrawn: Int { controller.framesDrawn }
-    package var stackOffset: Point { get { controller.stackOffset } set { controller.stackOffset = newValue } }
-    package var onButton: (() -> Void)? { get { controller.onButton } set { controller.onButton = newValue } }
-    package var onExtraButton: ((Int) -> Void)? { get { controller.onExtraButton } set { controller.onExtraButton = newValue } }
-    package var onHidden: (() -> Void)? { get { controller.onHidden } set { controller.onHidden = newValue } }
-    package var onChange: (() -> Void)? { get { controller.onChange } set { controller.onChange = newValue } }
-    package var onEscape: (() -> Void)? { get { controller.onEscape } set { controller.onEscape = newValue } }
-    package var onClick: (() -> Void)? { get { controller.onClick } set { controller.onClick = newValue } }
-    package var progressSource: ProgressSource? { get { controller.progressSource } set { controller.progressSource = newValue } }
-    package var showsProgressDescription: Bool {
-        get { controller.showsProgressDescription } set { controller.showsProgressDescription = newValue }
-    }
-    package var smooth: Bool { get { controller.smooth } set { controller.smooth = newValue } }
-
-    package func show(animated: Bool = true) { controller.show(animated: animated) }
-    package func hide(animated: Bool = true, afterDelay delay: Double = 0, completion: (() -> Void)? = nil) {
-        controller.hide(animated: animated, afterDelay: delay, completion: completion)
-    }
-    package func dismiss(animated: Bool = true, completion: (() -> Void)? = nil) {
-        controller.dismiss(animated: animated, completion: completion)
-    }
-    package func update(_ change: (inout HUDConfiguration) -> Void) { controller.update(change) }
-
-    /// Watches a file descriptor (e.g. progress on stdin) from the loop.
-    package func addReader(fd: Int32, _ handler: @escaping () -> Void) { loop.addReader(fd: fd, handler) }
-    package func removeReader(fd: Int32) { loop.removeReader(fd: fd) }
-    /// Ends the loop with an exit code.
-    package func stop(exitCode code: Int32 = 0) { loop.stop(exitCode: code) }
-    /// Called on SIGINT, SIGTERM and SIGHUP; without it the loop exits 128+N.
-    package var onSignal: ((Int32) -> Void)? { get { loop.onSignal } set { loop.onSignal = newValue } }
-    /// Runs the loop until `stop`; returns the exit code.
-    package func run() -> Int32 { loop.run() }
 
     // MARK: HUDBackend
 
@@ -106,21 +75,14 @@ package final class X11HUD: HUDBackend {
     package func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput {
         let o = X11Output(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
                           composited: composited, overScreen: overScreen)
-        o.onBeneathChanged = { [weak self] in self?.controller.beneathChanged() }
+        o.onBeneathChanged = { [weak self] in self?.controller?.beneathChanged() }
         o.spinner.loop = loop
         return o
     }
 
     package var textShaping: (shaper: TextShaper, loop: any HUDEventLoop)? { loop.textShaper.map { ($0, loop) } }
 
-    var output: X11Output? { controller.output as? X11Output }
-
-    // MARK: The loop's calls
-
-    var wantsTicks: Bool { controller.wantsTicks }
-    func afterStateChange() { controller.afterStateChange() }
-    func tick() { controller.tick() }
-    func unmapForExit() { controller.unmapForExit() }
+    var output: X11Output? { controller?.output as? X11Output }
 
     // MARK: Events
 
@@ -140,13 +102,14 @@ package final class X11HUD: HUDBackend {
     /// opaque. A new copy would need the window unmapped while the screen repaints: a blink,
     /// and the loop waiting.
     func wallpaperChanged() {
-        guard controller.isVisible, let o = output, o.watchesBeneath, !o.overScreen else { return }
+        guard let controller, controller.isVisible, let o = output, o.watchesBeneath, !o.overScreen else { return }
         controller.beneathChanged()
     }
 
     /// One X event, as the controller understands it.
     func handle(_ ev: inout XEvent) {
-        let output = self.output
+        guard let controller else { return }
+        let output = controller.output as? X11Output
         // Whether `w` is one of this HUD's windows (asked only of the events that need it: every
         // HUD sees every event, and a replay maps dozens of HUDs in a few frames).
         func ours(_ w: Window) -> Bool { w == output?.window.window ?? 0 || w == output?.window.blocker ?? 0 }
@@ -176,7 +139,9 @@ package final class X11HUD: HUDBackend {
                output?.isMapped == true { output?.raise() }
         case UnmapNotify, DestroyNotify:
             let w = ev.type == UnmapNotify ? ev.xunmap.window : ev.xdestroywindow.window
-            if let p = region.window, w == p { onParentGone?() ?? stop(exitCode: 0) }
+            if let p = region.window, w == p {
+                if controller.onParentGone == nil { loop.stop(exitCode: 0) } else { controller.parentGone() }
+            }
         case Expose:
             let e = ev.xexpose
             if e.window == output?.window.window {
@@ -199,16 +164,4 @@ package final class X11HUD: HUDBackend {
         default: break
         }
     }
-}
-
-extension X11HUD: StackableHUD {
-    package var stackRegion: Rect { region.rect }
-    package var stackArea: Size { controller.stackArea }
-    package var isLeaving: Bool { controller.isLeaving }
-    package var isOnScreen: Bool { controller.isOnScreen }
-    package var clickedLink: Int? { controller.clickedLink }
-    package var shownStackOffset: Point { controller.shownStackOffset }
-    package func enterStack(from start: Point) { controller.enterStack(from: start) }
-    package var onLeaving: (() -> Void)? { get { controller.onLeaving } set { controller.onLeaving = newValue } }
-    package var onResized: (() -> Void)? { get { controller.onResized } set { controller.onResized = newValue } }
 }

@@ -1,5 +1,4 @@
 import HUDCore
-import HUDX11
 
 // What an app needs from the modules beneath, under the names MBProgressHUD and SVProgressHUD
 // users know; nothing else of them is public through `import XHUD`.
@@ -23,7 +22,7 @@ public typealias HUDColor = HUDCore.RGBA
 /// What a HUD covers, as MBProgressHUD covers its view: `.monitor("pointer" | "focused" |
 /// "primary" | NAME | INDEX)`, `.window("active" | "pointer" | "root" | ID)` (followed when it
 /// moves; the HUD goes with it) or `.geometry("WxH+X+Y")`.
-public typealias ParentSpec = HUDX11.ParentSpec
+public typealias ParentSpec = HUDCore.ParentSpec
 /// Everything a HUD shows and how it times itself, as one value (`HUD.configuration`).
 public typealias HUDConfiguration = HUDCore.HUDConfiguration
 

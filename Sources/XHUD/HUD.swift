@@ -2,6 +2,7 @@ import Foundation
 import HUDSystem
 import HUDCore
 import HUDX11
+import HUDEngine
 import HUDRender
 
 /// An MBProgressHUD for X11: a HUD over a parent region (a monitor, a window, a rectangle),
@@ -38,8 +39,9 @@ public final class HUD: @unchecked Sendable {
     let runtime: Runtime
     private let lock = Locked()
     private var state = State()
-    /// Owned by the loop's thread, as are the three below.
-    private var host: X11HUD?
+    /// The HUD that draws this one (its controller, which holds its X11 backend), made on the
+    /// first show. Owned by the loop's thread, as are the three below.
+    private var host: HUDController?
     /// The lifecycle's phase when last looked at (see `notePhase`).
     private var notedPhase: HUDLifecycle.Phase = .hidden
     /// Looks at the lifecycle again at its next deadline.
@@ -357,7 +359,7 @@ public final class HUD: @unchecked Sendable {
     // MARK: Internals
 
     /// The HUD that draws this one; the library's thread only.
-    var hostForTests: X11HUD? { host }
+    var hostForTests: HUDController? { host }
 
     private func read<T>(_ body: (State) -> T) -> T {
         lock.lock(); defer { lock.unlock() }
@@ -381,11 +383,11 @@ public final class HUD: @unchecked Sendable {
     }
 
     /// On the loop's thread.
-    private func makeHost() -> X11HUD? {
+    private func makeHost() -> HUDController? {
         if let host { return host }
         let s = read { $0 }
         do {
-            let h = try X11HUD(loop: runtime.loop, configuration: s.config, parent: parent, scale: s.scale)
+            let h = try X11HUD.makeHUD(loop: runtime.loop, configuration: s.config, parent: parent, scale: s.scale)
             h.onHidden = { [weak self] in self?.wasHidden() }
             h.onButton = { [weak self] in self?.buttonPressed() }
             h.onExtraButton = { [weak self] i in
@@ -406,7 +408,7 @@ public final class HUD: @unchecked Sendable {
     }
 
     /// On the loop's thread: the state onto the HUD that draws it.
-    private func apply(to host: X11HUD) {
+    private func apply(to host: HUDController) {
         let s = read { $0 }
         host.update { $0 = s.config }
         host.showsProgressDescription = s.showsProgressDescription

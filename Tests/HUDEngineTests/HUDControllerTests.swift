@@ -3,6 +3,7 @@ import HUDCore
 import HUDEngine
 import HUDRender
 import HUDSystem
+import HUDTesting
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -293,9 +294,9 @@ final class TextOffTheLoopTests: XCTestCase {
 
     private func settle(_ backend: RecordingBackend, _ hud: HUDController) {
         let deadline = MonotonicClock.seconds() + 10
-        while backend.loop.isEmpty, MonotonicClock.seconds() < deadline { usleep(500) }
-        XCTAssertFalse(backend.loop.isEmpty, "the shaper never said it was done")
-        backend.loop.runPosted()
+        while backend.posted.isEmpty, MonotonicClock.seconds() < deadline { usleep(500) }
+        XCTAssertFalse(backend.posted.isEmpty, "the shaper never said it was done")
+        backend.posted.runPosted()
         backend.run(hud, seconds: 0.05)
     }
 

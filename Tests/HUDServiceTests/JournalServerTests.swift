@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import HUDCore
+import HUDEngine
 @testable import HUDService
+import HUDTesting
 import HUDSocket
 import Foundation
 import XCTest

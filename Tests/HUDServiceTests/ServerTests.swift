@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import HUDCore
+import HUDEngine
 import HUDService
+import HUDTesting
 import HUDSocket
 import Foundation
 import XCTest
@@ -84,7 +86,7 @@ final class ServerTests: XCTestCase {
         let hud = display.made[0]
         loop.run(for: 1.0)
         XCTAssertTrue(hud.isVisible)
-        XCTAssertTrue(hud.isMapped)
+        XCTAssertTrue(hud.recording.isMapped)
         XCTAssertEqual(reply(connect(["--id", "vol", "--progress", "0.8"]))?.status, 0)
         XCTAssertEqual(display.made.count, 1, "an update made a second HUD")
         XCTAssertEqual(hud.configuration.label, "Volume", "an update changes only what it names")
@@ -93,14 +95,14 @@ final class ServerTests: XCTestCase {
         // 1.5 s from the update, not from the first show.
         loop.run(for: 1.2)
         XCTAssertTrue(hud.isVisible, "the update did not start the HUD's time again")
-        XCTAssertTrue(loop.run(until: { hud.disposed }, within: 3), "the HUD was not hidden and taken off")
+        XCTAssertTrue(loop.run(until: { hud.recording.disposed }, within: 3), "the HUD was not hidden and taken off")
         XCTAssertNil(server.huds["vol"])
         XCTAssertEqual(reply(connect(["list"]))?.output, "")
     }
 
     func testAHiddenNamedHUDComesBackWithItsLook() {
         _ = reply(connect(["--id", "vol", "--label", "Volume", "--mode", "bar", "--hide-after", "0.2"]))
-        XCTAssertTrue(loop.run(until: { self.display.made.first?.disposed == true }))
+        XCTAssertTrue(loop.run(until: { self.display.made.first?.recording.disposed == true }))
         _ = reply(connect(["--id", "vol", "--progress", "0.4"]))
         XCTAssertEqual(display.made.count, 2)
         XCTAssertEqual(display.made[1].configuration.label, "Volume")
@@ -115,7 +117,7 @@ final class ServerTests: XCTestCase {
         loop.run(for: 3)
         XCTAssertTrue(hud.isVisible, "one pop of two hid it")
         _ = reply(connect(["pop", "--id", "job"]))
-        XCTAssertTrue(loop.run(until: { hud.disposed }, within: 2), "the last pop did not hide it")
+        XCTAssertTrue(loop.run(until: { hud.recording.disposed }, within: 2), "the last pop did not hide it")
     }
 
     func testAUsageErrorShowsNothing() {
@@ -131,7 +133,7 @@ final class ServerTests: XCTestCase {
         XCTAssertNil(r?.plan, "a notification that does not wait keeps its client")
         let hud = display.made[0]
         XCTAssertEqual(hud.configuration.mode, .success)
-        XCTAssertTrue(loop.run(until: { hud.disposed }, within: 10))
+        XCTAssertTrue(loop.run(until: { hud.recording.disposed }, within: 10))
     }
 
     func testPastTheMostHUDsADisplayShowsARequestIsRefused() {
@@ -155,7 +157,7 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(hud.configuration.label, "Half way")
         send(c, .end)
         XCTAssertEqual(events(until: c).last, .done(0, killParent: false))
-        XCTAssertTrue(hud.disposed)
+        XCTAssertTrue(hud.recording.disposed)
     }
 
     func testEscapeOnAWrappedCommandsHUDCancelsItOnce() {
@@ -163,13 +165,13 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(reply(c)?.plan?.wraps, true)
         let hud = display.made[0]
         loop.run(for: 0.4)
-        XCTAssertFalse(hud.isMapped, "a wrapped command's HUD showed within its grace time")
+        XCTAssertFalse(hud.recording.isMapped, "a wrapped command's HUD showed within its grace time")
         loop.run(for: 0.4)
         XCTAssertTrue(hud.isVisible)
-        hud.pressEscape()
-        hud.pressEscape()
+        hud.recording.pressEscape()
+        hud.recording.pressEscape()
         XCTAssertEqual(events(until: c), [.cancel, .done(1, killParent: false)])
-        XCTAssertTrue(hud.disposed)
+        XCTAssertTrue(hud.recording.disposed)
     }
 
     func testAWrappedCommandsEndShowsItsResultThenGoes() {
@@ -184,8 +186,8 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(hud.isVisible, "the result did not stay")
         close(c)   // the client may leave once its command ended: the result stays its time
         loop.run(for: 0.5)
-        XCTAssertFalse(hud.disposed)
-        XCTAssertTrue(loop.run(until: { hud.disposed }, within: 3))
+        XCTAssertFalse(hud.recording.disposed)
+        XCTAssertTrue(loop.run(until: { hud.recording.disposed }, within: 3))
     }
 
     func testAQuickCommandNeverShowsItsHUD() {
@@ -195,7 +197,7 @@ final class ServerTests: XCTestCase {
         loop.run(for: 0.1)
         send(c, .exit(0))
         XCTAssertEqual(events(until: c).last, .done(0, killParent: false))
-        XCTAssertTrue(hud.windows.allSatisfy { !$0.isMapped })
+        XCTAssertTrue(hud.recording.outputs.allSatisfy { !$0.isMapped })
         XCTAssertEqual(hud.framesDrawn, 0)
     }
 
@@ -204,11 +206,11 @@ final class ServerTests: XCTestCase {
         _ = reply(c)
         let hud = display.made[0]
         loop.run(for: 0.5)
-        XCTAssertTrue(hud.isMapped)
+        XCTAssertTrue(hud.recording.isMapped)
         close(c)
         clients.removeAll { $0 == c }
         loop.run(for: 2 * loop.framePeriod)
-        XCTAssertTrue(hud.disposed, "a HUD outlived its client")
+        XCTAssertTrue(hud.recording.disposed, "a HUD outlived its client")
     }
 
     func testASignalledClientsHUDGoesWithoutItsMinShowTime() {
@@ -229,7 +231,7 @@ final class ServerTests: XCTestCase {
         let c = connect(["--label", "Over a window"], staysConnected: true)
         _ = reply(c)
         loop.run(for: 0.3)
-        display.made[0].parentWentAway()
+        display.made[0].recording.parentWentAway()
         XCTAssertEqual(events(until: c).last, .done(0, killParent: false))
     }
 

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import XCTest
-@testable import HUDX11
+@testable import HUDEngine
 
 /// The event loop's wake-up: no wake may be lost, however the waking thread and the loop
 /// interleave. A lost wake leaves the flag set and the pipe empty, and the loop waits forever

@@ -9,11 +9,11 @@ import Synchronization
 /// while the pipe is read finds `pending` still set and writes nothing, but the loop handles
 /// everything that wakes stand for (posted work) after `drain` returns, so it is seen; a wake
 /// after `pending` is cleared writes a byte, so the next poll returns at once.
-final class WakePipe: @unchecked Sendable {
-    let readFD: Int32, writeFD: Int32
+package final class WakePipe: @unchecked Sendable {
+    package let readFD: Int32, writeFD: Int32
     private let pending = Atomic<Bool>(false)
 
-    init() {
+    package init() {
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
         for fd in fds {
@@ -25,14 +25,14 @@ final class WakePipe: @unchecked Sendable {
 
     deinit { close(readFD); close(writeFD) }
 
-    func wake() {
+    package func wake() {
         if pending.exchange(true, ordering: .acquiringAndReleasing) { return }
         var b: UInt8 = 1
         _ = write(writeFD, &b, 1)
     }
 
     /// Call before handling what the wakes stand for, never after.
-    func drain() {
+    package func drain() {
         var buf = [UInt8](repeating: 0, count: 64)
         while read(readFD, &buf, 64) > 0 {}
         pending.store(false, ordering: .sequentiallyConsistent)
