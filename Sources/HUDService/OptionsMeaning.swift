@@ -24,6 +24,7 @@ extension HUDOptions {
         if noCancel { c.button = "" }
         // Given, they replace the extra buttons (`--extra-button=` alone: none).
         if !extraButton.isEmpty { c.extraButtons = extraButton.filter { !$0.isEmpty } }
+        if let f = uiFamily { c.useUIFamily(f) }
         if let i = image { c.image = i }
         // A result image given as "" is the drawn icon.
         if let i = successImage { c.successImage = i.isEmpty ? nil : i }
@@ -31,7 +32,6 @@ extension HUDOptions {
         if let i = infoImage { c.infoImage = i.isEmpty ? nil : i }
         if let i = warningImage { c.warningImage = i.isEmpty ? nil : i }
         if let m = markup { c.markup = m }
-        if let f = uiFamily { c.useUIFamily(f) }
         // zenity shows its dialog's --text as Pango markup (--no-markup: as written).
         else if zenityProgress && text != nil { c.markup = true }
         do {
