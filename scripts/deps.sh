@@ -27,6 +27,8 @@ test=(
   fonts-noto-cjk fonts-noto-color-emoji
   # Tests/Integration/test_appearance.py: the desktop's font and theme served as XSETTINGS.
   xsettingsd
+  # Tests/Integration/test_wayland.py: keys through sway's virtual keyboard.
+  wtype
   groff-base man-db shellcheck dash gnuplot-nox strace
   # Tests/Integration/test_window_managers.py: real window managers (each one's tests are
   # skipped without its package), the test windows and the commands that fullscreen them.

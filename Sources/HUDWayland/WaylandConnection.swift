@@ -6,7 +6,7 @@ import HUDCore
 import HUDSystem
 
 /// One connection to a Wayland compositor: the globals a HUD needs (compositor, shared memory,
-/// layer shell, outputs, a seat's pointer), and every proxy's events delivered to a handler of
+/// layer shell, outputs, a seat's pointer and keyboard), and every proxy's events delivered to a handler of
 /// its own. Owned by the loop's thread, as every proxy is.
 package final class WaylandConnection {
     let lib: LibWayland
@@ -20,12 +20,17 @@ package final class WaylandConnection {
     private(set) var screens: [WaylandScreen] = []
     private var seat: OpaquePointer?
     private var pointer: OpaquePointer?
+    private var keyboard: OpaquePointer?
     private var handlers: [OpaquePointer: (UInt32, UnsafeMutablePointer<wl_argument>) -> Void] = [:]
 
     /// The pointer's surface and position on it (surface coordinates), and its button events.
     private(set) var pointerSurface: OpaquePointer?
     private(set) var pointerPosition = Point.zero
     var onButton: ((OpaquePointer, Point, UInt32, Bool) -> Void)?
+    /// The surface with the keyboard's focus (one that asked for it: a HUD that blocks input),
+    /// and Escape pressed on it.
+    private(set) var keyboardSurface: OpaquePointer?
+    var onEscape: ((OpaquePointer) -> Void)?
 
     /// Connects to `$WAYLAND_DISPLAY` and learns its globals and outputs (two round trips).
     package init() throws(WaylandError) {
@@ -92,9 +97,24 @@ package final class WaylandConnection {
             seat = bind(xhud_wl_seat_interface(), min(version, 5))
             listen(seat) { [unowned self] op, args in
                 guard op == 0 else { return }   // capabilities
-                if args[0].u & 1 != 0, pointer == nil {
+                // A device gone (a virtual keyboard's client ended) leaves its object inert: it is
+                // released, and a new one asked for when a device comes back.
+                let caps = args[0].u
+                if caps & 1 != 0, pointer == nil {
                     pointer = request(seat!, 0, [wl_argument(n: 0)], creating: xhud_wl_pointer_interface())
                     listen(pointer) { [unowned self] op, args in pointerEvent(op, args) }
+                } else if caps & 1 == 0, let p = pointer {
+                    release(p, opcode: 1)
+                    pointer = nil
+                    pointerSurface = nil
+                }
+                if caps & 2 != 0, keyboard == nil {
+                    keyboard = request(seat!, 1, [wl_argument(n: 0)], creating: xhud_wl_keyboard_interface())
+                    listen(keyboard) { [unowned self] op, args in keyboardEvent(op, args) }
+                } else if caps & 2 == 0, let k = keyboard {
+                    release(k, opcode: 0)
+                    keyboard = nil
+                    keyboardSurface = nil
                 }
             }
         default: break
@@ -113,6 +133,24 @@ package final class WaylandConnection {
             if let s = pointerSurface { onButton?(s, pointerPosition, args[2].u, args[3].u == 1) }
         default: break
         }
+    }
+
+    /// Keys reach only a surface that asked for the keyboard: Escape is all it hears, read as
+    /// the evdev code every keymap gives it (no keymap is read: its descriptor is closed).
+    private func keyboardEvent(_ op: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
+        switch op {
+        case 0: close(args[1].h)   // keymap
+        case 1: keyboardSurface = args[1].o   // enter
+        case 2: keyboardSurface = nil   // leave
+        case 3:   // key: KEY_ESC (1), pressed
+            if args[2].u == 1, args[3].u == 1, let s = keyboardSurface { onEscape?(s) }
+        default: break
+        }
+    }
+
+    /// `release` (seat version 3 on) or, before it, the object forgotten here.
+    private func release(_ proxy: OpaquePointer, opcode: UInt32) {
+        if lib.version(proxy) >= 3 { destroy(proxy, opcode: opcode) } else { forget(proxy) }
     }
 
     // MARK: Requests and events

@@ -4,8 +4,8 @@ import HUDRender
 
 /// The Wayland backend of one HUD: its region a whole output (or a rectangle of it), its
 /// window a layer surface (`WaylandOutput`). Pointer buttons on its surface reach its
-/// `HUDController` (its button, its click handler); no key does (a layer surface without
-/// keyboard interactivity).
+/// `HUDController` (its button, its click handler); Escape does while it blocks input (it then
+/// takes the keyboard, `WaylandOutput.grabEscape`).
 ///
 /// Ownership: the controller holds this backend; this backend holds the controller weakly,
 /// and its `WaylandLoop` holds it from `attach` to `detach`. All of it runs on the loop's thread.

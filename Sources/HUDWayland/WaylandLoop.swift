@@ -33,6 +33,9 @@ package final class WaylandLoop: PollingLoop {
             guard let h = huds.first(where: { $0.output?.surface == surface }) else { return }
             h.pointer(at: at, button: button, pressed: pressed)
         }
+        connection.onEscape = { [unowned self] surface in
+            huds.first(where: { $0.output?.surface == surface })?.controller?.escapePressed()
+        }
     }
 
     func add(_ hud: WaylandHUD) { huds.append(hud) }

@@ -25,6 +25,7 @@ final class WaylandOutput: HUDOutput {
     /// it while the HUD is mapped.
     private var blockedRegion: Rect?
     private var blocker: InputBlocker?
+    private var keyboardGrabbed = false
     private var clickThrough: Bool
     private(set) var surface: OpaquePointer?
     private var layerSurface: OpaquePointer?
@@ -132,6 +133,7 @@ final class WaylandOutput: HUDOutput {
         guard isMapped else { return }
         isMapped = false
         configured = false
+        keyboardGrabbed = false
         held = nil
         blocker = nil
         if let f = frameCallback { connection.forget(f); frameCallback = nil }
@@ -177,8 +179,15 @@ final class WaylandOutput: HUDOutput {
     }
 
     func setLook(blur: Double, shadow: Bool) {}
-    /// A layer surface without keyboard interactivity hears no key: Escape cannot be grabbed.
-    func grabEscape(_ on: Bool) {}
+    /// A HUD that blocks input takes the keyboard while it shows (the layer surface's exclusive
+    /// keyboard interactivity, as X11's grab of Escape): Escape reaches it, and no other key
+    /// reaches the windows it covers. Applied with a commit of its own.
+    func grabEscape(_ on: Bool) {
+        guard let l = layerSurface, let s = surface, keyboardGrabbed != on else { return }
+        keyboardGrabbed = on
+        connection.request(l, 4, [wl_argument(u: on ? 1 : 0)])
+        connection.request(s, 6, [])
+    }
     func setTitle(_ title: String) {}
 
     func setClickThrough(_ on: Bool) {

@@ -396,6 +396,35 @@ def test_blocking_hud_takes_every_click_on_its_output(sway):
     assert wait_until(lambda: "button" in log.read_text(errors="replace"), 3), "the blocker stayed after the HUD"
 
 
+def press_escape(s: Sway) -> subprocess.CompletedProcess:
+    """Escape through sway's virtual keyboard (wtype), to whatever surface has the keyboard."""
+    if shutil.which("wtype") is None:
+        pytest.skip("wtype is not installed (scripts/deps.sh installs it)")
+    return subprocess.run(s.command(["wtype", "-k", "Escape"]), capture_output=True, text=True, timeout=10)
+
+
+def test_escape_cancels_a_blocking_hud_and_nothing_else(sway):
+    """A HUD that blocks input takes the keyboard while it shows, as X11's grab of Escape:
+    Escape cancels it (exit 1). A click-through HUD takes no key: Escape leaves it be."""
+    passive = sway.spawn("--label", "Passive", "--mask", "none")
+    assert shown(sway), "no bezel"
+    r = press_escape(sway)
+    assert r.returncode == 0, r.stderr
+    with pytest.raises(subprocess.TimeoutExpired):
+        passive.wait(timeout=0.5)   # time passing is what is tested: it stays
+    passive.terminate()   # runuser's own status: not the HUD's
+    passive.wait(timeout=5)
+    assert gone(sway)
+    blocking = sway.spawn("--label", "Blocking", "--mask", "clear")
+    assert shown(sway), "no bezel"
+    # The keyboard is asked for with the map; Escape again until it arrives (a key pressed before
+    # the compositor gives the surface its focus goes to whatever had it).
+    assert wait_until(lambda: press_escape(sway).returncode == 0 and blocking.poll() is not None, 5), \
+        "Escape did not end the HUD that blocks input"
+    assert blocking.wait(timeout=5) == 1
+    assert gone(sway)
+
+
 def test_clickable_hud_keeps_clicks_on_its_bezel(sway):
     """A HUD with a button takes the clicks on its bezel (its input region), off the button too:
     the window beneath gets none."""

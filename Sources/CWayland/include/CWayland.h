@@ -20,6 +20,7 @@ extern const struct wl_interface wl_surface_interface;
 extern const struct wl_interface wl_region_interface;
 extern const struct wl_interface wl_seat_interface;
 extern const struct wl_interface wl_pointer_interface;
+extern const struct wl_interface wl_keyboard_interface;
 extern const struct wl_interface wl_output_interface;
 extern const struct wl_interface zwlr_layer_shell_v1_interface;
 extern const struct wl_interface zwlr_layer_surface_v1_interface;
@@ -49,6 +50,7 @@ static inline const struct wl_interface *xhud_wl_surface_interface(void) { retur
 static inline const struct wl_interface *xhud_wl_region_interface(void) { return &wl_region_interface; }
 static inline const struct wl_interface *xhud_wl_seat_interface(void) { return &wl_seat_interface; }
 static inline const struct wl_interface *xhud_wl_pointer_interface(void) { return &wl_pointer_interface; }
+static inline const struct wl_interface *xhud_wl_keyboard_interface(void) { return &wl_keyboard_interface; }
 static inline const struct wl_interface *xhud_wl_output_interface(void) { return &wl_output_interface; }
 static inline const struct wl_interface *xhud_layer_shell_interface(void) { return &zwlr_layer_shell_v1_interface; }
 static inline const struct wl_interface *xhud_layer_surface_interface(void) { return &zwlr_layer_surface_v1_interface; }
