@@ -74,7 +74,7 @@ done
 if [ -z "${NO_BUILD:-}" ]; then
     echo "== scripts/build-release --scratch-path $scratch"
     for product in xhud xhud-host xhud-fonts; do
-        "$top/scripts/build-release" --scratch-path "$scratch" --product "$product" 2>&1 | grep -v "prohibited flag" | tail -n 3
+        "$top/scripts/build-release" --scratch-path "$scratch" --product "$product" 2>&1 | tail -n 3
     done
 fi
 bindir="$scratch/release"
