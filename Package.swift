@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "HUDClient", dependencies: ["HUDSystem", "HUDCore", "HUDSocket", "HUDFiles"], swiftSettings: ownSections),
         // The command line, parsed: every option typed (`HUDOptions`), a table-driven parser that
         // costs microseconds (the server parses every HUD's command line). No Foundation.
-        .target(name: "HUDCommandLine", dependencies: ["HUDCore", "HUDSocket", "HUDSettings"], swiftSettings: ownSections),
+        .target(name: "HUDCommandLine", dependencies: ["HUDSystem", "HUDCore", "HUDSocket", "HUDSettings"], swiftSettings: ownSections),
         // TOML, strict and small, in plain Swift (no Foundation, no C): the configuration files
         // and themes are parsed in the process that needs them, in microseconds.
         .target(name: "HUDTOML"),

@@ -412,7 +412,7 @@ package final class AccessibilityBus: @unchecked Sendable {
 
     private var locale: String {
         for v in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let p = getenv(v), p.pointee != 0 { return String(cString: p) }
+            if let p = Environment.value(v) { return p }
         }
         return "C"
     }

@@ -56,7 +56,7 @@ package enum XHUDCommand {
         var st = stat()
         let (request, command) = SessionClient.request(
             arguments: arguments, cwd: Environment.currentDirectory, staysConnected: !named,
-            stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: getenv("XHUD_STATS") != nil)
+            stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: Environment.isSet("XHUD_STATS"))
         let client = SessionClient(paths: paths, host: host, request: request, command: command, connected: connected)
         switch client.run() {
         case .exit(let status):

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HUDCore
 import HUDSocket
+import HUDSystem
 
 /// `xhud --help`, `--help-hidden` and `--version`, formatted from `OptionTable` (the table the
 /// parser runs on, so help cannot list an option the parser does not take): the overview, the
@@ -172,7 +173,7 @@ package enum HelpText {
 
     /// `$COLUMNS`, else the terminal's width on stdout, else 80.
     package static func terminalWidth() -> Int {
-        if let c = getenv("COLUMNS"), let n = Int(String(cString: c)), n > 0 { return n }
+        if let c = Environment.value("COLUMNS"), let n = Int(c), n > 0 { return n }
         var ws = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
         return 80

@@ -27,7 +27,7 @@ package enum HostCommand {
         }
 
         // A server started by a client (`ServerLauncher`): its first request is already waiting.
-        let started = CommandLine.arguments.dropFirst().elementsEqual(["server"]) && getenv(ServerLauncher.listenFDVariable) != nil
+        let started = CommandLine.arguments.dropFirst().elementsEqual(["server"]) && Environment.isSet(ServerLauncher.listenFDVariable)
 
         // Fonts load on a second thread while options are parsed and X is connected; a started
         // server may have the font helper's matches to read instead.

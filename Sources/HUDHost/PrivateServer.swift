@@ -19,7 +19,7 @@ enum PrivateServer {
         var st = stat()
         let (request, command) = SessionClient.request(
             arguments: arguments, cwd: Environment.currentDirectory, staysConnected: !named,
-            stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: getenv("XHUD_STATS") != nil)
+            stdinIsPipe: fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, wantsStats: Environment.isSet("XHUD_STATS"))
         var pair: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             return fail("socketpair: \(String(cString: strerror(errno)))", Status.usage)

@@ -72,8 +72,8 @@ final class AccessibilityRelay<Display: ServerDisplay> {
     }
 
     private func start() {
-        if let v = getenv("NO_AT_BRIDGE"), String(cString: v) == "1" { return off() }
-        let addresses = [getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }, server.display.rootString("AT_SPI_BUS")]
+        if Environment.value("NO_AT_BRIDGE") == "1" { return off() }
+        let addresses = [Environment.value("AT_SPI_BUS_ADDRESS"), server.display.rootString("AT_SPI_BUS")]
         let inbox = LoopInbox(server.loop, owner: self)
         let bus = AccessibilityBus(version: XHUDVersion.string, addresses: addresses.compactMap { $0 }) { status in
             inbox.post { $0.heard(status) }
@@ -87,10 +87,10 @@ final class AccessibilityRelay<Display: ServerDisplay> {
     private func heard(_ status: AccessibilityBus.Status) {
         switch status {
         case .serving(let address):
-            if getenv("XHUD_DEBUG_ACCESSIBILITY") != nil { Console.error("xhud: accessible on \(address)\n") }
+            if Environment.isSet("XHUD_DEBUG_ACCESSIBILITY") { Console.error("xhud: accessible on \(address)\n") }
         case .off(let why):
             // Quiet when no screen reader's bus runs (the usual case); said when one runs and failed.
-            if getenv("XHUD_DEBUG_ACCESSIBILITY") != nil || why != "no accessibility bus" {
+            if Environment.isSet("XHUD_DEBUG_ACCESSIBILITY") || why != "no accessibility bus" {
                 Console.error("xhud: accessibility is off: \(why)\n")
             }
             off()

@@ -70,7 +70,7 @@ extension HUDServer where Display == X11ServerDisplay {
     /// SIGINT, whether or not HUDs show; exit 0 when another server already serves the display.
     /// `notifications`: serve `org.freedesktop.Notifications` too (`replace`: take it over).
     package static func runForeground(paths: ServerPaths, notifications: Bool = false, replace: Bool = false) -> Int32 {
-        if let fd = getenv(ServerLauncher.listenFDVariable).flatMap({ Int32(String(cString: $0)) }) {
+        if let fd = Environment.value(ServerLauncher.listenFDVariable).flatMap({ Int32($0) }) {
             return runStarted(paths: paths, listener: fd)
         }
         guard let lock = ServerLock(path: paths.lock) else {

@@ -185,7 +185,7 @@ extension ServerLauncher {
     /// taken once: the variable is removed, so no child of the server reads a descriptor of
     /// that number, and the descriptor is closed on exec.
     package static func takeFontMatches() -> Int32? {
-        guard let value = getenv(fontMatchesFDVariable).map({ String(cString: $0) }) else { return nil }
+        guard let value = Environment.raw(fontMatchesFDVariable) else { return nil }
         unsetenv(fontMatchesFDVariable)
         guard let fd = Int32(value), fd > 2, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { return nil }
         return fd

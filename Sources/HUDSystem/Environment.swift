@@ -12,6 +12,12 @@ package enum Environment {
         return s.isEmpty ? nil : s
     }
 
+    /// Whether a variable is set at all (empty included): the switches (`XHUD_STATS`).
+    package static func isSet(_ name: String) -> Bool { getenv(name) != nil }
+
+    /// A variable's value as set, empty included (what fontconfig itself would read).
+    package static func raw(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
     /// The running program's path (`/proc/self/exe`), nil when it cannot be read.
     package static var executablePath: String? {
         var buf = [CChar](repeating: 0, count: 4096)

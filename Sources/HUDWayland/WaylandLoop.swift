@@ -114,7 +114,7 @@ package final class WaylandLoop: PollingLoop {
         }
         for h in huds { h.controller?.unmapForExit() }
         _ = lib.roundtrip(d)
-        if getenv("XHUD_STATS") != nil {
+        if Environment.isSet("XHUD_STATS") {
             Console.error("xhud-stats: frames=\(huds.map { $0.controller?.framesDrawn ?? 0 }.reduce(0, +)) ticks=\(ticks) refresh=\(1 / framePeriod)\n")
         }
         return exitCode

@@ -100,7 +100,7 @@ package final class HUDLoop: PollingLoop {
         link?.stop()
         for h in huds { h.controller?.unmapForExit() }
         XSync(display.handle, 0)
-        if getenv("XHUD_STATS") != nil {
+        if Environment.isSet("XHUD_STATS") {
             let rate = huds.first?.refreshRate ?? 60
             Console.error("xhud-stats: frames=\(huds.map { $0.controller?.framesDrawn ?? 0 }.reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n")
         }

@@ -37,7 +37,7 @@ package final class X11Display {
     var presentOpcode: Int32? {
         if let known = presentQuery { return known }
         var op: Int32 = 0
-        let found: Int32? = getenv("XHUD_NO_PRESENT") == nil && xhud_present_query(handle, &op) != 0 ? op : nil
+        let found: Int32? = !Environment.isSet("XHUD_NO_PRESENT") && xhud_present_query(handle, &op) != 0 ? op : nil
         presentQuery = .some(found)
         return found
     }

@@ -7,6 +7,7 @@ import CCairo
 import HUDCore
 import HUDEngine
 import HUDRender
+import HUDSystem
 
 /// One HUD's output on X11 (`HUDOutput`): its window (and input blocker), the server-side
 /// canvas the frames are composed on, what it blends over without a compositor, its bounding
@@ -367,7 +368,7 @@ extension X11Display {
     /// MIT-SHM works only when client and server share memory: a local display whose server
     /// answers the extension (XHUD_NO_SHM=1 turns it off, to test the remote path locally).
     var sharedMemoryUsable: Bool {
-        if getenv("XHUD_NO_SHM") != nil { return false }
+        if Environment.isSet("XHUD_NO_SHM") { return false }
         let name = String(cString: XDisplayString(handle))
         guard name.hasPrefix(":") || name.hasPrefix("unix:") else { return false }
         return XShmQueryExtension(handle) != 0

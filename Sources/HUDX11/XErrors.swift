@@ -23,7 +23,7 @@ struct XErrors {
 let xErrors = Locked(XErrors())
 
 /// XHUD_DEBUG_X=1 prints every X error the handler records.
-private let debugXErrors = getenv("XHUD_DEBUG_X") != nil
+private let debugXErrors = Environment.isSet("XHUD_DEBUG_X")
 
 /// Xlib's error handler for the process (installed by `X11Display.installErrorHandler`).
 func handleXError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {

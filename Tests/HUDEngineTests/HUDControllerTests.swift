@@ -127,7 +127,7 @@ final class HUDControllerTests: XCTestCase {
     /// A click a few pixels off the button's outline is the button's (a touch target), one in
     /// the bezel's far corner is not.
     func testTheButtonsTargetIsLargerThanItsOutline() throws {
-        let (hud, backend) = try controller { $0.mask = HUDMask.none; $0.button = "Cancel"; $0.label = "Copying" }
+        let (hud, _) = try controller { $0.mask = HUDMask.none; $0.button = "Cancel"; $0.label = "Copying" }
         var pressed = 0
         hud.onButton = { pressed += 1 }
         hud.show(animated: false)

@@ -189,7 +189,7 @@ final class JournalServerTests: XCTestCase {
     /// A journal as a dead server leaves it: records written by hand, unread.
     private func plant(_ records: [JournalRecord]) -> String {
         let path = dir + "/d.named"
-        FileManager.default.createFile(atPath: path, contents: Data(records.flatMap { $0.framed() }),
+        _ = FileManager.default.createFile(atPath: path, contents: Data(records.flatMap { $0.framed() }),
                                        attributes: [.posixPermissions: 0o600])
         return path
     }
@@ -270,7 +270,7 @@ final class JournalServerTests: XCTestCase {
         let display = FakeDisplay()
         let server = HUDServer(paths: ServerPaths(directory: dir, display: ":7"), display: display, listener: -1)
         let path = server.journal!.path
-        FileManager.default.createFile(atPath: path, contents: Data(planted.flatMap { $0.framed() }),
+        _ = FileManager.default.createFile(atPath: path, contents: Data(planted.flatMap { $0.framed() }),
                                        attributes: [.posixPermissions: 0o600])
         server.takeOverFromDeadServer()
         XCTAssertTrue(server.huds.isEmpty, "the journal was replayed before the loop ran")

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CDirectText
 import HUDFiles
+import HUDSystem
 
 /// fontconfig's matches for label fonts, kept on disk from one server to the next: a server
 /// started for a waiting client opens its label's font from the kept match and draws its first
@@ -93,7 +94,7 @@ enum FontMatchCache {
         var paths: [String] = []
         var seen = Set<String>()
         func add(_ p: String) { if !p.isEmpty, seen.insert(p).inserted { paths.append(p) } }
-        let home = getenv("HOME").map { String(cString: $0) }
+        let home = Environment.raw("HOME")
         for f in configurationFiles {
             add(f)
             // Its directory (a file added to conf.d), unless that is the home directory
@@ -118,7 +119,7 @@ enum FontMatchCache {
 
     /// The environment's lines and fontconfig's version: the part of the stamp that is no file.
     private static func stampHead() -> [String] {
-        environment.map { name in "env \(name)" + (getenv(name).map { "=" + String(cString: $0) } ?? "") }
+        environment.map { name in "env \(name)" + (Environment.raw(name).map { "=" + $0 } ?? "") }
             .map { $0.replacingNewlines() } + ["fontconfig \(xhud_fontconfig_version())"]
     }
 
@@ -132,8 +133,8 @@ enum FontMatchCache {
     /// kept even where absent: creating one changes what matches.
     private static func userConfigurationPlaces() -> [String] {
         var places: [String] = []
-        let home = getenv("HOME").map { String(cString: $0) }
-        let config = getenv("XDG_CONFIG_HOME").map { String(cString: $0) } ?? home.map { $0 + "/.config" }
+        let home = Environment.raw("HOME")
+        let config = Environment.raw("XDG_CONFIG_HOME") ?? home.map { $0 + "/.config" }
         if let config {
             // Not `config` itself: every program that makes its folder there changes it.
             places += [config + "/fontconfig", config + "/fontconfig/fonts.conf", config + "/fontconfig/conf.d"]
