@@ -579,9 +579,16 @@ def test_idle_osd_costs_no_cpu(sway):
             total += int(fields[11]) + int(fields[12])   # utime + stime, in clock ticks
         return total
 
-    before = cpu()
-    time.sleep(2)
-    assert cpu() - before <= 2, "the server used CPU while the OSD stood still"
+    # Its start's last work (the accessibility bus, looked for after the first frames) may
+    # fall in a window on a loaded machine: the first of three 2 s windows that is still.
+    used = []
+    for _ in range(3):
+        before = cpu()
+        time.sleep(2)   # the window: time passing is what is measured
+        used.append(cpu() - before)
+        if used[-1] <= 2:
+            break
+    assert used[-1] <= 2, f"the server used CPU while the OSD stood still: {used} ticks a 2 s window"
 
 
 def test_protocol_tables_are_what_the_scanner_makes():

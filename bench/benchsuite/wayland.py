@@ -191,11 +191,13 @@ def steady_clients(s, w: Sway):
         def start():
             w.end_servers()
             server = w.spawn([xhud, "server"], "wl-steady-server")
+            # Up once its socket is (`xhud list` succeeds with no server at all): a client
+            # started before would start a server of its own, and this one would leave.
             deadline = time.monotonic() + 10
-            while w.run([xhud, "list"], timeout=5).returncode != 0:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("`xhud server` did not answer")
-                time.sleep(0.05)
+            while not any((w.runtime / "xhud").glob("*.sock")):
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("`xhud server` did not start")
+                time.sleep(0.02)
             client = w.spawn([xhud, *args], "wl-steady-client")
             pid = next((d for d in [server.pid, *descendants(server.pid)] if comm(d) == "xhud-host"), None)
             return pid, [client, server]
