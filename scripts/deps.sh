@@ -56,7 +56,9 @@ test=(
 case "${1:-test}" in
   run) packages=("${run[@]}") ;;
   test) packages=("${run[@]}" "${test[@]}")
-        "$python" -c 'import pytest' 2>/dev/null || packages+=(python3-pytest) ;;
+        "$python" -c 'import pytest' 2>/dev/null || packages+=(python3-pytest)
+        # The integration tests two files at a time (scripts/test; without it, one at a time).
+        "$python" -c 'import xdist' 2>/dev/null || packages+=(python3-pytest-xdist) ;;
   *) echo "usage: scripts/deps.sh [run|test]" >&2; exit 2 ;;
 esac
 missing=()
