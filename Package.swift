@@ -30,10 +30,12 @@ let package = Package(
     dependencies: [],
     targets: [
         // C libraries, found with pkg-config. Only HUDRender and HUDX11 import them.
-        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrender xrandr xfixes xdamage",
-                       providers: [.apt(["libx11-dev", "libxext-dev", "libxrender-dev", "libxrandr-dev", "libxfixes-dev", "libxdamage-dev", "libx11-xcb-dev"])]),
-        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo fontconfig",
-                       providers: [.apt(["libcairo2-dev", "libfontconfig-dev"])]),
+        .systemLibrary(
+            name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrender xrandr xfixes xdamage",
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxrender-dev", "libxrandr-dev", "libxfixes-dev", "libxdamage-dev", "libx11-xcb-dev"])]),
+        .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo fontconfig",
+            providers: [.apt(["libcairo2-dev", "libfontconfig-dev"])]),
 
         // Platform-free: configuration, layout, animation, lifecycle, progress. No C, no Foundation.
         .target(name: "HUDCore"),
@@ -65,8 +67,9 @@ let package = Package(
         .target(name: "CPresent", dependencies: ["CX11"]),
         // Questions to the X server sent without waiting (XCB under Xlib), and Xlib's
         // QueryExtension answered from XCB's answers (see its header).
-        .target(name: "CXPrefetch", dependencies: ["CX11"],
-                linkerSettings: [.linkedLibrary("X11-xcb"), .linkedLibrary("xcb")]),
+        .target(
+            name: "CXPrefetch", dependencies: ["CX11"],
+            linkerSettings: [.linkedLibrary("X11-xcb"), .linkedLibrary("xcb")]),
         // Xlib's XQueryExtension and XCB's xcb_get_maximum_request_length for every library of
         // xhud-host (only it links this): the extension libraries' questions, one round trip
         // each, answered from one, sent while XOpenDisplay waits on its own.
@@ -119,34 +122,50 @@ let package = Package(
         // for help, `xhud server` and where no server can run.
         // Linked fully statically: no dynamic loader at all, it starts as fast as a C program.
         // Its folder is not Sources/xhud: that differs from Sources/XHUD only by case.
-        .executableTarget(name: "xhud", dependencies: ["HUDClient", "CArgv"], path: "Sources/xhud-client", swiftSettings: ownSections + entryPoint,
-                          linkerSettings: [.unsafeFlags(["-static-executable"]),
-                                           .unsafeFlags(packedCode("xhud.order"), .when(configuration: .release))]),
+        .executableTarget(
+            name: "xhud", dependencies: ["HUDClient", "CArgv"], path: "Sources/xhud-client", swiftSettings: ownSections + entryPoint,
+            linkerSettings: [
+                .unsafeFlags(["-static-executable"]),
+                .unsafeFlags(packedCode("xhud.order"), .when(configuration: .release)),
+            ]),
         // The display's HUD server: requests parsed and applied, HUDs stacked, client sessions,
         // named HUDs, images drawn off the loop, the notification and accessibility relays. The
         // display-wide server and a client's private one (where none can run) are this one.
-        .target(name: "HUDService", dependencies: ["HUDSystem", 
-            "HUDX11", "HUDWayland", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles", "HUDNotifications", "HUDAccessibility", "HUDBus",
-        ], swiftSettings: ownSections),
+        .target(
+            name: "HUDService",
+            dependencies: [
+                "HUDSystem",
+                "HUDX11", "HUDWayland", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles",
+                "HUDNotifications", "HUDAccessibility", "HUDBus",
+            ], swiftSettings: ownSections),
         // The server's program (HostCommand): `xhud server`, a server started by a client, a
         // private server and its client, help, `--print-config`, `--render-png`. No Foundation and
         // no argument parser.
-        .target(name: "HUDHost", dependencies: [
-            "HUDSystem", "HUDService", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CCairo",
-        ], swiftSettings: ownSections),
+        .target(
+            name: "HUDHost",
+            dependencies: [
+                "HUDSystem", "HUDService", "HUDRender", "HUDCore", "HUDSocket", "HUDClient", "HUDSettings", "HUDCommandLine", "CCairo",
+            ], swiftSettings: ownSections),
         // Its executable: one call. Its main.swift is in Swift 5 mode (see there).
-        .executableTarget(name: "xhud-host", dependencies: ["HUDHost", "CArgv", "CXQueryExtension"], swiftSettings: ownSections + entryPoint, linkerSettings: [
-                                         .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=XQueryExtension"]),
-                                         .unsafeFlags(packedCode("xhud-host.order") + ["-L", layout + "/static-libstdc++",
-                                                                          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                                                                          "-Xlinker", "--no-export-dynamic"],
-                                         .when(configuration: .release))]),
+        .executableTarget(
+            name: "xhud-host", dependencies: ["HUDHost", "CArgv", "CXQueryExtension"], swiftSettings: ownSections + entryPoint,
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=XQueryExtension"]),
+                .unsafeFlags(
+                    packedCode("xhud-host.order") + [
+                        "-L", layout + "/static-libstdc++",
+                        "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                        "-Xlinker", "--no-export-dynamic",
+                    ],
+                    .when(configuration: .release)),
+            ]),
         // The font helper: fontconfig's matches for a server that has none kept, read while the
         // server starts (see its main.c). C, linked to fontconfig alone: without the Swift
         // runtime's start files and libstdc++ (the linker script's archive, of which it needs
         // nothing), nothing but fontconfig's libraries is mapped before its main.
-        .executableTarget(name: "xhud-fonts", dependencies: ["CFontMatch"],
-                          linkerSettings: [.unsafeFlags(["-nostartfiles", "-use-ld=lld", "-L", layout + "/static-libstdc++"])]),
+        .executableTarget(
+            name: "xhud-fonts", dependencies: ["CFontMatch"],
+            linkerSettings: [.unsafeFlags(["-nostartfiles", "-use-ld=lld", "-L", layout + "/static-libstdc++"])]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).
         .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
         // Prints the cost of reading a configuration file: TOML parsed, and the cached lines read
@@ -171,7 +190,8 @@ let package = Package(
         .target(name: "HUDTesting", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine"]),
 
         .testTarget(name: "HUDCoreTests", dependencies: ["HUDCore"]),
-        .testTarget(name: "HUDServiceTests", dependencies: ["HUDService", "HUDCommandLine", "HUDEngine", "HUDCore", "HUDSocket", "HUDSystem", "HUDTesting"]),
+        .testTarget(
+            name: "HUDServiceTests", dependencies: ["HUDService", "HUDCommandLine", "HUDEngine", "HUDCore", "HUDSocket", "HUDSystem", "HUDTesting"]),
         .testTarget(name: "HUDSocketTests", dependencies: ["HUDSocket", "HUDSystem"]),
         .testTarget(name: "HUDNotificationsTests", dependencies: ["HUDSystem", "HUDNotifications", "HUDBus", "HUDCore"]),
         .testTarget(name: "HUDAccessibilityTests", dependencies: ["HUDSystem", "HUDAccessibility", "HUDBus", "HUDCore"]),
@@ -185,7 +205,8 @@ let package = Package(
         .testTarget(name: "XHUDTests", dependencies: ["XHUD", "example-queues", "example-headers"]),
         .testTarget(name: "HUDX11Tests", dependencies: ["HUDX11"]),
         .testTarget(name: "HUDWaylandTests", dependencies: ["HUDWayland", "HUDCore"]),
-        .testTarget(name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText", "CFontMatch"], exclude: ["Golden"]),
+        .testTarget(
+            name: "HUDRenderTests", dependencies: ["HUDRender", "HUDCore", "CCairo", "CPango", "CDirectText", "CFontMatch"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -24,10 +24,11 @@ final class Posted: @unchecked Sendable {
 
     init(_ names: [Notification.Name]) {
         for name in names {
-            tokens.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [self] note in
-                let status = note.userInfo?[SVProgressHUDStatusUserInfoKey] as? String
-                lock.withLock { list.append((note.name.rawValue, status)) }
-            })
+            tokens.append(
+                NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [self] note in
+                    let status = note.userInfo?[SVProgressHUDStatusUserInfoKey] as? String
+                    lock.withLock { list.append((note.name.rawValue, status)) }
+                })
         }
     }
 

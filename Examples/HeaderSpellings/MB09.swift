@@ -81,7 +81,11 @@ func mb09() {
     // showAnimated:whileExecutingBlock:, in each spelling; the completion once hidden.
     let ran = DispatchSemaphore(value: 0)
     let worker = MBProgressHUD(view: view)
-    worker.showAnimated(true, whileExecutingBlock: { usleep(100_000); ran.signal() }, completionBlock: { done.signal() })
+    worker.showAnimated(
+        true,
+        whileExecutingBlock: {
+            usleep(100_000); ran.signal()
+        }, completionBlock: { done.signal() })
     waitFor(ran, "the block of showAnimated:whileExecutingBlock:")
     waitFor(done, "the completion of showAnimated:whileExecutingBlock:completionBlock:")
     let queue = DispatchQueue(label: "example.work")

@@ -3,8 +3,10 @@ import XHUD
 
 /// SVProgressHUD 2.x's header (2.0 to 2.3.1), as Swift code calls it.
 func sv2x() {
-    let names: [Notification.Name] = [SVProgressHUD.willAppearNotification, SVProgressHUD.didAppearNotification,
-                                      SVProgressHUD.willDisappearNotification, SVProgressHUD.didDisappearNotification]
+    let names: [Notification.Name] = [
+        SVProgressHUD.willAppearNotification, SVProgressHUD.didAppearNotification,
+        SVProgressHUD.willDisappearNotification, SVProgressHUD.didDisappearNotification,
+    ]
     let posted = Posted(names)
     defer { posted.stop() }
     expect(Notification.Name.SVProgressHUDDidAppear.rawValue == SVProgressHUDDidAppearNotification, "notification names")
@@ -67,8 +69,9 @@ func sv2x() {
     posted.wait(SVProgressHUDDidDisappearNotification, "Failed")
     SVProgressHUD.showImage("dialog-information", status: "Image")
     posted.wait(SVProgressHUDDidDisappearNotification, "Image")
-    expect(posted.has(SVProgressHUDWillAppearNotification, "Image") && posted.has(SVProgressHUDWillDisappearNotification, "Image"),
-           "will-appear and will-disappear with the status")
+    expect(
+        posted.has(SVProgressHUDWillAppearNotification, "Image") && posted.has(SVProgressHUDWillDisappearNotification, "Image"),
+        "will-appear and will-disappear with the status")
     expect(!SVProgressHUD.isVisible(), "hidden at the end")
 }
 

@@ -36,8 +36,10 @@ final class Log: @unchecked Sendable {
     var all: [String] { lock.withLock { names } }
 }
 
-let allNames = [SVProgressHUD.willAppearNotification, SVProgressHUD.didAppearNotification,
-                SVProgressHUD.willDisappearNotification, SVProgressHUD.didDisappearNotification]
+let allNames = [
+    SVProgressHUD.willAppearNotification, SVProgressHUD.didAppearNotification,
+    SVProgressHUD.willDisappearNotification, SVProgressHUD.didDisappearNotification,
+]
 
 /// Observes SVProgressHUD's four notifications on `queue`; each must arrive on the main queue
 /// when `queue` is .main.

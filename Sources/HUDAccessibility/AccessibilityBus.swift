@@ -95,7 +95,7 @@ package final class AccessibilityBus: @unchecked Sendable {
         var found: (LibDBus.Ptr, String)?
         for address in addresses + (session.flatMap(accessibilityAddress(askingOn:)).map { [$0] } ?? []) {
             guard let c = lib.openPrivate(address, error.raw) else { _ = error.take(otherwise: ""); continue }
-            lib.setExitOnDisconnect(c, 0)   // else libdbus would _exit the server when the bus goes
+            lib.setExitOnDisconnect(c, 0)  // else libdbus would _exit the server when the bus goes
             if lib.busRegister(c, error.raw) != 0 { found = (c, address); break }
             _ = error.take(otherwise: "")
             lib.close(c)
@@ -143,15 +143,19 @@ package final class AccessibilityBus: @unchecked Sendable {
         lib.setExitOnDisconnect(s, 0)
         defer { lib.close(s); lib.connectionUnref(s) }
         guard lib.busRegister(s, error.raw) != 0 else { return nil }
-        let owned = call(s, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
-                         [.string("org.a11y.Bus")]) { $0.integer }
+        let owned = call(
+            s, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+            [.string("org.a11y.Bus")]
+        ) { $0.integer }
         guard owned == 1 else { return nil }
         return call(s, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", []) { $0.string }
     }
 
     /// A call that waits for its reply (the bus thread's own waits), its first value read.
-    private func call<T>(_ c: LibDBus.Ptr, _ destination: String, _ path: String, _ interface: String, _ member: String,
-                         _ args: [BusValue], timeout: Int32 = 2000, read: (BusIter) -> T?) -> T? {
+    private func call<T>(
+        _ c: LibDBus.Ptr, _ destination: String, _ path: String, _ interface: String, _ member: String,
+        _ args: [BusValue], timeout: Int32 = 2000, read: (BusIter) -> T?
+    ) -> T? {
         guard let m = lib.newMethodCall(destination, path, interface, member) else { return nil }
         defer { lib.messageUnref(m) }
         let it = BusIter.appending(lib, m)
@@ -166,8 +170,10 @@ package final class AccessibilityBus: @unchecked Sendable {
     /// `org.a11y.atspi.Socket.Embed` on the registry: our root joins the desktop, whose
     /// reference comes back (our root's parent).
     private func embed(on c: LibDBus.Ptr) -> Bool {
-        let parent = call(c, "org.a11y.atspi.Registry", Self.rootPath, "org.a11y.atspi.Socket", "Embed",
-                          [.reference(me, Self.rootPath)], timeout: 5000) { it -> (String, String)? in
+        let parent = call(
+            c, "org.a11y.atspi.Registry", Self.rootPath, "org.a11y.atspi.Socket", "Embed",
+            [.reference(me, Self.rootPath)], timeout: 5000
+        ) { it -> (String, String)? in
             guard it.type == BusIter.Code.structure else { return nil }
             let s = it.recurse()
             guard let name = s.string else { return nil }
@@ -217,8 +223,10 @@ package final class AccessibilityBus: @unchecked Sendable {
             }
             // What a screen reader says again: new words, or a result (the role changes to an
             // alert), or the HUD coming back.
-            if hud.showing && (old.name != hud.name || old.description != hud.description || old.role != hud.role || !old.showing
-                               || hud.levelWorthSaying(after: spokenLevels[id])) {
+            if hud.showing
+                && (old.name != hud.name || old.description != hud.description || old.role != hud.role || !old.showing
+                    || hud.levelWorthSaying(after: spokenLevels[id]))
+            {
                 announce(hud, id, on: c)
             }
         case .remove(let id):
@@ -244,8 +252,10 @@ package final class AccessibilityBus: @unchecked Sendable {
     }
 
     /// An `org.a11y.atspi.Event.Object` signal: (s detail, i, i, v any_data, a{sv} properties).
-    private func emit(_ path: String, _ member: String, _ detail: String, _ d1: Int32, _ d2: Int32, _ data: BusValue,
-                      on c: LibDBus.Ptr) {
+    private func emit(
+        _ path: String, _ member: String, _ detail: String, _ d1: Int32, _ d2: Int32, _ data: BusValue,
+        on c: LibDBus.Ptr
+    ) {
         guard let s = lib.newSignal(path, Self.eventObject, member) else { return }
         let it = BusIter.appending(lib, s)
         for v in [BusValue.string(detail), .int32(d1), .int32(d2), .variant(data), .dictionary([])] { it.append(v) }
@@ -272,7 +282,8 @@ package final class AccessibilityBus: @unchecked Sendable {
         case "/", "/org", "/org/a11y", "/org/a11y/atspi", "/org/a11y/atspi/accessible", "/org/a11y/atspi/accessible/hud": return .tree
         default:
             guard path.hasPrefix(Self.nodePrefix), let id = Int(path.dropFirst(Self.nodePrefix.count)),
-                  let i = nodes.firstIndex(where: { $0.id == id }) else { return nil }
+                let i = nodes.firstIndex(where: { $0.id == id })
+            else { return nil }
             return .hud(i)
         }
     }
@@ -351,7 +362,7 @@ package final class AccessibilityBus: @unchecked Sendable {
             }
             return .error("org.freedesktop.DBus.Error.PropertyReadOnly", "\(iface).\(name) cannot be set")
         case (Self.accessible, _),
-             (nil, _) where isAccessibleMethod(member):
+            (nil, _) where isAccessibleMethod(member):
             return accessibleCall(o, member, signature, args)
         case (Self.application, "GetLocale"):
             guard case .root = o else { break }
@@ -359,7 +370,7 @@ package final class AccessibilityBus: @unchecked Sendable {
             return .values([.string(locale)])
         case (Self.application, "GetApplicationBusAddress"):
             guard case .root = o else { break }
-            return .values([.string("")])   // no peer-to-peer bus: calls come over the accessibility bus
+            return .values([.string("")])  // no peer-to-peer bus: calls come over the accessibility bus
         case ("org.a11y.atspi.Cache", "GetItems"):
             guard case .cache = o else { break }
             return .values([.array(element: Self.cacheItemSignature, [cacheItem(nil)] + nodes.indices.map { cacheItem($0) })])
@@ -437,8 +448,10 @@ package final class AccessibilityBus: @unchecked Sendable {
                 ("AccessibleId", .string(index.map { "hud-\(nodes[$0].id)" } ?? "xhud")),
             ]
         case Self.application where index == nil:
-            return [("ToolkitName", .string("xhud")), ("Version", .string(version)), ("AtspiVersion", .string("2.1")),
-                    ("Id", .int32(appID))]
+            return [
+                ("ToolkitName", .string("xhud")), ("Version", .string(version)), ("AtspiVersion", .string("2.1")),
+                ("Id", .int32(appID)),
+            ]
         default:
             return nil
         }

@@ -38,7 +38,7 @@ package final class AppearanceWatch: Sendable {
         guard let address = LibDBus.sessionBusAddress(), case .success(let lib) = LibDBus.load() else { return }
         let error = BusError(lib)
         guard let c = lib.openPrivate(address, error.raw) else { return }
-        lib.setExitOnDisconnect(c, 0)   // else libdbus would _exit the server when the bus goes
+        lib.setExitOnDisconnect(c, 0)  // else libdbus would _exit the server when the bus goes
         defer { lib.close(c); lib.connectionUnref(c) }
         guard lib.busRegister(c, error.raw) != 0 else { return }
         // Signals first, so that no change between the read and the match is missed.
@@ -59,7 +59,7 @@ package final class AppearanceWatch: Sendable {
             while let m = lib.popMessage(c) {
                 defer { lib.messageUnref(m) }
                 guard lib.messageType(m) == 4, lib.member(m).map({ String(cString: $0) }) == "SettingChanged",
-                      let it = BusIter.reading(lib, m), let namespace = it.string, it.next(), let key = it.string, it.next()
+                    let it = BusIter.reading(lib, m), let namespace = it.string, it.next(), let key = it.string, it.next()
                 else { continue }
                 if (namespace, key) == Self.fontKey, let f = Self.string(in: it) {
                     font.withLock { $0 = f }
@@ -94,8 +94,10 @@ package final class AppearanceWatch: Sendable {
     /// A method call with string arguments that waits (half a second: on the watch's own thread)
     /// for its reply, its first value read (nil: the reply has none); nil on an error (no
     /// portal, no such method).
-    private func call<T>(_ lib: LibDBus, _ c: LibDBus.Ptr, _ destination: String, _ path: String, _ interface: String,
-                         _ member: String, _ args: [String], read: (BusIter?) -> T?) -> T? {
+    private func call<T>(
+        _ lib: LibDBus, _ c: LibDBus.Ptr, _ destination: String, _ path: String, _ interface: String,
+        _ member: String, _ args: [String], read: (BusIter?) -> T?
+    ) -> T? {
         guard let m = lib.newMethodCall(destination, path, interface, member) else { return nil }
         defer { lib.messageUnref(m) }
         let it = BusIter.appending(lib, m)

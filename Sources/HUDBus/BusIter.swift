@@ -125,11 +125,14 @@ extension BusIter {
         case .uint32(let u): append(u)
         case .int32(var i): _ = lib.iterAppendBasic(raw, Code.int32, &i)
         case .bool(let b):
-            var v: UInt32 = b ? 1 : 0   // dbus_bool_t
+            var v: UInt32 = b ? 1 : 0  // dbus_bool_t
             _ = lib.iterAppendBasic(raw, Code.bool, &v)
         case .structure(let fields): container(Code.structure, nil) { sub in for f in fields { sub.append(f) } }
         case .array(let element, let items): container(Code.array, element) { sub in for i in items { sub.append(i) } }
-        case .entry(let k, let v): container(Code.dictEntry, nil) { sub in sub.append(k); sub.append(v) }
+        case .entry(let k, let v):
+            container(Code.dictEntry, nil) { sub in
+                sub.append(k); sub.append(v)
+            }
         case .variant(let inner): container(Code.variant, inner.signature) { sub in sub.append(inner) }
         }
     }

@@ -41,7 +41,9 @@ package final class BusOutbox<Item: Sendable>: Sendable {
     package func take() -> [Item] {
         var buf = [UInt8](repeating: 0, count: 64)
         while read(readFD, &buf, buf.count) > 0 {}
-        return queue.withLock { q in defer { q.items.removeAll() }; return q.items }
+        return queue.withLock { q in
+            defer { q.items.removeAll() }; return q.items
+        }
     }
 
     /// The bus thread has stopped: what waits is dropped, nothing more is taken.

@@ -77,26 +77,27 @@ package struct LibDBus: @unchecked Sendable {
             return unsafeBitCast(p, to: T.self)
         }
         do throws(Missing) {
-            return .success(try LibDBus(
-                errorInit: f("dbus_error_init"), errorFree: f("dbus_error_free"), busGetPrivate: f("dbus_bus_get_private"),
-                busRequestName: f("dbus_bus_request_name"), setExitOnDisconnect: f("dbus_connection_set_exit_on_disconnect"),
-                getUnixFD: f("dbus_connection_get_unix_fd"), readWrite: f("dbus_connection_read_write"),
-                popMessage: f("dbus_connection_pop_message"), send: f("dbus_connection_send"), flush: f("dbus_connection_flush"),
-                isConnected: f("dbus_connection_get_is_connected"), close: f("dbus_connection_close"),
-                connectionUnref: f("dbus_connection_unref"), messageType: f("dbus_message_get_type"),
-                interface: f("dbus_message_get_interface"), member: f("dbus_message_get_member"), path: f("dbus_message_get_path"),
-                signature: f("dbus_message_get_signature"), sender: f("dbus_message_get_sender"),
-                noReply: f("dbus_message_get_no_reply"), newReturn: f("dbus_message_new_method_return"),
-                newError: f("dbus_message_new_error"), newSignal: f("dbus_message_new_signal"), messageUnref: f("dbus_message_unref"),
-                iterInit: f("dbus_message_iter_init"), iterInitAppend: f("dbus_message_iter_init_append"),
-                iterArgType: f("dbus_message_iter_get_arg_type"), iterNext: f("dbus_message_iter_next"),
-                iterGetBasic: f("dbus_message_iter_get_basic"), iterRecurse: f("dbus_message_iter_recurse"),
-                iterFixedArray: f("dbus_message_iter_get_fixed_array"), iterAppendBasic: f("dbus_message_iter_append_basic"),
-                iterOpen: f("dbus_message_iter_open_container"), iterClose: f("dbus_message_iter_close_container"),
-                openPrivate: f("dbus_connection_open_private"), busRegister: f("dbus_bus_register"),
-                uniqueName: f("dbus_bus_get_unique_name"), newMethodCall: f("dbus_message_new_method_call"),
-                sendWithReplyAndBlock: f("dbus_connection_send_with_reply_and_block"),
-                errorName: f("dbus_message_get_error_name")))
+            return .success(
+                try LibDBus(
+                    errorInit: f("dbus_error_init"), errorFree: f("dbus_error_free"), busGetPrivate: f("dbus_bus_get_private"),
+                    busRequestName: f("dbus_bus_request_name"), setExitOnDisconnect: f("dbus_connection_set_exit_on_disconnect"),
+                    getUnixFD: f("dbus_connection_get_unix_fd"), readWrite: f("dbus_connection_read_write"),
+                    popMessage: f("dbus_connection_pop_message"), send: f("dbus_connection_send"), flush: f("dbus_connection_flush"),
+                    isConnected: f("dbus_connection_get_is_connected"), close: f("dbus_connection_close"),
+                    connectionUnref: f("dbus_connection_unref"), messageType: f("dbus_message_get_type"),
+                    interface: f("dbus_message_get_interface"), member: f("dbus_message_get_member"), path: f("dbus_message_get_path"),
+                    signature: f("dbus_message_get_signature"), sender: f("dbus_message_get_sender"),
+                    noReply: f("dbus_message_get_no_reply"), newReturn: f("dbus_message_new_method_return"),
+                    newError: f("dbus_message_new_error"), newSignal: f("dbus_message_new_signal"), messageUnref: f("dbus_message_unref"),
+                    iterInit: f("dbus_message_iter_init"), iterInitAppend: f("dbus_message_iter_init_append"),
+                    iterArgType: f("dbus_message_iter_get_arg_type"), iterNext: f("dbus_message_iter_next"),
+                    iterGetBasic: f("dbus_message_iter_get_basic"), iterRecurse: f("dbus_message_iter_recurse"),
+                    iterFixedArray: f("dbus_message_iter_get_fixed_array"), iterAppendBasic: f("dbus_message_iter_append_basic"),
+                    iterOpen: f("dbus_message_iter_open_container"), iterClose: f("dbus_message_iter_close_container"),
+                    openPrivate: f("dbus_connection_open_private"), busRegister: f("dbus_bus_register"),
+                    uniqueName: f("dbus_bus_get_unique_name"), newMethodCall: f("dbus_message_new_method_call"),
+                    sendWithReplyAndBlock: f("dbus_connection_send_with_reply_and_block"),
+                    errorName: f("dbus_message_get_error_name")))
         } catch {
             return .failure(BusFailure("\(soname) has no \(error.name)"))
         }

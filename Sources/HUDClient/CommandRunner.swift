@@ -86,9 +86,11 @@ package struct CommandRunner {
                 if killAt != nil { for p in tree where p != child && kill(p, 0) == 0 { kill(p, SIGKILL) } }
                 break
             }
-            var fds = [pollfd(fd: events.readFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: hud.fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: meter, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: events.readFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: hud.fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: meter, events: Int16(POLLIN), revents: 0),
+            ]
             var timeout: Int32 = -1
             for at in [killAt, drainUntil, hud.wakeAt] {
                 if let at { timeout = min(timeout < 0 ? .max : timeout, Int32(saturatingMilliseconds: at - now())) }
@@ -107,7 +109,7 @@ package struct CommandRunner {
                     drainUntil = now() + 0.2
                 }
                 if copier > 0, waitpid(copier, nil, WNOHANG) == copier { copier = -1 }
-                _ = ServerLauncher.reapHelpers()   // a font helper's end is a SIGCHLD too
+                _ = ServerLauncher.reapHelpers()  // a font helper's end is a SIGCHLD too
             }
             let woken = hud.wakeAt.map { now() >= $0 } ?? false
             if fds[1].revents != 0 || woken, hud.readCancelled(), status == nil, !cancelled {

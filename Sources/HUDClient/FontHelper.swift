@@ -27,7 +27,10 @@ enum FontHelper {
     /// argv: the name fontconfig's rules see the server by (its file's, as fontconfig reads it
     /// from /proc/self/exe), the resolution, then each default font's fields.
     static func arguments(host: String) -> [String] {
-        let real = realpath(host, nil).map { p in defer { free(p) }; return String(cString: p) } ?? host
+        let real =
+            realpath(host, nil).map { p in
+                defer { free(p) }; return String(cString: p)
+            } ?? host
         var argv = ["xhud-fonts", String(real.split(separator: "/").last ?? "xhud-host"), "\(FontDescription.dpi)"]
         for text in FontDescription.defaults {
             guard let d = FontDescription(text) else { continue }

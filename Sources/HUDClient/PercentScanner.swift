@@ -22,7 +22,9 @@ package struct PercentScanner {
         }
         // Keep a partial number that may end in the next chunk.
         var start = bytes.count
-        while start > 0 && bytes.count - start < 12 && (isDigit(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") || bytes[start - 1] == UInt8(ascii: " ")) { start -= 1 }
+        while start > 0 && bytes.count - start < 12
+            && (isDigit(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") || bytes[start - 1] == UInt8(ascii: " "))
+        { start -= 1 }
         tail = Array(bytes[start...])
         guard let f = found else { return nil }
         let v = Int(f.rounded(.down))

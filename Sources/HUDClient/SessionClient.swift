@@ -58,8 +58,10 @@ package final class SessionClient: HUDLink {
     /// The command started before the answer said whether to scan its output.
     private var scanning = false
 
-    package init(paths: ServerPaths, host: (() -> String?)?, request: Wire.Request, command: [String] = [],
-                 connected: (fd: Int32, started: Bool)? = nil) {
+    package init(
+        paths: ServerPaths, host: (() -> String?)?, request: Wire.Request, command: [String] = [],
+        connected: (fd: Int32, started: Bool)? = nil
+    ) {
         self.paths = paths; findHost = host; self.request = request; self.command = command
         earlyConnection = connected
     }
@@ -78,8 +80,10 @@ package final class SessionClient: HUDLink {
 
     /// The request for `arguments`: a wrapped command is left out but for its first word,
     /// whatever its length (600 file names, megabytes of arguments); `command` is what it was.
-    package static func request(arguments: [String], cwd: String, staysConnected: Bool, stdinIsPipe: Bool,
-                               wantsStats: Bool) -> (request: Wire.Request, command: [String]) {
+    package static func request(
+        arguments: [String], cwd: String, staysConnected: Bool, stdinIsPipe: Bool,
+        wantsStats: Bool
+    ) -> (request: Wire.Request, command: [String]) {
         var sent = arguments, command: [String] = []
         if let dashes = arguments.firstIndex(of: "--") {
             command = Array(arguments[(dashes + 1)...])
@@ -87,8 +91,11 @@ package final class SessionClient: HUDLink {
             // is cut (it fails to run here, with a shell's status, not as a request too large).
             sent = Array(arguments[...dashes]) + command.prefix(1).map { String(decoding: $0.utf8.prefix(256), as: UTF8.self) }
         }
-        return (Wire.Request(cwd: cwd, arguments: sent, staysConnected: staysConnected, stdinIsPipe: stdinIsPipe,
-                             wantsStats: wantsStats), command)
+        return (
+            Wire.Request(
+                cwd: cwd, arguments: sent, staysConnected: staysConnected, stdinIsPipe: stdinIsPipe,
+                wantsStats: wantsStats), command
+        )
     }
 
     package func run() -> Outcome {
@@ -132,7 +139,7 @@ package final class SessionClient: HUDLink {
                 return reply
             } catch .closed {
                 close(fd)
-                if started { throw NoAnswer() }   // the server this client started could not run (no display)
+                if started { throw NoAnswer() }  // the server this client started could not run (no display)
             } catch .io {
                 close(fd)
                 answerMissing = Self.noAnswer(started: started)
@@ -157,9 +164,9 @@ package final class SessionClient: HUDLink {
                 (fd, started) = c
                 earlyConnection = nil
             } else if let paths {
-                do { (fd, started) = try ServerLauncher.connect(paths, starting: { host }, timeout: Self.answerTime, helper: FontHelper.beside) }
-                catch .io(let why) { answerMissing = why; throw NoAnswer() }
-                catch { throw NoAnswer() }
+                do {
+                    (fd, started) = try ServerLauncher.connect(paths, starting: { host }, timeout: Self.answerTime, helper: FontHelper.beside)
+                } catch .io(let why) { answerMissing = why; throw NoAnswer() } catch { throw NoAnswer() }
             } else {
                 throw NoAnswer()
             }
@@ -228,7 +235,9 @@ package final class SessionClient: HUDLink {
         var chunk = [UInt8](repeating: 0, count: 8192)
         var outcome: Answer = .waiting
         while true {
-            let want = a.bytes.count < 8 ? 8 - a.bytes.count : (try? Wire.frameLength(header: Array(a.bytes.prefix(8)), tag: Wire.replyTag)).map { $0 - a.bytes.count } ?? -1
+            let want =
+                a.bytes.count < 8
+                ? 8 - a.bytes.count : (try? Wire.frameLength(header: Array(a.bytes.prefix(8)), tag: Wire.replyTag)).map { $0 - a.bytes.count } ?? -1
             if want < 0 { answerMissing = "the display's HUD server's answer broke the rules"; outcome = .failed; break }
             if want == 0 {
                 guard let reply = try? Wire.Reply.decode(a.bytes) else {
@@ -269,7 +278,8 @@ package final class SessionClient: HUDLink {
                     // output said so far.
                     for line in state.lines { write(Array(line.utf8) + [10]) }
                     if plan.scansOutput && !scanning {
-                        Console.error("xhud: the display's HUD server answered after the command started; its output is not scanned for progress this time\n")
+                        Console.error(
+                            "xhud: the display's HUD server answered after the command started; its output is not scanned for progress this time\n")
                     }
                 }
             } else {
@@ -308,7 +318,7 @@ package final class SessionClient: HUDLink {
         var again = request
         again.resumes = true
         do { guard try ask(again).plan != nil else { return false } } catch { return false }
-        ServerLauncher.reapExitedServers()   // one that had not quite exited a moment ago
+        ServerLauncher.reapExitedServers()  // one that had not quite exited a moment ago
         for line in state.lines { write(Array(line.utf8) + [10]) }
         if inputEnded { write(Session.Control.end.line) }
         if quitting { write(Session.Control.quit.line) }
@@ -317,7 +327,7 @@ package final class SessionClient: HUDLink {
 
     private func write(_ bytes: [UInt8]) {
         guard fd >= 0, awaiting == nil else { return }
-        _ = UnixSocket.writeAll(fd, bytes)   // a failure shows as the end of the server's lines
+        _ = UnixSocket.writeAll(fd, bytes)  // a failure shows as the end of the server's lines
     }
 
     /// `done` says whether a cancel came before it: a late client reads both at once, and the
@@ -364,9 +374,11 @@ package final class SessionClient: HUDLink {
             write(Array(l.line.utf8) + [10])
         }
         while true {
-            var fds = [pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: reading ? 0 : -1, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: reading ? 0 : -1, events: Int16(POLLIN), revents: 0),
+            ]
             var timeout = deadline.map { Int32(saturatingMilliseconds: $0 - MonotonicClock.seconds()) } ?? -1
             // A font helper started beside the server: reaped once it ends (a few milliseconds),
             // and no timeout at all after that.
@@ -379,14 +391,14 @@ package final class SessionClient: HUDLink {
                     signalled = (s.signal == SIGINT || s.signal == SIGTERM) ? 0 : 128 + s.signal
                     quitting = true
                     write(Session.Control.quit.line)
-                    deadline = MonotonicClock.seconds() + 2   // the animation, with room to spare on a busy machine
+                    deadline = MonotonicClock.seconds() + 2  // the animation, with room to spare on a busy machine
                 }
             }
             if fds[1].revents != 0 {
                 switch listen() {
                 case .nothing, .cancel: break
                 case .done(let status, let killParent, _):
-                    if killParent { kill(getppid(), SIGHUP) }   // zenity --auto-kill
+                    if killParent { kill(getppid(), SIGHUP) }  // zenity --auto-kill
                     return signalled ?? status
                 case .gone:
                     if signalled != nil { return signalled! }

@@ -12,12 +12,14 @@ import HUDSystem
 package enum XHUDCommand {
     package static func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let own = arguments.prefix { $0 != "--" }          // a wrapped command's arguments are not ours
+        let own = arguments.prefix { $0 != "--" }  // a wrapped command's arguments are not ours
         let verb = own.first.flatMap(Verb.init(rawValue:))
-        let wantsHost = verb == .server || own.contains {
-            ["-h", "--help", "--help-hidden", "--version", "--print-config", "--render-png"].contains($0)
-                || $0.hasPrefix("--generate-completion-script") || $0.hasPrefix("--render-png=")
-        }
+        let wantsHost =
+            verb == .server
+            || own.contains {
+                ["-h", "--help", "--help-hidden", "--version", "--print-config", "--render-png"].contains($0)
+                    || $0.hasPrefix("--generate-completion-script") || $0.hasPrefix("--render-png=")
+            }
         let named = verb?.isNamed == true || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }
 
         // --backend chooses the server (its socket) and what it draws on: the server started
@@ -38,7 +40,7 @@ package enum XHUDCommand {
             Console.error("xhud: cannot open display: \(problem)\n")
             exit(3)
         }
-        guard let paths = ServerPaths.current() else { execHost(arguments) }   // the host reports the missing display
+        guard let paths = ServerPaths.current() else { execHost(arguments) }  // the host reports the missing display
         // hide, list and pop need no server: without one nothing is showing, unless a server
         // died under named HUDs (its journal is left): the next one would show them again, so
         // one is started now to take over and hear this.
@@ -48,7 +50,7 @@ package enum XHUDCommand {
         } catch .noServer {
             exit(0)
         } catch {
-            execHost(arguments)   // a private server draws the HUD, or the host explains what is wrong with the directory
+            execHost(arguments)  // a private server draws the HUD, or the host explains what is wrong with the directory
         }
         let host: (() -> String?)? = quietWithoutServer ? nil : { hostPath() }
         // A cold start: the server (and the font helper) start loading before the request is built.

@@ -18,7 +18,8 @@ package enum Completions {
 
     static var options: [OptionSpec] { OptionTable.all.filter { !$0.isHidden } }
     static var verbs: [String] { Verb.allCases.map(\.rawValue) }
-    static let header = "xhud's completions, written by `xhud --generate-completion-script %s` from the options the\n# command parses (packaging/completions/generate.sh)."
+    static let header =
+        "xhud's completions, written by `xhud --generate-completion-script %s` from the options the\n# command parses (packaging/completions/generate.sh)."
 
     static func comment(_ shell: String) -> String {
         "# " + header.replacingPercentS(with: shell) + "\n"
@@ -51,65 +52,65 @@ package enum Completions {
         }
         cases += "        " + plain.joined(separator: "|") + ") return ;;\n"
         return """
-        #!/bin/bash
-        \(comment("bash"))
-        # Files ending with one of the extensions given, and directories.
-        _xhud_files() {
-            local ext
-            COMPREPLY=()
-            for ext in "$@"; do
-                COMPREPLY+=($(compgen -f -X "!*.$ext" -- "$cur"))
-            done
-            COMPREPLY+=($(compgen -d -- "$cur"))
-            compopt -o filenames 2>/dev/null
-        }
+            #!/bin/bash
+            \(comment("bash"))
+            # Files ending with one of the extensions given, and directories.
+            _xhud_files() {
+                local ext
+                COMPREPLY=()
+                for ext in "$@"; do
+                    COMPREPLY+=($(compgen -f -X "!*.$ext" -- "$cur"))
+                done
+                COMPREPLY+=($(compgen -d -- "$cur"))
+                compopt -o filenames 2>/dev/null
+            }
 
-        _xhud() {
-            local cur=${COMP_WORDS[COMP_CWORD]} prev= i positionals=0 word
-            (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
-            # After --: the command to wrap, then its arguments.
-            for (( i = 1; i < COMP_CWORD; i++ )); do
-                if [[ ${COMP_WORDS[i]} == -- ]]; then
-                    if (( i + 1 == COMP_CWORD )); then
-                        COMPREPLY=($(compgen -c -- "$cur"))
-                    else
-                        COMPREPLY=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null
+            _xhud() {
+                local cur=${COMP_WORDS[COMP_CWORD]} prev= i positionals=0 word
+                (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
+                # After --: the command to wrap, then its arguments.
+                for (( i = 1; i < COMP_CWORD; i++ )); do
+                    if [[ ${COMP_WORDS[i]} == -- ]]; then
+                        if (( i + 1 == COMP_CWORD )); then
+                            COMPREPLY=($(compgen -c -- "$cur"))
+                        else
+                            COMPREPLY=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null
+                        fi
+                        return
                     fi
+                done
+                # --option=VALUE: one word, or three where '=' breaks words ($COMP_WORDBREAKS).
+                if [[ $cur == --*=* ]]; then
+                    prev=${cur%%=*}
+                    cur=${cur#*=}
+                elif [[ $cur == = ]]; then
+                    cur=
+                elif [[ $prev == = ]] && (( COMP_CWORD > 1 )); then
+                    prev=${COMP_WORDS[COMP_CWORD-2]}
+                fi
+                case $prev in
+            \(cases)    esac
+                if [[ $cur == -* ]]; then
+                    COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- "$cur"))
                     return
                 fi
-            done
-            # --option=VALUE: one word, or three where '=' breaks words ($COMP_WORDBREAKS).
-            if [[ $cur == --*=* ]]; then
-                prev=${cur%%=*}
-                cur=${cur#*=}
-            elif [[ $cur == = ]]; then
-                cur=
-            elif [[ $prev == = ]] && (( COMP_CWORD > 1 )); then
-                prev=${COMP_WORDS[COMP_CWORD-2]}
-            fi
-            case $prev in
-        \(cases)    esac
-            if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- "$cur"))
-                return
-            fi
-            # The verb comes first: count the words before this one that are not options or
-            # their values.
-            for (( i = 1; i < COMP_CWORD; i++ )); do
-                word=${COMP_WORDS[i]}
-                case $word in
-                    \(plainAndChoiceOptions)) (( i++ )) ;;
-                    -*) ;;
-                    *) (( positionals++ )) ;;
-                esac
-            done
-            if (( positionals == 0 )); then
-                COMPREPLY=($(compgen -W '\(verbs.joined(separator: " "))' -- "$cur"))
-            fi
-        }
-        complete -F _xhud xhud
+                # The verb comes first: count the words before this one that are not options or
+                # their values.
+                for (( i = 1; i < COMP_CWORD; i++ )); do
+                    word=${COMP_WORDS[i]}
+                    case $word in
+                        \(plainAndChoiceOptions)) (( i++ )) ;;
+                        -*) ;;
+                        *) (( positionals++ )) ;;
+                    esac
+                done
+                if (( positionals == 0 )); then
+                    COMPREPLY=($(compgen -W '\(verbs.joined(separator: " "))' -- "$cur"))
+                fi
+            }
+            complete -F _xhud xhud
 
-        """
+            """
     }
 
     /// Every option that takes its value as the next word, as a bash pattern.
@@ -153,22 +154,24 @@ package enum Completions {
                 specs.append("'(--\(o.name) --no-\(o.name))--no-\(o.name)[\(help)]'")
             }
         }
-        specs += ["'--version[Show the version.]'", "'(- *)'{-h,--help}'[Show help information.]'",
-                  "'1:verb:(\(verbs.joined(separator: " ")))'", "'2:text: '", "'*::command:_normal'"]
+        specs += [
+            "'--version[Show the version.]'", "'(- *)'{-h,--help}'[Show help information.]'",
+            "'1:verb:(\(verbs.joined(separator: " ")))'", "'2:text: '", "'*::command:_normal'",
+        ]
         return """
-        #compdef xhud
-        \(comment("zsh"))
-        _xhud() {
-            local -a args
-            args=(
-                \(specs.joined(separator: "\n        "))
-            )
-            _arguments -S -s : "${args[@]}"
-        }
+            #compdef xhud
+            \(comment("zsh"))
+            _xhud() {
+                local -a args
+                args=(
+                    \(specs.joined(separator: "\n        "))
+                )
+                _arguments -S -s : "${args[@]}"
+            }
 
-        _xhud "$@"
+            _xhud "$@"
 
-        """
+            """
     }
 
     // MARK: fish
@@ -178,8 +181,10 @@ package enum Completions {
     }
 
     static func fish() -> String {
-        var lines = [comment("fish"), "complete -c xhud -f",
-                     "complete -c xhud -n __fish_use_subcommand -a \(fishQuoted(verbs.joined(separator: " "))) -d 'What to do'"]
+        var lines = [
+            comment("fish"), "complete -c xhud -f",
+            "complete -c xhud -n __fish_use_subcommand -a \(fishQuoted(verbs.joined(separator: " "))) -d 'What to do'",
+        ]
         for o in options {
             let help = fishQuoted(OptionSpecHelp.short(o.help))
             switch o.kind {

@@ -133,9 +133,11 @@ package struct HUDOptions: Sendable, Equatable {
     /// What rules match of another program's notification (`Rule.matchable`).
     package var notificationFacts: [String: String]? {
         guard busNotification else { return nil }
-        var f = ["app-name": busApp ?? "", "summary": HUDConfiguration.plainText(ofMarkup: label ?? ""),
-                 "body": HUDConfiguration.plainText(ofMarkup: details ?? ""),
-                 "urgency": NotificationUrgency(level: busUrgency ?? 1).rawValue]
+        var f = [
+            "app-name": busApp ?? "", "summary": HUDConfiguration.plainText(ofMarkup: label ?? ""),
+            "body": HUDConfiguration.plainText(ofMarkup: details ?? ""),
+            "urgency": NotificationUrgency(level: busUrgency ?? 1).rawValue,
+        ]
         if let c = busCategory { f["category"] = c }
         return f
     }
@@ -181,17 +183,21 @@ package struct HUDOptions: Sendable, Equatable {
     /// point no conversion can trap and no deadline is out of reach), options that exclude each
     /// other, what a verb takes.
     package func validate() throws(UsageError) {
-        let seconds: [(String, Double?)] = [("--grace", grace), ("--min-show", minShow), ("--hide-after", hideAfter),
+        let seconds: [(String, Double?)] = [
+            ("--grace", grace), ("--min-show", minShow), ("--hide-after", hideAfter),
             ("--min-duration", minDuration), ("--max-duration", maxDuration), ("--result-time", resultTime),
             ("--kill-timeout", killTimeout), ("--delay", delay), ("--linger", linger), ("--timeout", timeout),
-            ("--fade-in", fadeIn), ("--fade-out", fadeOut)]
+            ("--fade-in", fadeIn), ("--fade-out", fadeOut),
+        ]
         for case let (name, v?) in seconds { try Self.check(name, v, Limits.seconds, unit: " seconds") }
-        let others: [(String, Double?, ClosedRange<Double>)] = [("--progress", progress, Limits.progress),
+        let others: [(String, Double?, ClosedRange<Double>)] = [
+            ("--progress", progress, Limits.progress),
             ("--margin", margin, Limits.margin),
             ("--corner-radius", cornerRadius, Limits.cornerRadius), ("--image-size", imageSize, Limits.imageSize),
             ("--scale", scale, Limits.scale), ("--spacing", spacing, Limits.margin), ("--blur", blur, Limits.blur),
             ("--max-text-width", maxTextWidth, Limits.textWidth),
-            ("--ring-thickness", ringThickness, Limits.ringThickness), ("--ring-radius", ringRadius, Limits.ringRadius)]
+            ("--ring-thickness", ringThickness, Limits.ringThickness), ("--ring-radius", ringRadius, Limits.ringRadius),
+        ]
         for case let (name, v?, range) in others { try Self.check(name, v, range, unit: "") }
         // zenity clamps its percentage; only what is not a number at all is refused.
         if let p = percentage, !p.isFinite { throw UsageError("--percentage must be a number, got \(p)") }
@@ -208,10 +214,13 @@ package struct HUDOptions: Sendable, Equatable {
             if v == .notifications {
                 guard let m = message, Verb.notificationCommands.contains(m) else {
                     let words = Verb.notificationCommands
-                    throw UsageError("'notifications' needs one of \(words.joined(separator: ", "))"
-                        + (message.map { ", got '\($0)'" + Suggestion.hint(for: $0, among: words) } ?? ""))
+                    throw UsageError(
+                        "'notifications' needs one of \(words.joined(separator: ", "))"
+                            + (message.map { ", got '\($0)'" + Suggestion.hint(for: $0, among: words) } ?? ""))
                 }
-            } else if !v.isNotification && message != nil { throw UsageError("'\(v.rawValue)' takes no text") }
+            } else if !v.isNotification && message != nil {
+                throw UsageError("'\(v.rawValue)' takes no text")
+            }
             if v.isNotification && !hasText && id == nil {
                 throw UsageError("'\(v.rawValue)' needs a text to show, e.g. xhud \(v.rawValue) \"Saved\" (or --label, --details)")
             }
@@ -261,4 +270,3 @@ package enum NotificationUrgency: String, CaseIterable, Sendable {
     case low, normal, critical
     package init(level: Int) { self = level <= 0 ? .low : level >= 2 ? .critical : .normal }
 }
-

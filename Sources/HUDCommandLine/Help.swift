@@ -26,7 +26,10 @@ package enum HelpText {
 
     /// The positional arguments: name and help.
     package static let arguments: [(name: String, help: String)] = [
-        ("verb", "success | error | info | warning (then TEXT), hide | list | push | pop, server, or notifications (then count, history, history-pop, close, close-all, action [ACTION], context, pause, resume, toggle or is-paused)."),
+        (
+            "verb",
+            "success | error | info | warning (then TEXT), hide | list | push | pop, server, or notifications (then count, history, history-pop, close, close-all, action [ACTION], context, pause, resume, toggle or is-paused)."
+        ),
         ("text", "The notification's text (quote it when it has spaces)."),
         ("command", "A command to run while the HUD shows (after --)."),
     ]

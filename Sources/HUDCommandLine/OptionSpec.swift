@@ -37,8 +37,10 @@ package struct OptionSpec: Sendable {
     package typealias Applier = @Sendable (HUDOptions, inout HUDConfiguration) -> Void
     package var hud: Applier?
 
-    package init(name: String, kind: Kind, help: String = "", completion: Completion = .none, setting: SettingSpec? = nil,
-                 hud: Applier? = nil) {
+    package init(
+        name: String, kind: Kind, help: String = "", completion: Completion = .none, setting: SettingSpec? = nil,
+        hud: Applier? = nil
+    ) {
         self.name = name
         self.kind = kind
         self.help = help

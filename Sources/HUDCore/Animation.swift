@@ -64,8 +64,9 @@ package struct Transition: Equatable, Sendable {
     package func value(at t: Double) -> Presentation {
         guard duration > 0 else { return to }
         let k = curve.value((t - start) / duration)
-        return Presentation(alpha: from.alpha + (to.alpha - from.alpha) * k,
-                            scale: from.scale + (to.scale - from.scale) * k)
+        return Presentation(
+            alpha: from.alpha + (to.alpha - from.alpha) * k,
+            scale: from.scale + (to.scale - from.scale) * k)
     }
 }
 

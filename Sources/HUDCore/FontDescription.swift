@@ -38,7 +38,8 @@ package struct FontDescription: Equatable {
         case "ultra-bold", "ultrabold", "extra-bold", "extrabold": 800
         case "heavy", "black": 900
         case "ultra-heavy", "ultraheavy", "extra-heavy", "extraheavy", "ultra-black", "ultrablack", "extra-black",
-             "extrablack": 1000
+            "extrablack":
+            1000
         default: nil
         }
     }
@@ -70,7 +71,7 @@ package struct FontDescription: Equatable {
     private static func isPangoOnly(_ word: String) -> Bool {
         switch word {
         case "small-caps", "all-small-caps", "petite-caps", "all-petite-caps", "unicase", "title-caps",
-             "not-rotated", "south", "upside-down", "north", "rotated-left", "east", "rotated-right", "west":
+            "not-rotated", "south", "upside-down", "north", "rotated-left", "east", "rotated-right", "west":
             true
         default: false
         }
@@ -87,7 +88,7 @@ package struct FontDescription: Equatable {
             let word = w.lowercased()
             if word == "normal" {
             } else if let v = FontDescription.weight(named: word) {
-                if weightSeen { return nil }   // Pango takes the last one read; keep to the plain case
+                if weightSeen { return nil }  // Pango takes the last one read; keep to the plain case
                 weight = v; weightSeen = true
             } else if let v = FontDescription.slant(named: word) {
                 if slantSeen { return nil }

@@ -76,7 +76,8 @@ public func parseGeometry(_ s: String) -> Rect? {
     var x = 0, y = 0
     if !chars.isEmpty {
         guard let nx = number(), let ny = number(), chars.isEmpty,
-              Limits.coordinate.contains(nx), Limits.coordinate.contains(ny) else { return nil }
+            Limits.coordinate.contains(nx), Limits.coordinate.contains(ny)
+        else { return nil }
         x = nx; y = ny
     }
     return Rect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))

@@ -94,7 +94,7 @@ package enum InputCommand: Equatable, Sendable {
             // Unlike zenity's numbers, an explicit progress out of range is a mistake worth reporting.
             guard let trimmed else { return needsValue("0.42 or \(key)=42%") }
             guard let p = number(trimmed, percentAllowed: true),
-                  p.isPercent ? (0...100).contains(p.value) : (0...1).contains(p.value)
+                p.isPercent ? (0...100).contains(p.value) : (0...1).contains(p.value)
             else { return invalid("progress must be 0...1 or 0...100%") }
             return .set(.progress(p.isPercent ? p.value / 100 : p.value))
         case "mode":

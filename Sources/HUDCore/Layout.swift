@@ -17,15 +17,18 @@ package struct TextRequest: Hashable, Sendable {
     /// thread, markup is recorded in its colours (its alphas, backgrounds and underline colours
     /// blend as Pango's one pass blends them), so the default one is part of the request.
     package var ink: RGBA?
-    package init(text: String, font: String, markup: Bool = false, maxWidth: Double, maxHeight: Double? = nil, singleLine: Bool,
-                 ink: RGBA? = nil) {
+    package init(
+        text: String, font: String, markup: Bool = false, maxWidth: Double, maxHeight: Double? = nil, singleLine: Bool,
+        ink: RGBA? = nil
+    ) {
         self.text = text; self.font = font; self.markup = markup
         self.maxWidth = maxWidth; self.maxHeight = maxHeight; self.singleLine = singleLine; self.ink = ink
     }
 
     package static func == (a: TextRequest, b: TextRequest) -> Bool {
         guard a.font == b.font, a.markup == b.markup, a.maxWidth == b.maxWidth, a.maxHeight == b.maxHeight,
-              a.singleLine == b.singleLine, a.ink == b.ink else { return false }
+            a.singleLine == b.singleLine, a.ink == b.ink
+        else { return false }
         var x = a.text, y = b.text
         return x.withUTF8 { p in y.withUTF8 { q in p.count == q.count && (p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) } }
     }
@@ -104,12 +107,12 @@ extension HUDLayout {
 }
 
 package enum LayoutMetrics {
-    package static let roundIndicator = 37.0          // spinner, pie, ring, icons
+    package static let roundIndicator = 37.0  // spinner, pie, ring, icons
     package static let barSize = Size(width: 120, height: 20)
-    package static let valueGap = 8.0                 // between a bar and its value
-    package static let alternateIcon = 16.0           // the alternate state's mark beside a bar
+    package static let valueGap = 8.0  // between a bar and its value
+    package static let alternateIcon = 16.0  // the alternate state's mark beside a bar
     package static let buttonPadding = Size(width: 20, height: 12)
-    package static let buttonGap = 8.0                // between the buttons of a row
+    package static let buttonGap = 8.0  // between the buttons of a row
 }
 
 extension HUDLayout {
@@ -153,8 +156,9 @@ extension HUDLayout {
 
         var labelRequest: TextRequest? = nil
         if !c.label.isEmpty {
-            let req = TextRequest(text: c.label, font: c.labelFont, markup: c.markup, maxWidth: maxTextWidth, singleLine: true,
-                                  ink: c.markup ? c.effectiveContentColor : nil)
+            let req = TextRequest(
+                text: c.label, font: c.labelFont, markup: c.markup, maxWidth: maxTextWidth, singleLine: true,
+                ink: c.markup ? c.effectiveContentColor : nil)
             labelRequest = req
             items.append((.label, clampWidth(measurer.measure(req), maxTextWidth)))
         }
@@ -168,8 +172,9 @@ extension HUDLayout {
             let used = items.reduce(0) { $0 + $1.1.height } + (buttonSize.height)
             let count = items.count + (buttonRequest == nil ? 0 : 1)
             let left = max(0, maxContentHeight - used - Double(count) * c.spacing)
-            let req = TextRequest(text: c.details, font: c.detailsFont, markup: c.markup, maxWidth: maxTextWidth, maxHeight: left,
-                                  singleLine: false, ink: c.markup ? c.effectiveContentColor : nil)
+            let req = TextRequest(
+                text: c.details, font: c.detailsFont, markup: c.markup, maxWidth: maxTextWidth, maxHeight: left,
+                singleLine: false, ink: c.markup ? c.effectiveContentColor : nil)
             detailsRequest = req
             var size = clampWidth(measurer.measure(req), maxTextWidth)
             size.height = min(size.height, left)
@@ -211,7 +216,8 @@ extension HUDLayout {
                     let bar = indicatorSize(c)!
                     let barWidth = max(0, size.width - LayoutMetrics.valueGap - valueSize.width)
                     layout.indicator = Rect(x: r.x, y: r.y, width: barWidth, height: bar.height)
-                    layout.value = Rect(x: r.maxX - valueSize.width, y: r.midY - valueSize.height / 2, width: valueSize.width, height: valueSize.height)
+                    layout.value = Rect(
+                        x: r.maxX - valueSize.width, y: r.midY - valueSize.height / 2, width: valueSize.width, height: valueSize.height)
                 } else if c.showValue && c.mode == .annular {
                     layout.indicator = r
                     let t = measurer.measure(valueRequest!)
@@ -237,16 +243,20 @@ extension HUDLayout {
     /// The row of buttons: each title's request and width, and the row's size. Titles are taken
     /// in order while they fit the text's width (a notification stays its width whatever its
     /// actions); the first always shows, ellipsized at `maxWidth` if it must.
-    private static func buttonRow(_ c: HUDConfiguration, maxWidth: Double, measurer: TextMeasurer)
-        -> ([TextRequest], [Double], Size) {
+    private static func buttonRow(
+        _ c: HUDConfiguration, maxWidth: Double, measurer: TextMeasurer
+    )
+        -> ([TextRequest], [Double], Size)
+    {
         let pad = LayoutMetrics.buttonPadding
         var requests: [TextRequest] = [], widths: [Double] = [], size = Size.zero
         for title in c.buttonTitles {
             let gap = requests.isEmpty ? 0 : LayoutMetrics.buttonGap
             let left = (requests.isEmpty ? maxWidth : min(maxWidth, max(c.maxTextWidth, widths[0]))) - size.width - gap
             // The first button's title is ellipsized to fit; another one fits whole or not at all.
-            let req = TextRequest(text: title, font: c.buttonFont,
-                                  maxWidth: max(0, (requests.isEmpty ? left : maxWidth) - pad.width), singleLine: true)
+            let req = TextRequest(
+                text: title, font: c.buttonFont,
+                maxWidth: max(0, (requests.isEmpty ? left : maxWidth) - pad.width), singleLine: true)
             let t = measurer.measure(req)
             let width = t.width + pad.width
             if !requests.isEmpty && width > left { break }

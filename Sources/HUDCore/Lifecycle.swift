@@ -175,8 +175,9 @@ package final class HUDLifecycle {
         showStarted = nil
         phase = .hiding
         onLeavingChanged?()
-        animate(from: presentation(at: now), to: animated ? animation.offscreen(showing: false) : .hidden,
-                at: now, animated: animated)
+        animate(
+            from: presentation(at: now), to: animated ? animation.offscreen(showing: false) : .hidden,
+            at: now, animated: animated)
     }
 
     private func animate(from: Presentation, to: Presentation, at now: Double, animated: Bool) {

@@ -1,12 +1,12 @@
 /// What the indicator shows, as MBProgressHUD's `mode`, plus SVProgressHUD's icons.
 public enum HUDMode: String, CaseIterable, Sendable {
-    case indeterminate      // spinner
-    case determinate        // pie
-    case annular            // ring
-    case bar                // horizontal bar
+    case indeterminate  // spinner
+    case determinate  // pie
+    case annular  // ring
+    case bar  // horizontal bar
     case success, error, info, warning
-    case custom             // an image
-    case text               // no indicator
+    case custom  // an image
+    case text  // no indicator
 
     /// Modes whose indicator shows `progress`.
     public var showsProgress: Bool { self == .determinate || self == .annular || self == .bar }
@@ -31,14 +31,18 @@ public enum HUDMode: String, CaseIterable, Sendable {
     }
 
     /// The words `init(named:)` takes besides the modes' own names, as they are documented.
-    public static let aliasNames = ["spinner", "pie", "ring", "annular-determinate", "determinate-horizontal-bar",
-                                    "horizontal-bar", "custom-view", "image"]
+    public static let aliasNames = [
+        "spinner", "pie", "ring", "annular-determinate", "determinate-horizontal-bar",
+        "horizontal-bar", "custom-view", "image",
+    ]
 
     private static let aliases: [String: HUDMode] = {
         var names = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
-        let more: [(String, HUDMode)] = [("spinner", .indeterminate), ("pie", .determinate), ("ring", .annular),
+        let more: [(String, HUDMode)] = [
+            ("spinner", .indeterminate), ("pie", .determinate), ("ring", .annular),
             ("annulardeterminate", .annular), ("determinatehorizontalbar", .bar), ("horizontalbar", .bar),
-            ("customview", .custom), ("image", .custom)]
+            ("customview", .custom), ("image", .custom),
+        ]
         for (k, v) in more { names[k] = v }
         return names
     }()
@@ -52,8 +56,8 @@ public enum HUDMode: String, CaseIterable, Sendable {
 
 /// The two indeterminate spinners.
 public enum SpinnerStyle: String, CaseIterable, Sendable {
-    case ring     // SVProgressHUD's flat arc with round caps, rotating once a second, ends breathing
-    case spokes   // the classic 12-spoke activity indicator of MBProgressHUD
+    case ring  // SVProgressHUD's flat arc with round caps, rotating once a second, ends breathing
+    case spokes  // the classic 12-spoke activity indicator of MBProgressHUD
 }
 
 /// Bezel appearance presets.
@@ -63,10 +67,10 @@ public enum HUDStyle: String, CaseIterable, Sendable {
 
 /// What is drawn (and whether input is blocked) over the whole parent region.
 public enum HUDMask: Equatable, Sendable {
-    case none                // nothing drawn, input passes through
-    case clear               // nothing drawn, input blocked
-    case black               // black at 0.4
-    case gradient            // radial: clear at the centre, black 0.75 at radius min(w, h)
+    case none  // nothing drawn, input passes through
+    case clear  // nothing drawn, input blocked
+    case black  // black at 0.4
+    case gradient  // radial: clear at the centre, black 0.75 at radius min(w, h)
     case color(RGBA)
     /// The region blurred behind, then tinted with the colour: MBProgressHUD's background view
     /// with the blur style.
@@ -101,9 +105,9 @@ public enum HUDMask: Equatable, Sendable {
 /// Show and hide animations (reference: all 0.3 s, critically damped; `pop` is SVProgressHUD's feel).
 public enum HUDAnimation: String, CaseIterable, Sendable {
     case fade
-    case zoom        // zoom-in on show, zoom-out on hide
+    case zoom  // zoom-in on show, zoom-out on hide
     case zoomIn = "zoom-in"
     case zoomOut = "zoom-out"
-    case pop         // 0.15 s fade, scale 1.3 -> 1 on show, 1 -> 1/1.3 on hide
+    case pop  // 0.15 s fade, scale 1.3 -> 1 on show, 1 -> 1/1.3 on hide
     case none
 }

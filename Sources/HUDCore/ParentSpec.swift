@@ -1,9 +1,9 @@
 /// What the HUD covers, as MBProgressHUD covers its superview. Each backend resolves it to a
 /// region of its own screen (X11: any of them; Wayland: a monitor or a geometry).
 public enum ParentSpec: Hashable, Sendable {
-    case monitor(String)          // pointer | focused | primary | NAME | INDEX
-    case window(String)           // ID | active | pointer | root
-    case geometry(String)         // WxH+X+Y
+    case monitor(String)  // pointer | focused | primary | NAME | INDEX
+    case window(String)  // ID | active | pointer | root
+    case geometry(String)  // WxH+X+Y
 
     package static let `default` = ParentSpec.monitor("pointer")
 }

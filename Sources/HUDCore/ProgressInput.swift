@@ -13,9 +13,11 @@ package struct LineBuffer: Sendable {
         /// What was wrong with its bytes, in a few words for a warning (nil: nothing), from a
         /// buffer of `limit` bytes a line.
         package func byteProblem(limit: Int) -> String? {
-            truncated ? "longer than \(limit) bytes; the rest was dropped"
-                : hadNUL ? "contains NUL bytes; they were removed"
-                : !valid ? "not valid UTF-8; the bad bytes were replaced" : nil
+            truncated
+                ? "longer than \(limit) bytes; the rest was dropped"
+                : hadNUL
+                    ? "contains NUL bytes; they were removed"
+                    : !valid ? "not valid UTF-8; the bad bytes were replaced" : nil
         }
     }
 
@@ -60,7 +62,9 @@ package struct LineBuffer: Sendable {
     private static func decode(_ bytes: [UInt8], _ cut: Bool) -> Line {
         if let s = String(validating: bytes, as: UTF8.self) { return Line(line: s, truncated: cut, valid: true) }
         var end = bytes.count
-        if cut { while end > 0 && end > bytes.count - 4 && bytes[end - 1] & 0xC0 == 0x80 { end -= 1 }; if end > 0 && bytes[end - 1] >= 0xC0 { end -= 1 } }
+        if cut {
+            while end > 0 && end > bytes.count - 4 && bytes[end - 1] & 0xC0 == 0x80 { end -= 1 }; if end > 0 && bytes[end - 1] >= 0xC0 { end -= 1 }
+        }
         if cut, let s = String(validating: bytes[0..<end], as: UTF8.self) { return Line(line: s, truncated: cut, valid: true) }
         return Line(line: String(decoding: bytes, as: UTF8.self), truncated: cut, valid: false)
     }

@@ -108,13 +108,15 @@ extension HUDController {
         contentStale = false
 
         let bezel = f.bezelOverride ?? layout.bezel
-        var composition = Composition(alpha: presentation.alpha, zoom: presentation.scale,
-                                      zoomCentre: Point(x: (bezel.midX - f.origin.x) * scale, y: (bezel.midY - f.origin.y) * scale))
+        var composition = Composition(
+            alpha: presentation.alpha, zoom: presentation.scale,
+            zoomCentre: Point(x: (bezel.midX - f.origin.x) * scale, y: (bezel.midY - f.origin.y) * scale))
         if configuration.mode == .indeterminate, let r = layout.indicator {
             let side = min(r.width, r.height)
             let ink = configuration.effectiveContentColor, style = configuration.spinner
             let thickness = configuration.ringThickness
-            output.setSprite(key: SpriteKey(side: SpinnerSprites.pixelSide(side, scale: scale), style: style, thickness: thickness, color: ink)) { cr in
+            output.setSprite(key: SpriteKey(side: SpinnerSprites.pixelSide(side, scale: scale), style: style, thickness: thickness, color: ink)) {
+                cr in
                 cairo_set_source_surface(cr, renderer.sprites.sprite(style: style, side: side, thickness: thickness, scale: scale, color: ink), 0, 0)
                 cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
                 cairo_paint(cr)
@@ -154,8 +156,9 @@ extension HUDController {
         output.setShape(bezel: bezel.offsetBy(dx: -f.origin.x, dy: -f.origin.y), zoom: presentation.scale) {
             // A blurring mask blurs the whole region; the bezel lies on it.
             if case .blur = configuration.effectiveMask { return [Rect(x: 0, y: 0, width: output.rect.width, height: output.rect.height)] }
-            return CoverageSpans.outline(of: contentFrame(at: shownAt, in: output), zoom: presentation.scale, renderer: renderer,
-                                  width: Int(output.rect.width), height: Int(output.rect.height))
+            return CoverageSpans.outline(
+                of: contentFrame(at: shownAt, in: output), zoom: presentation.scale, renderer: renderer,
+                width: Int(output.rect.width), height: Int(output.rect.height))
         }
         output.present(composition)
         windowMoved = false
@@ -170,9 +173,10 @@ extension HUDController {
         applyStackMove()
         if output == nil {
             let m = configuration.effectiveMask
-            output = backend.makeOutput(rect: windowRect(), blockInputOver: m.blocksInput ? region : nil,
-                                        clickThrough: clickThrough,
-                                        overScreen: m.paintsBackground)
+            output = backend.makeOutput(
+                rect: windowRect(), blockInputOver: m.blocksInput ? region : nil,
+                clickThrough: clickThrough,
+                overScreen: m.paintsBackground)
             if slide != nil, let output { slidePath(output) }
             lastTitle = nil
             beneathChangedAt = nil

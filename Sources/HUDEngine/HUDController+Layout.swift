@@ -11,8 +11,9 @@ extension HUDController {
     package func enterStack(from start: Point) {
         guard output?.isMapped != true, configuration.animation != .none, start != stackOffset else { return }
         shownStackOffset = start
-        slide = RectTween(from: Rect(x: start.x, y: start.y, width: 0, height: 0),
-                          to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: clock.now)
+        slide = RectTween(
+            from: Rect(x: start.x, y: start.y, width: 0, height: 0),
+            to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: clock.now)
         stackMoved = true
     }
 
@@ -20,8 +21,9 @@ extension HUDController {
     func slidePath(_ output: HUDOutput) {
         // The window goes as far as the bezel, in device pixels.
         let window = pendingMove ?? output.rect
-        let end = window.offsetBy(dx: ((stackOffset.x - shownStackOffset.x) * scale).rounded(),
-                                  dy: ((stackOffset.y - shownStackOffset.y) * scale).rounded())
+        let end = window.offsetBy(
+            dx: ((stackOffset.x - shownStackOffset.x) * scale).rounded(),
+            dy: ((stackOffset.y - shownStackOffset.y) * scale).rounded())
         output.willMove(within: window.union(end))
     }
 
@@ -80,7 +82,8 @@ extension HUDController {
         let dx = layout.bezel.x - old.bezel.x, dy = layout.bezel.y - old.bezel.y
         let moved = pendingMove ?? output.rect
         if bezelTween == nil, moved.width == window.width, moved.height == window.height,
-           moved.x - window.x == dx * scale, moved.y - window.y == dy * scale, layout == old.translated(dx: dx, dy: dy) {
+            moved.x - window.x == dx * scale, moved.y - window.y == dy * scale, layout == old.translated(dx: dx, dy: dy)
+        {
             needsFrameOnly()
         } else {
             dirty = true
@@ -102,7 +105,7 @@ extension HUDController {
         let moved = regionMovedWhileAwaiting
         regionMovedWhileAwaiting = false
         relayout(regionMoved: moved)
-        guard textAwaited == 0 else { return }   // the new sizes asked for more (details below a label)
+        guard textAwaited == 0 else { return }  // the new sizes asked for more (details below a label)
         if bezelSize != size { onResized?() }
         if mapsWhenTextArrives {
             mapsWhenTextArrives = false
@@ -146,7 +149,7 @@ extension HUDController {
             return (r.isEmpty ? Rect(x: region.x, y: region.y, width: 1, height: 1) : r).integral
         }
         var f = HUDFrame(configuration: configuration, layout: layout)
-        f.configuration.shadow = false   // the window is the bezel's shape (see contentFrame)
+        f.configuration.shadow = false  // the window is the bezel's shape (see contentFrame)
         f.bezelOverride = bezel
         f.presentation.scale = max(1, maxZoom)
         let e = f.bezelExtent.insetBy(dx: -2, dy: -2)

@@ -95,8 +95,9 @@ package final class HUDController {
             // A HUD on screen slides, fading in or not (one that jumped while it faded in moved
             // a burst's whole column 54 px in a frame); one not yet shown goes to its place.
             if let output, output.isMapped, lifecycle.isVisible, lifecycle.phase != .hiding, configuration.animation != .none {
-                slide = RectTween(from: Rect(x: shownStackOffset.x, y: shownStackOffset.y, width: 0, height: 0),
-                                  to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: clock.now)
+                slide = RectTween(
+                    from: Rect(x: shownStackOffset.x, y: shownStackOffset.y, width: 0, height: 0),
+                    to: Rect(x: stackOffset.x, y: stackOffset.y, width: 0, height: 0), start: clock.now)
                 slidePath(output)
             } else {
                 slide = nil
@@ -152,7 +153,7 @@ package final class HUDController {
         lifecycle.showDuration = configuration.showDuration
         lifecycle.hideDuration = configuration.hideDuration
         progress = Tween(configuration.progress, duration: configuration.mode.showsProgress ? 0.2 : 0)
-        layout = .empty   // relayout() below lays it out in its region
+        layout = .empty  // relayout() below lays it out in its region
         renderer.text.shaper = backend.textShaping?.shaper
         if let path = configuration.image, configuration.mode == .custom, let error = renderer.validateImage(path) {
             throw HUDError.badImage(error)
@@ -187,8 +188,11 @@ package final class HUDController {
             if dirty || progress.isMoving(at: now) || now - lastFrame < backend.framePeriod { settle += 2 * backend.framePeriod }
         }
         let wait = max(delay, settle)
-        if wait > 0 { lifecycle.hide(animated: animated, afterDelay: wait, completion: completion) }
-        else { lifecycle.hide(animated: animated, completion: completion) }
+        if wait > 0 {
+            lifecycle.hide(animated: animated, afterDelay: wait, completion: completion)
+        } else {
+            lifecycle.hide(animated: animated, completion: completion)
+        }
         afterStateChange()
     }
 
@@ -226,7 +230,9 @@ package final class HUDController {
 package enum HUDError: Error, CustomStringConvertible {
     case badImage(String)
     package var description: String {
-        switch self { case .badImage(let s): return s }
+        switch self {
+        case .badImage(let s): return s
+        }
     }
 }
 

@@ -148,8 +148,9 @@ package final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
             var centres = stack(group, at: anchor)
             let s = anchor.scale
             let device = zip(group, centres).map { e, c in
-                Rect(x: anchor.region.x + (c.x - e.hud.bezelSize.width / 2) * s, y: anchor.region.y + (c.y - e.hud.bezelSize.height / 2) * s,
-                     width: e.hud.bezelSize.width * s, height: e.hud.bezelSize.height * s)
+                Rect(
+                    x: anchor.region.x + (c.x - e.hud.bezelSize.width / 2) * s, y: anchor.region.y + (c.y - e.hud.bezelSize.height / 2) * s,
+                    width: e.hud.bezelSize.width * s, height: e.hud.bezelSize.height * s)
             }
             if let box = device.dropFirst().reduce(device.first, { $0?.union($1) }), !placed.isEmpty {
                 let bounds = anchor.region.insetBy(dx: margin * s, dy: margin * s)
@@ -266,13 +267,17 @@ package final class HUDRegistry<HUD: StackableHUD, Parent: Hashable> {
             home = Point(x: place(area.width, c.offset.x, size.width), y: place(area.height, c.offset.y, size.height))
             direction = c.offset.y > 0 ? .up : c.offset.y < 0 ? .down : .centred
             // The place is the offset's, whatever the size: an offset beyond an edge is that edge.
-            key = [min(max(c.offset.x, -area.width / 2), area.width / 2).rounded(),
-                   min(max(c.offset.y, -area.height / 2), area.height / 2).rounded()]
+            key = [
+                min(max(c.offset.x, -area.width / 2), area.width / 2).rounded(),
+                min(max(c.offset.y, -area.height / 2), area.height / 2).rounded(),
+            ]
         }
 
         private let key: [Double]
         // HUDs of different sizes at one place are one group, stacked from the first one's.
         static func == (a: Anchor, b: Anchor) -> Bool { a.region == b.region && a.key == b.key }
-        func hash(into h: inout Hasher) { h.combine(region.x); h.combine(region.y); h.combine(region.width); h.combine(region.height); h.combine(key) }
+        func hash(into h: inout Hasher) {
+            h.combine(region.x); h.combine(region.y); h.combine(region.width); h.combine(region.height); h.combine(key)
+        }
     }
 }

@@ -141,5 +141,7 @@ extension PollingLoop {
 
 /// poll with a timeout in nanoseconds; Glibc declares it only for _GNU_SOURCE.
 @_silgen_name("ppoll")
-private func c_ppoll(_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: UnsafePointer<timespec>?,
-                     _ sigmask: UnsafeRawPointer?) -> Int32
+private func c_ppoll(
+    _ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeout: UnsafePointer<timespec>?,
+    _ sigmask: UnsafeRawPointer?
+) -> Int32

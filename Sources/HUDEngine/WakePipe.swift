@@ -38,4 +38,3 @@ package final class WakePipe: @unchecked Sendable {
         pending.store(false, ordering: .sequentiallyConsistent)
     }
 }
-

@@ -19,9 +19,13 @@ enum HelpTool {
         if let i = own.firstIndex(where: { $0.hasPrefix("--generate-completion-script") }) {
             let a = own[i]
             let shell: String?
-            if a.hasPrefix("--generate-completion-script=") { shell = String(a.dropFirst("--generate-completion-script=".count)) }
-            else if a == "--generate-completion-script" { shell = i + 1 < own.count ? own[i + 1] : nil }
-            else { return fail("Unknown option '\(a)'", Status.usage) }
+            if a.hasPrefix("--generate-completion-script=") {
+                shell = String(a.dropFirst("--generate-completion-script=".count))
+            } else if a == "--generate-completion-script" {
+                shell = i + 1 < own.count ? own[i + 1] : nil
+            } else {
+                return fail("Unknown option '\(a)'", Status.usage)
+            }
             guard let shell, let script = Completions.script(for: shell) else {
                 let given = shell.map { "'\($0)'" } ?? "no shell"
                 return fail("--generate-completion-script takes one of \(Completions.shells.joined(separator: ", ")), got \(given)", Status.usage)

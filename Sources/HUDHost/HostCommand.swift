@@ -46,8 +46,9 @@ package enum HostCommand {
         // A HUD: the server parses it (once), as it parses every client's.
         guard Runner.handles(arguments) else { exit(PrivateServer.run(arguments: given)) }
         do {
-            let invocation = try ConfiguredInvocation.make(arguments: arguments, cwd: Environment.currentDirectory,
-                                                           settings: { Settings.load(path: $0, keys: OptionTable.settingKeys) })
+            let invocation = try ConfiguredInvocation.make(
+                arguments: arguments, cwd: Environment.currentDirectory,
+                settings: { Settings.load(path: $0, keys: OptionTable.settingKeys) })
             if invocation.options.printConfig {
                 for w in invocation.warnings { Console.error("xhud: \(w.escapingControlCharacters)\n") }
                 print(invocation.printedConfiguration(), terminator: "")

@@ -25,7 +25,7 @@ enum PrivateServer {
             return fail("socketpair: \(String(cString: strerror(errno)))", Status.usage)
         }
         Console.flush()
-        FontWarmup.join()   // no thread of this process is half-way through loading fonts in the child
+        FontWarmup.join()  // no thread of this process is half-way through loading fonts in the child
         let pid = fork()
         if pid < 0 { return fail("fork: \(String(cString: strerror(errno)))", Status.usage) }
         if pid == 0 {

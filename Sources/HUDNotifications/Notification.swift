@@ -45,8 +45,9 @@ package struct Notification: Equatable, Sendable {
     }
 
     package var about: About {
-        About(appName: appName, summary: summary, body: body, urgency: hints.urgency, category: hints.category,
-              isOSD: hints.value != nil, actionKeys: actions.map(\.key), actionLabels: actions.map(\.label))
+        About(
+            appName: appName, summary: summary, body: body, urgency: hints.urgency, category: hints.category,
+            isOSD: hints.value != nil, actionKeys: actions.map(\.key), actionLabels: actions.map(\.label))
     }
 
     /// Whether a click on the HUD invokes the `default` action.
@@ -86,8 +87,11 @@ package struct Hints: Equatable, Sendable {
         func text(_ k: String) -> String? { if case .string(let s)? = raw[k], !s.isEmpty { return s } else { return nil } }
         func number(_ k: String) -> Int64? { if case .integer(let n)? = raw[k] { return n } else { return nil } }
         if let u = number("urgency") { urgency = Int(max(0, min(2, u))) }
-        if let v = number("value") { value = Int(max(0, min(100, v))) }
-        else if case .string(let s)? = raw["value"], let v = Int(s) { value = max(0, min(100, v)) }
+        if let v = number("value") {
+            value = Int(max(0, min(100, v)))
+        } else if case .string(let s)? = raw["value"], let v = Int(s) {
+            value = max(0, min(100, v))
+        }
         tag = text("x-canonical-private-synchronous") ?? text("x-dunst-stack-tag") ?? text("synchronous")
         image = text("image-path") ?? text("image_path")
         for k in ["image-data", "image_data", "icon_data"] {

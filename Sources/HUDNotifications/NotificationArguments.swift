@@ -30,7 +30,7 @@ extension Notification {
     /// day (the longest any HUD waits) for one that never expires.
     package var hideAfter: Double? {
         if expireTimeout == 0 || (expireTimeout < 0 && hints.urgency >= 2 && hints.value == nil) {
-            return Limits.seconds.upperBound   // critical notifications stay until closed, as the specification advises
+            return Limits.seconds.upperBound  // critical notifications stay until closed, as the specification advises
         }
         if expireTimeout < 0 { return nil }
         return min(Limits.seconds.upperBound, Double(expireTimeout) / 1000)
@@ -47,8 +47,10 @@ extension Notification {
             if let i = image(imageFile: imageFile), !i.isEmpty { args.append("--image=\(i)") }
         } else {
             let verb = self.verb
-            args = [verb, "--id=\(key)", "--bus-notification", "--\(verb)-image=\(image(imageFile: imageFile) ?? "")",
-                    "--button=\(buttonActions.first?.label ?? "")", "--bus-app=\(appName)", "--bus-urgency=\(hints.urgency)"]
+            args = [
+                verb, "--id=\(key)", "--bus-notification", "--\(verb)-image=\(image(imageFile: imageFile) ?? "")",
+                "--button=\(buttonActions.first?.label ?? "")", "--bus-app=\(appName)", "--bus-urgency=\(hints.urgency)",
+            ]
             // Every further action a button; `--extra-button=` alone takes a replaced one's away.
             args += buttonActions.count > 1 ? buttonActions.dropFirst().map { "--extra-button=\($0.label)" } : ["--extra-button="]
             if let c = hints.category { args.append("--bus-category=\(c)") }
@@ -71,7 +73,8 @@ extension Notification {
         var i = 0
         while i < rest.count {
             if rest[i] == UInt8(ascii: "%"), i + 2 < rest.count,
-               let v = UInt8(String(decoding: rest[(i + 1)...(i + 2)], as: UTF8.self), radix: 16), v != 0 {
+                let v = UInt8(String(decoding: rest[(i + 1)...(i + 2)], as: UTF8.self), radix: 16), v != 0
+            {
                 bytes.append(v)
                 i += 3
             } else {

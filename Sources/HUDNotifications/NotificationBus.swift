@@ -26,8 +26,10 @@ package final class NotificationBus: @unchecked Sendable {
 
     package static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
-    static let capabilities = ["body", "body-markup", "body-hyperlinks", "actions", "icon-static", "persistence",
-                               "x-canonical-private-synchronous", "x-dunst-stack-tag", "synchronous"]
+    static let capabilities = [
+        "body", "body-markup", "body-hyperlinks", "actions", "icon-static", "persistence",
+        "x-canonical-private-synchronous", "x-dunst-stack-tag", "synchronous",
+    ]
 
     private let replace: Bool
     private let version: String
@@ -192,8 +194,9 @@ package final class NotificationBus: @unchecked Sendable {
             reply = lib.newReturn(m)
             if let key = ids.key(of: UInt32(truncatingIfNeeded: id)) { deliver(.close(id: UInt32(truncatingIfNeeded: id), key: key)) }
         default:
-            reply = lib.newError(m, "org.freedesktop.DBus.Error.UnknownMethod",
-                                 "no method \(member) in \(interface ?? "any interface") (xhud serves \(Self.name))")
+            reply = lib.newError(
+                m, "org.freedesktop.DBus.Error.UnknownMethod",
+                "no method \(member) in \(interface ?? "any interface") (xhud serves \(Self.name))")
         }
         if let reply {
             if lib.noReply(m) == 0 { _ = lib.send(c, reply, nil) }
@@ -211,7 +214,8 @@ package final class NotificationBus: @unchecked Sendable {
 
     private func notify(_ m: LibDBus.Ptr, signature: String) -> LibDBus.Ptr? {
         guard signature == "susssasa{sv}i", let it = BusIter.reading(lib, m) else {
-            return invalid(m, "Notify takes (susssasa{sv}i: app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout), got (\(signature))")
+            return invalid(
+                m, "Notify takes (susssasa{sv}i: app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout), got (\(signature))")
         }
         var n = Notification()
         n.appName = it.string ?? ""; it.next()
@@ -254,8 +258,10 @@ package final class NotificationBus: @unchecked Sendable {
         }
         guard let reply = lib.newReturn(m) else { return nil }
         BusIter.appending(lib, reply).append(id)
-        deliver(.show(id: id, key: key, arguments: n.arguments(key: key, imageFile: imageFile),
-                      buttons: n.hints.value == nil ? n.buttonActions.map(\.key) : [], hasDefault: n.hasDefaultAction, about: n.about))
+        deliver(
+            .show(
+                id: id, key: key, arguments: n.arguments(key: key, imageFile: imageFile),
+                buttons: n.hints.value == nil ? n.buttonActions.map(\.key) : [], hasDefault: n.hasDefaultAction, about: n.about))
         return reply
     }
 

@@ -45,7 +45,8 @@ package struct NotificationIDs: Sendable {
     /// A tag that is a valid `--id` is one; any other is made one (letters, digits, `-_.`, at
     /// most 64), with the id after it so that two tags never meet.
     static func key(forTag tag: String, id: UInt32) -> String {
-        let valid = tag.count <= 64 && !tag.hasPrefix("notify-")
+        let valid =
+            tag.count <= 64 && !tag.hasPrefix("notify-")
             && tag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
         if valid { return tag }
         let kept = String(tag.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "_" }.prefix(40))

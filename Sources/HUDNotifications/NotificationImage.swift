@@ -15,12 +15,14 @@ package struct NotificationImage: Equatable, Sendable {
 
     package init?(_ v: HintValue) {
         guard case .structure(let f) = v, f.count == 7,
-              case .integer(let w) = f[0], case .integer(let h) = f[1], case .integer(let stride) = f[2],
-              case .integer(let alpha) = f[3], case .integer(let bits) = f[4], case .integer(let channels) = f[5],
-              case .bytes(let data) = f[6] else { return nil }
+            case .integer(let w) = f[0], case .integer(let h) = f[1], case .integer(let stride) = f[2],
+            case .integer(let alpha) = f[3], case .integer(let bits) = f[4], case .integer(let channels) = f[5],
+            case .bytes(let data) = f[6]
+        else { return nil }
         guard (1...Int64(Self.maxSide)).contains(w), (1...Int64(Self.maxSide)).contains(h), bits == 8,
-              channels == (alpha != 0 ? 4 : 3), stride >= w * channels, stride <= 4 * Int64(Self.maxSide) + 64,
-              Int64(data.count) >= stride * (h - 1) + w * channels else { return nil }
+            channels == (alpha != 0 ? 4 : 3), stride >= w * channels, stride <= 4 * Int64(Self.maxSide) + 64,
+            Int64(data.count) >= stride * (h - 1) + w * channels
+        else { return nil }
         width = Int(w); height = Int(h); rowstride = Int(stride); self.channels = Int(channels); self.data = data
     }
 

@@ -62,7 +62,7 @@ package enum NotificationMarkup {
                 case "br":
                     out += "\n"
                 default:
-                    break   // any other tag: its text stays, the tag goes
+                    break  // any other tag: its text stays, the tag goes
                 }
                 continue
             }

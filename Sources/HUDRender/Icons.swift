@@ -15,7 +15,7 @@ enum Icons {
         cairo_set_line_width(cr, 2)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        let u = s / 37   // glyphs are designed on a 37-pixel grid
+        let u = s / 37  // glyphs are designed on a 37-pixel grid
 
         if mode != .warning {
             cairo_arc(cr, cx, cy, radius, 0, 2 * Double.pi)
@@ -60,7 +60,7 @@ enum Icons {
     static func muted(in r: Rect, color: RGBA, cr: OpaquePointer) {
         let d = min(r.width, r.height + 4, LayoutMetrics.alternateIcon)
         let radius = d / 2 - 1
-        let r = Rect(x: r.minX, y: r.midY - d / 2, width: d, height: d)   // next to the bar
+        let r = Rect(x: r.minX, y: r.midY - d / 2, width: d, height: d)  // next to the bar
         setColor(cr, color)
         cairo_set_line_width(cr, 1.75)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)

@@ -97,7 +97,9 @@ package enum ImageFile {
         if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B { return true }
         // A comment, a licence or a doctype may come first: `<svg` within the first 64 KB.
         let head = bytes.prefix(64 << 10)
-        guard let first = head.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }), first == UInt8(ascii: "<") else { return false }
+        guard let first = head.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }), first == UInt8(ascii: "<") else {
+            return false
+        }
         return SVGLimits.find(Array(head), "<svg", from: 0) != nil
     }
 
@@ -107,14 +109,15 @@ package enum ImageFile {
         let reader = Reader(bytes)
         let box = Unmanaged.passRetained(reader)
         defer { box.release() }
-        let s = cairo_image_surface_create_from_png_stream({ closure, data, length in
-            let r = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
-            let n = Int(length)
-            guard r.offset + n <= r.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
-            r.bytes.withUnsafeBytes { data.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self) + r.offset, count: n) }
-            r.offset += n
-            return CAIRO_STATUS_SUCCESS
-        }, box.toOpaque())!
+        let s = cairo_image_surface_create_from_png_stream(
+            { closure, data, length in
+                let r = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
+                let n = Int(length)
+                guard r.offset + n <= r.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
+                r.bytes.withUnsafeBytes { data.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self) + r.offset, count: n) }
+                r.offset += n
+                return CAIRO_STATUS_SUCCESS
+            }, box.toOpaque())!
         guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else { cairo_surface_destroy(s); return nil }
         let w = Int(cairo_image_surface_get_width(s)), h = Int(cairo_image_surface_get_height(s))
         let side = max(w, h)
@@ -168,7 +171,7 @@ final class ImageCache {
         } else {
             read(path, into: &entry)
         }
-        if entries.count >= 16 { removeAll() }   // a HUD whose image changes on every update keeps a few
+        if entries.count >= 16 { removeAll() }  // a HUD whose image changes on every update keeps a few
         entries[path] = entry
         return entry
     }
@@ -185,7 +188,7 @@ final class ImageCache {
             switch ImageFile.decodeBitmap(bytes, path: path) {
             case .surface(let s): entry.image = .bitmap(s)
             case .failed(let why): entry.error = "cannot use image '\(path)': \(why)"
-            case .larger: entry.error = "cannot use image '\(path)': not decoded"   // only with a bound, which this has not
+            case .larger: entry.error = "cannot use image '\(path)': not decoded"  // only with a bound, which this has not
             }
         }
     }

@@ -40,9 +40,12 @@ package final class ImageDecoder: Sendable {
 
     /// `decode`: how a worker decodes a job (tests slow it down).
     package init(seconds: Double = 1.0, decode: @escaping @Sendable (Job) -> Output = ImageDecoder.decodeNow) {
-        worker = BoundedWorker(name: "xhud-image", seconds: seconds, kept: Self.kept, overrun: { job in
-            .failed("cannot use image '\(job.path)': decoding it took more than \(seconds) s")
-        }) { decode }
+        worker = BoundedWorker(
+            name: "xhud-image", seconds: seconds, kept: Self.kept,
+            overrun: { job in
+                .failed("cannot use image '\(job.path)': decoding it took more than \(seconds) s")
+            }
+        ) { decode }
     }
 
     /// The job's output, if done.

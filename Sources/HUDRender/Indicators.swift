@@ -6,8 +6,10 @@ import HUDCore
 
 /// Every indicator, drawn in a rectangle of the layout in the content colour.
 enum Indicators {
-    static func draw(_ c: HUDConfiguration, progress: Double, time: Double, in r: Rect, color: RGBA,
-                     images: ImageCache, sprites: SpinnerSprites, scale: Double, cr: OpaquePointer) {
+    static func draw(
+        _ c: HUDConfiguration, progress: Double, time: Double, in r: Rect, color: RGBA,
+        images: ImageCache, sprites: SpinnerSprites, scale: Double, cr: OpaquePointer
+    ) {
         let p = clamp(progress.isNaN ? 0 : progress, 0, 1)
         cairo_save(cr)
         switch c.mode {

@@ -37,24 +37,27 @@ enum PixbufImage {
         guard let h = dlopen("libgdk_pixbuf-2.0.so.0", RTLD_NOW | RTLD_LOCAL) else { return nil }
         func f<T>(_ name: String, _: T.Type) -> T? { dlsym(h, name).map { unsafeBitCast($0, to: T.self) } }
         guard let loaderNew = f("gdk_pixbuf_loader_new", (@convention(c) () -> Ptr?).self),
-              let loaderWrite = f("gdk_pixbuf_loader_write", (@convention(c) (Ptr, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Ptr?>?) -> Int32).self),
-              let loaderClose = f("gdk_pixbuf_loader_close", (@convention(c) (Ptr, UnsafeMutablePointer<Ptr?>?) -> Int32).self),
-              let loaderPixbuf = f("gdk_pixbuf_loader_get_pixbuf", (@convention(c) (Ptr) -> Ptr?).self),
-              let loaderSetSize = f("gdk_pixbuf_loader_set_size", (@convention(c) (Ptr, Int32, Int32) -> Void).self),
-              let signalConnect = f("g_signal_connect_data", (@convention(c) (Ptr, UnsafePointer<CChar>, Ptr, Ptr?, Ptr?, Int32) -> UInt).self),
-              let width = f("gdk_pixbuf_get_width", (@convention(c) (Ptr) -> Int32).self),
-              let height = f("gdk_pixbuf_get_height", (@convention(c) (Ptr) -> Int32).self),
-              let rowstride = f("gdk_pixbuf_get_rowstride", (@convention(c) (Ptr) -> Int32).self),
-              let channels = f("gdk_pixbuf_get_n_channels", (@convention(c) (Ptr) -> Int32).self),
-              let hasAlpha = f("gdk_pixbuf_get_has_alpha", (@convention(c) (Ptr) -> Int32).self),
-              let bitsPerSample = f("gdk_pixbuf_get_bits_per_sample", (@convention(c) (Ptr) -> Int32).self),
-              let pixels = f("gdk_pixbuf_get_pixels", (@convention(c) (Ptr) -> UnsafeMutablePointer<UInt8>?).self),
-              let objectUnref = f("g_object_unref", (@convention(c) (Ptr) -> Void).self),
-              let errorFree = f("g_error_free", (@convention(c) (Ptr) -> Void).self) else { return nil }
-        return Library(loaderNew: loaderNew, loaderWrite: loaderWrite, loaderClose: loaderClose, loaderPixbuf: loaderPixbuf,
-                       loaderSetSize: loaderSetSize, signalConnect: signalConnect, width: width, height: height,
-                       rowstride: rowstride, channels: channels, hasAlpha: hasAlpha, bitsPerSample: bitsPerSample,
-                       pixels: pixels, objectUnref: objectUnref, errorFree: errorFree)
+            let loaderWrite = f(
+                "gdk_pixbuf_loader_write", (@convention(c) (Ptr, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Ptr?>?) -> Int32).self),
+            let loaderClose = f("gdk_pixbuf_loader_close", (@convention(c) (Ptr, UnsafeMutablePointer<Ptr?>?) -> Int32).self),
+            let loaderPixbuf = f("gdk_pixbuf_loader_get_pixbuf", (@convention(c) (Ptr) -> Ptr?).self),
+            let loaderSetSize = f("gdk_pixbuf_loader_set_size", (@convention(c) (Ptr, Int32, Int32) -> Void).self),
+            let signalConnect = f("g_signal_connect_data", (@convention(c) (Ptr, UnsafePointer<CChar>, Ptr, Ptr?, Ptr?, Int32) -> UInt).self),
+            let width = f("gdk_pixbuf_get_width", (@convention(c) (Ptr) -> Int32).self),
+            let height = f("gdk_pixbuf_get_height", (@convention(c) (Ptr) -> Int32).self),
+            let rowstride = f("gdk_pixbuf_get_rowstride", (@convention(c) (Ptr) -> Int32).self),
+            let channels = f("gdk_pixbuf_get_n_channels", (@convention(c) (Ptr) -> Int32).self),
+            let hasAlpha = f("gdk_pixbuf_get_has_alpha", (@convention(c) (Ptr) -> Int32).self),
+            let bitsPerSample = f("gdk_pixbuf_get_bits_per_sample", (@convention(c) (Ptr) -> Int32).self),
+            let pixels = f("gdk_pixbuf_get_pixels", (@convention(c) (Ptr) -> UnsafeMutablePointer<UInt8>?).self),
+            let objectUnref = f("g_object_unref", (@convention(c) (Ptr) -> Void).self),
+            let errorFree = f("g_error_free", (@convention(c) (Ptr) -> Void).self)
+        else { return nil }
+        return Library(
+            loaderNew: loaderNew, loaderWrite: loaderWrite, loaderClose: loaderClose, loaderPixbuf: loaderPixbuf,
+            loaderSetSize: loaderSetSize, signalConnect: signalConnect, width: width, height: height,
+            rowstride: rowstride, channels: channels, hasAlpha: hasAlpha, bitsPerSample: bitsPerSample,
+            pixels: pixels, objectUnref: objectUnref, errorFree: errorFree)
     }()
 
     static var isAvailable: Bool { library != nil }
@@ -93,7 +96,9 @@ enum PixbufImage {
     static func decode(_ bytes: [UInt8], drawnAbove: Int? = nil) -> Outcome {
         let format = formatName(bytes)
         guard let lib = library else {
-            return .failed("\(format.map { "\($0) images need" } ?? "reading images other than PNG and SVG needs") gdk-pixbuf (libgdk-pixbuf-2.0-0), which is not installed")
+            return .failed(
+                "\(format.map { "\($0) images need" } ?? "reading images other than PNG and SVG needs") gdk-pixbuf (libgdk-pixbuf-2.0-0), which is not installed"
+            )
         }
         guard let loader = lib.loaderNew() else { return .failed("gdk-pixbuf could not start") }
         defer { lib.objectUnref(loader) }
@@ -146,8 +151,9 @@ enum PixbufImage {
         let w = Int(lib.width(pixbuf)), h = Int(lib.height(pixbuf)), stride = Int(lib.rowstride(pixbuf))
         let channels = Int(lib.channels(pixbuf)), alpha = lib.hasAlpha(pixbuf) != 0
         guard w > 0, h > 0, lib.bitsPerSample(pixbuf) == 8, channels == (alpha ? 4 : 3),
-              let src = lib.pixels(pixbuf),
-              let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else { return nil }
+            let src = lib.pixels(pixbuf),
+            let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h))
+        else { return nil }
         guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS, let base = cairo_image_surface_get_data(s) else {
             cairo_surface_destroy(s)
             return nil

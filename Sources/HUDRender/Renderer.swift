@@ -18,8 +18,9 @@ package final class HUDRenderer {
         var f = HUDFrame(configuration: c, layout: layout(c, region: region))
         let e = f.bezelExtent
         f.origin = Point(x: e.x, y: e.y)
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, min(e.width, 1024)).rounded(.up)),
-                                                 Int32(max(1, min(e.height, 1024)).rounded(.up)))
+        let surface = cairo_image_surface_create(
+            CAIRO_FORMAT_ARGB32, Int32(max(1, min(e.width, 1024)).rounded(.up)),
+            Int32(max(1, min(e.height, 1024)).rounded(.up)))
         let cr = cairo_create(surface)!
         render(f, to: cr)
         cairo_destroy(cr)
@@ -134,8 +135,9 @@ package final class HUDRenderer {
         let c = f.configuration, l = f.layout
         let ink = c.effectiveContentColor
         if let r = l.indicator, !(f.leavesOutSpinner && c.mode == .indeterminate) {
-            Indicators.draw(c, progress: f.progress, time: f.time, in: r, color: ink, images: images, sprites: sprites,
-                            scale: f.scale, cr: cr)
+            Indicators.draw(
+                c, progress: f.progress, time: f.time, in: r, color: ink, images: images, sprites: sprites,
+                scale: f.scale, cr: cr)
         }
         if let r = l.image, let path = c.image {
             images.draw(path, in: r, tint: c.tintImage ? ink : nil, cr: cr)
@@ -208,7 +210,7 @@ package final class HUDRenderer {
         let reach = RenderMetrics.shadowReach
         let base = r.offsetBy(dx: 0, dy: RenderMetrics.shadowOffsetY)
         for i in 0..<steps {
-            let k = Double(i + 1) / Double(steps)          // 1/7 ... 1
+            let k = Double(i + 1) / Double(steps)  // 1/7 ... 1
             let grow = reach * k
             roundedRect(cr, base.insetBy(dx: -grow + 2, dy: -grow + 2), radius + grow)
             cairo_set_source_rgba(cr, 0, 0, 0, 0.045 * (1 - k * 0.85))

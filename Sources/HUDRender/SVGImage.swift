@@ -9,7 +9,8 @@ import CPango
 final class SVGImage {
     private typealias NewFromData = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer?
     private typealias IntrinsicSize = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?) -> Int32
-    private typealias RenderDocument = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeRawPointer?, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    private typealias RenderDocument =
+        @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeRawPointer?, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
 
     private struct Library {
         let newFromData: NewFromData
@@ -20,12 +21,14 @@ final class SVGImage {
     /// nil when librsvg is not installed; then an SVG is refused with a clear message.
     private static let library: Library? = {
         guard let h = dlopen("librsvg-2.so.2", RTLD_NOW | RTLD_LOCAL) ?? dlopen("librsvg-2.so", RTLD_NOW | RTLD_LOCAL),
-              let a = dlsym(h, "rsvg_handle_new_from_data"),
-              let b = dlsym(h, "rsvg_handle_get_intrinsic_size_in_pixels"),
-              let c = dlsym(h, "rsvg_handle_render_document") else { return nil }
-        return Library(newFromData: unsafeBitCast(a, to: NewFromData.self),
-                       intrinsicSize: unsafeBitCast(b, to: IntrinsicSize.self),
-                       renderDocument: unsafeBitCast(c, to: RenderDocument.self))
+            let a = dlsym(h, "rsvg_handle_new_from_data"),
+            let b = dlsym(h, "rsvg_handle_get_intrinsic_size_in_pixels"),
+            let c = dlsym(h, "rsvg_handle_render_document")
+        else { return nil }
+        return Library(
+            newFromData: unsafeBitCast(a, to: NewFromData.self),
+            intrinsicSize: unsafeBitCast(b, to: IntrinsicSize.self),
+            renderDocument: unsafeBitCast(c, to: RenderDocument.self))
     }()
 
     static var isAvailable: Bool { library != nil }
@@ -44,11 +47,13 @@ final class SVGImage {
         var error: OpaquePointer?
         let h = bytes.withUnsafeBufferPointer { lib.newFromData($0.baseAddress, $0.count, &error) }
         guard let h else {
-            let message = error.map { e -> String in
-                let m = UnsafeMutableRawPointer(e).assumingMemoryBound(to: GError.self).pointee.message.map { String(cString: $0) } ?? "invalid SVG"
-                g_error_free(UnsafeMutableRawPointer(e).assumingMemoryBound(to: GError.self))
-                return m
-            } ?? "invalid SVG"
+            let message =
+                error.map { e -> String in
+                    let m =
+                        UnsafeMutableRawPointer(e).assumingMemoryBound(to: GError.self).pointee.message.map { String(cString: $0) } ?? "invalid SVG"
+                    g_error_free(UnsafeMutableRawPointer(e).assumingMemoryBound(to: GError.self))
+                    return m
+                } ?? "invalid SVG"
             return .failure(ImageFile.Failure(description: message))
         }
         var w = 0.0, hh = 0.0

@@ -73,7 +73,8 @@ enum SVGLimits {
         }
         // The first 24 bytes of the PNG: signature, IHDR length and type, width, height.
         guard let png = base64Prefix(bytes, from: comma + 1, count: 24), png.count == 24,
-              png[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else { return "an SVG's embedded PNG is not a PNG" }
+            png[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        else { return "an SVG's embedded PNG is not a PNG" }
         func be32(_ i: Int) -> Int { Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3]) }
         let w = be32(16), h = be32(20)
         guard w > 0, h > 0, w <= ImageFile.maxPixels, h <= ImageFile.maxPixels, w * h <= ImageFile.maxPixels else {
@@ -108,11 +109,15 @@ enum SVGLimits {
     /// The number in `="N"` (or `='N'`) right after an attribute's name.
     private static func attributeNumber(_ bytes: [UInt8], after i: Int) -> Double? {
         var j = i
-        while j < bytes.count, bytes[j] == 0x20 || bytes[j] == UInt8(ascii: "=") || bytes[j] == UInt8(ascii: "\"")
-                || bytes[j] == UInt8(ascii: "'") { j += 1 }
+        while j < bytes.count,
+            bytes[j] == 0x20 || bytes[j] == UInt8(ascii: "=") || bytes[j] == UInt8(ascii: "\"")
+                || bytes[j] == UInt8(ascii: "'")
+        { j += 1 }
         var k = j
-        while k < bytes.count, k - j < 32, (bytes[k] >= UInt8(ascii: "0") && bytes[k] <= UInt8(ascii: "9"))
-                || bytes[k] == UInt8(ascii: ".") || bytes[k] == UInt8(ascii: "e") || bytes[k] == UInt8(ascii: "+") { k += 1 }
+        while k < bytes.count, k - j < 32,
+            (bytes[k] >= UInt8(ascii: "0") && bytes[k] <= UInt8(ascii: "9"))
+                || bytes[k] == UInt8(ascii: ".") || bytes[k] == UInt8(ascii: "e") || bytes[k] == UInt8(ascii: "+")
+        { k += 1 }
         if k - j >= 32 { return .infinity }
         return Double(String(decoding: bytes[j..<k], as: UTF8.self))
     }

@@ -87,11 +87,13 @@ package final class SpinnerSprites {
             cairo_mesh_pattern_begin_patch(mesh)
             let o0 = p(outer, a0), o1 = p(outer, a1), i1 = p(inner, a1), i0 = p(inner, a0)
             cairo_mesh_pattern_move_to(mesh, o0.0, o0.1)
-            cairo_mesh_pattern_curve_to(mesh, o0.0 - h * outer * sin(a0), o0.1 + h * outer * cos(a0),
-                                        o1.0 + h * outer * sin(a1), o1.1 - h * outer * cos(a1), o1.0, o1.1)
+            cairo_mesh_pattern_curve_to(
+                mesh, o0.0 - h * outer * sin(a0), o0.1 + h * outer * cos(a0),
+                o1.0 + h * outer * sin(a1), o1.1 - h * outer * cos(a1), o1.0, o1.1)
             cairo_mesh_pattern_line_to(mesh, i1.0, i1.1)
-            cairo_mesh_pattern_curve_to(mesh, i1.0 + h * inner * sin(a1), i1.1 - h * inner * cos(a1),
-                                        i0.0 - h * inner * sin(a0), i0.1 + h * inner * cos(a0), i0.0, i0.1)
+            cairo_mesh_pattern_curve_to(
+                mesh, i1.0 + h * inner * sin(a1), i1.1 - h * inner * cos(a1),
+                i0.0 - h * inner * sin(a0), i0.1 + h * inner * cos(a0), i0.0, i0.1)
             cairo_mesh_pattern_line_to(mesh, o0.0, o0.1)
             for (corner, k) in [(0, k0), (1, k1), (2, k1), (3, k0)] {
                 cairo_mesh_pattern_set_corner_color_rgba(mesh, UInt32(corner), color.r, color.g, color.b, color.a * k * k)
@@ -119,7 +121,7 @@ package final class SpinnerSprites {
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         for i in 0..<n {
             let angle = Double(i) * 2 * Double.pi / Double(n) - Double.pi / 2
-            let age = (n - i) % n                       // 0 is the newest
+            let age = (n - i) % n  // 0 is the newest
             let a = max(0.2, 1 - Double(age) / Double(n))
             setColor(cr, color.withAlpha(color.a * a))
             cairo_move_to(cr, c + inner * cos(angle), c + inner * sin(angle))

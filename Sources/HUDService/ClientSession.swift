@@ -35,14 +35,21 @@ final class ClientSession<Display: ServerDisplay> {
     /// The client asked for frame counts (`XHUD_STATS`): the display link's ticks at the start.
     private let ticksAtStart: Int?
 
-    init(fd: Int32, hud: HUDController, loop: any HUDEventLoop, options: HUDOptions, plan: Session.Plan, request: Wire.Request,
-         remove: @escaping () -> Void) {
+    init(
+        fd: Int32, hud: HUDController, loop: any HUDEventLoop, options: HUDOptions, plan: Session.Plan, request: Wire.Request,
+        remove: @escaping () -> Void
+    ) {
         self.fd = fd; self.hud = hud; self.loop = loop; self.options = options; self.plan = plan; self.remove = remove
         resumed = request.resumes
         ticksAtStart = request.wantsStats ? loop.ticks : nil
-        input = InputApplier(hud: hud, options: options,
-                             finish: { [weak self] code, delay in guard let self else { return }; self.finish(code, after: delay) },
-                             warn: { [weak self] in guard let self else { return }; self.tell(.warn("xhud: " + $0)) })
+        input = InputApplier(
+            hud: hud, options: options,
+            finish: { [weak self] code, delay in
+                guard let self else { return }; self.finish(code, after: delay)
+            },
+            warn: { [weak self] in
+                guard let self else { return }; self.tell(.warn("xhud: " + $0))
+            })
     }
 
     /// Shows the HUD as the invocation says and starts listening to the client.
@@ -56,9 +63,13 @@ final class ClientSession<Display: ServerDisplay> {
             if self.plan.wraps {
                 // The client ends the command; the HUD goes now, its status is the client's.
                 self.tell(.cancel)
-                hud.hide(animated: true) { [weak self] in guard let self else { return }; self.done(Status.cancelled) }
+                hud.hide(animated: true) { [weak self] in
+                    guard let self else { return }; self.done(Status.cancelled)
+                }
             } else {
-                hud.dismiss(animated: true) { [weak self] in guard let self else { return }; self.done(Status.cancelled, killParent: self.options.autoKill) }
+                hud.dismiss(animated: true) { [weak self] in
+                    guard let self else { return }; self.done(Status.cancelled, killParent: self.options.autoKill)
+                }
             }
         }
         hud.onButton = cancel
@@ -70,7 +81,9 @@ final class ClientSession<Display: ServerDisplay> {
         }
         // Whatever blocks input gives it back on Escape (the key is grabbed only while it does).
         hud.onEscape = cancel
-        hud.onParentGone = { [weak self] in guard let self else { return }; self.done(Status.done) }
+        hud.onParentGone = { [weak self] in
+            guard let self else { return }; self.done(Status.done)
+        }
         if plan.readsStdin && !resumed {
             showPending = true
             _ = loop.addTimer(after: Self.firstLinesWait) { [weak self] in self?.showIfPending() }
@@ -78,20 +91,26 @@ final class ClientSession<Display: ServerDisplay> {
             hud.show(animated: !resumed)
             scheduleEnd()
         }
-        loop.addReader(fd: fd) { [weak self] in guard let self else { return }; self.receive() }
+        loop.addReader(fd: fd) { [weak self] in
+            guard let self else { return }; self.receive()
+        }
     }
 
     /// When the HUD goes on its own, counted from its show (a hide asked before the show would
     /// be forgotten by it).
     private func scheduleEnd() {
         if options.isNotification {
-            if options.clickThrough != true && hud.configuration.mode != .text { hud.onClick = { [weak self] in guard let self else { return }; self.finish(Status.done) } }
+            if options.clickThrough != true && hud.configuration.mode != .text {
+                hud.onClick = { [weak self] in
+                    guard let self else { return }; self.finish(Status.done)
+                }
+            }
             finish(Status.done, after: options.notificationDuration(for: hud.configuration))
         } else if !plan.wraps {
             if let after = options.hideAfter {
                 finish(Status.done, after: after)
             } else if let t = options.timeout {
-                finish(Status.timedOut, after: t)   // zenity --timeout: closes the dialog and exits 5
+                finish(Status.timedOut, after: t)  // zenity --timeout: closes the dialog and exits 5
             }
         }
     }
@@ -133,7 +152,9 @@ final class ClientSession<Display: ServerDisplay> {
             // the task's end, not for the user's).
             ended = true
             showPending = false
-            hud.dismiss(animated: true) { [weak self] in guard let self else { return }; self.done(Status.done) }
+            hud.dismiss(animated: true) { [weak self] in
+                guard let self else { return }; self.done(Status.done)
+            }
         case .exit(let v):
             released = true
             result(success: v == 0, details: v == 0 ? "" : "Exit status \(v)")
@@ -170,9 +191,11 @@ final class ClientSession<Display: ServerDisplay> {
     // MARK: Ending
 
     private func finish(_ status: Int32, after delay: Double = 0) {
-        if delay == 0 { showIfPending() }   // as it was when the input ended
+        if delay == 0 { showIfPending() }  // as it was when the input ended
         ended = true
-        hud.hide(animated: true, afterDelay: delay) { [weak self] in guard let self else { return }; self.done(status) }
+        hud.hide(animated: true, afterDelay: delay) { [weak self] in
+            guard let self else { return }; self.done(status)
+        }
     }
 
     /// The HUD is gone: the client hears its status, the server drops it.
@@ -224,16 +247,17 @@ extension HUDServer {
         // stays for its duration, as it always has.
         if options.isNotification && !wraps && !pipedIn && !options.wait { return nil }
         let readsStdin = pipedIn && !options.isNotification
-        return Session.Plan(readsStdin: readsStdin, wraps: wraps, scansOutput: options.progressFromOutput ?? false,
-                            killTimeout: options.killTimeout)
+        return Session.Plan(
+            readsStdin: readsStdin, wraps: wraps, scansOutput: options.progressFromOutput ?? false,
+            killTimeout: options.killTimeout)
     }
 
     func openSession(_ options: HUDOptions, plan: Session.Plan, request: Wire.Request, fd: Int32) -> Wire.Reply {
         var config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return usageError("\(error)") }
         if plan.wraps {
-            config.graceTime = options.grace ?? 0.5     // a quick command never flashes a HUD
-            config.minShowTime = options.minShow ?? 0.5 // a shown one never flickers
+            config.graceTime = options.grace ?? 0.5  // a quick command never flashes a HUD
+            config.minShowTime = options.minShow ?? 0.5  // a shown one never flickers
         }
         // A HUD that was showing when its server died comes back at once.
         if request.resumes { config.graceTime = 0 }
@@ -260,7 +284,7 @@ extension HUDServer {
         }
         sessions[id] = session
         opened = session
-        huds.add(hud, key: id, parent: parent)   // before it shows: its window is made where it will stay
+        huds.add(hud, key: id, parent: parent)  // before it shows: its window is made where it will stay
         accessibility?.track(id, hud)
         if huds.crowded.contains(hud.stackRegion) {
             sessions[id] = nil

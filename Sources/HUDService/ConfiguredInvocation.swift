@@ -44,8 +44,10 @@ package struct ConfiguredInvocation {
     /// `desktopStyle`: the style the desktop prefers (its light or dark colour scheme), used
     /// where nothing says how the HUD is coloured. `desktopFontFamily`: the desktop's UI font,
     /// drawn where a font names `system-ui` (the defaults do).
-    package static func make(arguments: [String], cwd: String, defersIconLookups: Bool = false, desktopStyle: HUDStyle? = nil,
-                     desktopFontFamily: String? = nil, settings: (String?) -> Settings) throws -> ConfiguredInvocation {
+    package static func make(
+        arguments: [String], cwd: String, defersIconLookups: Bool = false, desktopStyle: HUDStyle? = nil,
+        desktopFontFamily: String? = nil, settings: (String?) -> Settings
+    ) throws -> ConfiguredInvocation {
         var user = try HUDOptions.parse(arguments)
         // A relative file is the caller's, wherever the server runs.
         func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
@@ -62,13 +64,15 @@ package struct ConfiguredInvocation {
             }
         }
         let loaded = settings(configFile(user))
-        let kind = Settings.Kind(wrapsCommand: !user.command.isEmpty, isNotification: user.isNotification,
-                                 id: user.id, notification: user.notificationFacts)
+        let kind = Settings.Kind(
+            wrapsCommand: !user.command.isEmpty, isNotification: user.isNotification,
+            id: user.id, notification: user.notificationFacts)
         let resolution = loaded.resolve(kind, commandLineTheme: user.theme)
         if user.theme != nil, let e = resolution.themeError { throw UsageError("--theme: \(e)") }
         let given = givenKeys(arguments, user)
-        var out = ConfiguredInvocation(options: user, userOptions: user, resolution: resolution, given: given,
-                                       warnings: loaded.warnings + resolution.warnings)
+        var out = ConfiguredInvocation(
+            options: user, userOptions: user, resolution: resolution, given: given,
+            warnings: loaded.warnings + resolution.warnings)
         let settings = resolution.settings.filter { s in
             s.key != "theme" && !given.contains(s.key)
                 && (try? OptionTable.settingKeys.argument(key: s.key, value: s.value).get()) != nil
@@ -78,7 +82,8 @@ package struct ConfiguredInvocation {
         // line) are they checked one by one, to name the key, and the good ones kept.
         if !settings.isEmpty {
             if let base = try? Self.apply(settings), let parsed = try? HUDOptions.parse(arguments, over: base),
-               (try? parsed.hudConfiguration()) != nil {
+                (try? parsed.hudConfiguration()) != nil
+            {
                 out.options = parsed
             } else {
                 var kept: [Setting] = []
@@ -130,7 +135,8 @@ package struct ConfiguredInvocation {
             let path = image.hasPrefix("/") ? image : cwd + "/" + image
             if access(path, F_OK) == 0 || !IconTheme.isIconName(image) { return (path, false) }
             let size = Self.iconSize(o)
-            let answer = defersIconLookups
+            let answer =
+                defersIconLookups
                 ? IconTheme.cached(image, size: size, scale: 1, theme: o.iconTheme)
                 : .some(IconTheme.lookup(image, size: size, scale: 1, theme: o.iconTheme))
             guard let known = answer else { return (image, false) }
@@ -217,9 +223,11 @@ package struct ConfiguredInvocation {
     /// Keys the command line set, by any of their spellings (zenity's included).
     private static func givenKeys(_ arguments: [String], _ user: HUDOptions) -> Set<String> {
         // zenity's --progress is a bar with a Cancel button, --percentage a bar.
-        let aliases = ["text": ["label"], "pulsate": ["mode"], "cancel-label": ["button"], "cancel": ["button"],
-                       "progress-dialog": ["mode", "button"], "percentage": ["mode"], "attach": ["monitor"],
-                       "window": ["monitor"], "geometry": ["monitor"]]
+        let aliases = [
+            "text": ["label"], "pulsate": ["mode"], "cancel-label": ["button"], "cancel": ["button"],
+            "progress-dialog": ["mode", "button"], "percentage": ["mode"], "attach": ["monitor"],
+            "window": ["monitor"], "geometry": ["monitor"],
+        ]
         var keys: Set<String> = []
         for a in arguments {
             if a == "--" { break }

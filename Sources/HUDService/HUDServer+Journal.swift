@@ -26,7 +26,7 @@ extension HUDServer {
             replay(next.key, next.request, last: next.last)
             if MonotonicClock.seconds() - start >= Self.replaySlice { break }
         }
-        if journal.replayInFlight { return }   // its answer goes on
+        if journal.replayInFlight { return }  // its answer goes on
         if journal.hasPending {
             _ = loop.addTimer(after: 0) { [unowned self] in self.replaySome() }
         } else if huds.isEmpty {

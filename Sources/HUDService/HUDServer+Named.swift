@@ -31,8 +31,11 @@ extension HUDServer {
             e.hud.hide(animated: true, afterDelay: options.delay ?? 0)
             return Wire.Reply(status: 0)
         case .notifications?:
-            return notifications?.control(options.message ?? "", options.argument) ?? Wire.Reply(status: 1, error:
-                "xhud: this display's HUD server does not serve notifications (xhud server --notifications does)\n")
+            return notifications?.control(options.message ?? "", options.argument)
+                ?? Wire.Reply(
+                    status: 1,
+                    error:
+                        "xhud: this display's HUD server does not serve notifications (xhud server --notifications does)\n")
         case .pop?:
             guard let id = options.id else { return Wire.Reply(status: 0) }
             // Not here (yet): a dead server's log still being read may have it, kept up by one push.
@@ -64,13 +67,15 @@ extension HUDServer {
         var existing = huds[id]
         if let e = existing, let p = options.explicitParent, p != e.parent {
             e.remembered = false
-            remove(id)            // moved to another region: start over there
+            remove(id)  // moved to another region: start over there
             existing = nil
         }
         var config: HUDConfiguration
-        let recalled = existing == nil ? huds.look(of: id).flatMap { r in
-            options.explicitParent == nil || options.explicitParent == r.parent ? r : nil
-        } : nil
+        let recalled =
+            existing == nil
+            ? huds.look(of: id).flatMap { r in
+                options.explicitParent == nil || options.explicitParent == r.parent ? r : nil
+            } : nil
         let parent = options.explicitParent ?? recalled?.parent ?? options.parentSpec
         do {
             // A HUD that exists or is remembered changes only what the command line names; a new
@@ -79,7 +84,7 @@ extension HUDServer {
                 config = try invocation.userOptions.hudConfiguration(base: base)
             } else {
                 var base = HUDConfiguration()
-                base.mask = HUDMask.none   // an OSD never blocks input unless --mask says so
+                base.mask = HUDMask.none  // an OSD never blocks input unless --mask says so
                 config = try options.hudConfiguration(base: base)
             }
         } catch {
@@ -96,12 +101,15 @@ extension HUDServer {
             do { hud = try display.makeHUD(configuration: config, parent: parent, scale: options.scale) } catch {
                 return usageError("\(error)")
             }
-            hud.smooth = options.smooth ?? false   // else a key press shows its value in the next frame
+            hud.smooth = options.smooth ?? false  // else a key press shows its value in the next frame
             // The HUD's closures never hold its entry (the registry does): a hidden HUD and
             // everything it drew with are freed when it leaves the registry.
             hud.onHidden = { [unowned self, unowned hud] in if !hud.isVisible { self.remove(id) } }
-            hud.onParentGone = { [unowned self] in self.huds[id]?.remembered = false; self.remove(id) }
-            hud.onClick = options.isNotification && options.clickThrough != true && config.mode != .text
+            hud.onParentGone = { [unowned self] in
+                self.huds[id]?.remembered = false; self.remove(id)
+            }
+            hud.onClick =
+                options.isNotification && options.clickThrough != true && config.mode != .text
                 ? { [unowned hud] in hud.hide(animated: true) } : nil
             // A named HUD that blocks input (`--mask clear`) gives it back on Escape; its button
             // (no client waits to hear it) dismisses it.

@@ -28,7 +28,9 @@ package final class WaylandServerDisplay: ServerDisplay {
             guard let r = parseGeometry(g) else { throw ParentError.badGeometry(g) }
             return try WaylandHUD.makeHUD(loop: waylandLoop, configuration: configuration, area: r, scale: scale)
         case .window:
-            throw WaylandError.notOnWayland("--window and --attach have no meaning on Wayland: a client cannot see another's windows (the HUD would cover its output: leave them out, or use --backend x11 under XWayland)")
+            throw WaylandError.notOnWayland(
+                "--window and --attach have no meaning on Wayland: a client cannot see another's windows (the HUD would cover its output: leave them out, or use --backend x11 under XWayland)"
+            )
         }
     }
     package func rootString(_ name: String) -> String? { nil }

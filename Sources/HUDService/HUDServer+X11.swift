@@ -113,7 +113,7 @@ extension HUDServer where Display == X11ServerDisplay {
             server.notifications = NotificationRelay(server: server, directory: paths.directory, replace: replace)
             server.notifications?.start()
         }
-        _ = lock   // held until this process exits
+        _ = lock  // held until this process exits
         return server.display.hudLoop.run()
     }
 
@@ -124,7 +124,7 @@ extension HUDServer where Display == X11ServerDisplay {
     private static func runStarted(paths: ServerPaths, listener: Int32) -> Int32 {
         unsetenv(ServerLauncher.listenFDVariable)
         _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(4, F_SETFD, FD_CLOEXEC)   // the lock: held until this process exits
+        _ = fcntl(4, F_SETFD, FD_CLOEXEC)  // the lock: held until this process exits
         do {
             if let wayland = try BackendChoice.wayland() { return WaylandServer.runStarted(paths: paths, connection: wayland, listener: listener) }
         } catch {
@@ -133,7 +133,7 @@ extension HUDServer where Display == X11ServerDisplay {
         }
         let display: X11Display
         do { display = try X11Display(keyboardExtension: false) } catch {
-            unlink(paths.socket)   // ours (the lock is held): no stale socket is left behind
+            unlink(paths.socket)  // ours (the lock is held): no stale socket is left behind
             return Status.noDisplay
         }
         let server = X11Server.make(paths: paths, display: display, listener: listener)

@@ -124,8 +124,9 @@ package final class HUDServer<Display: ServerDisplay> {
             spare = -1
             let fd = Glibc.accept(listener, nil, nil)
             if fd >= 0 {
-                let reply = Wire.Reply(status: Wire.Reply.unavailable,
-                                       error: "xhud: the display's HUD server cannot take another client (\(reason))\n")
+                let reply = Wire.Reply(
+                    status: Wire.Reply.unavailable,
+                    error: "xhud: the display's HUD server cannot take another client (\(reason))\n")
                 _ = UnixSocket.sendNonBlocking(fd, reply.encoded())
                 close(fd)
             }
@@ -263,9 +264,11 @@ package final class HUDServer<Display: ServerDisplay> {
         let invocation: ConfiguredInvocation
         var cache: SettingsCache?
         do {
-            invocation = try ConfiguredInvocation.make(arguments: arguments, cwd: request.cwd,
-                                                       defersIconLookups: true, desktopStyle: desktopStyle,
-                                                       desktopFontFamily: desktopFontFamily) { path in
+            invocation = try ConfiguredInvocation.make(
+                arguments: arguments, cwd: request.cwd,
+                defersIconLookups: true, desktopStyle: desktopStyle,
+                desktopFontFamily: desktopFontFamily
+            ) { path in
                 let c = self.settingsCache(path)
                 cache = c
                 return c.current()
@@ -314,8 +317,10 @@ package final class HUDServer<Display: ServerDisplay> {
         if !DetachedThread.start(read) { read() }
     }
 
-    private func apply(_ invocation: ConfiguredInvocation, _ request: Wire.Request, connection: Int32?, cache: SettingsCache?,
-                       reply: (Wire.Reply) -> Bool) {
+    private func apply(
+        _ invocation: ConfiguredInvocation, _ request: Wire.Request, connection: Int32?, cache: SettingsCache?,
+        reply: (Wire.Reply) -> Bool
+    ) {
         // An edited file applies to the next HUD: what hidden HUDs looked like is forgotten.
         let generation = settings.values.reduce(0) { $0 + $1.generation }
         if generation != settingsGeneration { settingsGeneration = generation; huds.forgetLooks() }
@@ -386,15 +391,4 @@ package final class HUDServer<Display: ServerDisplay> {
         }
         loop.stop(exitCode: 0)
     }
-}
-
-/// A refused request's reply: one line, its input escaped (the client prints it on a terminal).
-/// A HUD that would be off screen, or past the most a display shows at once: not shown, said.
-func noRoom() -> Wire.Reply {
-    Wire.Reply(status: Status.noDisplay,
-               error: "xhud: no room for another HUD on this monitor (the HUDs shown fill it); hide some first\n")
-}
-
-func usageError(_ message: String) -> Wire.Reply {
-    Wire.Reply(status: Status.usage, error: "xhud: \(message.escapingControlCharacters)\n")
 }

@@ -44,8 +44,10 @@ package final class ImagePreparer {
     /// every one was made ready before. `side` is the box in device pixels. A path without a
     /// leading `/` is an icon name the loop has not looked up: the child looks it up (`icons`:
     /// the size and theme it is looked up for) and the answer is kept for the next request.
-    func prepare(_ paths: [String], side: Int, icons: (size: Int, theme: String?),
-                 _ done: @escaping ([String: Result<String, ImageProblem>]) -> Void) {
+    func prepare(
+        _ paths: [String], side: Int, icons: (size: Int, theme: String?),
+        _ done: @escaping ([String: Result<String, ImageProblem>]) -> Void
+    ) {
         var results: [String: Result<String, ImageProblem>] = [:]
         var waiting = Set(paths)
         for path in Set(paths) {
@@ -58,8 +60,10 @@ package final class ImagePreparer {
         if paths.isEmpty { done(results) }
     }
 
-    private func prepareOne(_ path: String, side: Int, icons: (size: Int, theme: String?),
-                            _ done: @escaping (Result<String, ImageProblem>) -> Void) {
+    private func prepareOne(
+        _ path: String, side: Int, icons: (size: Int, theme: String?),
+        _ done: @escaping (Result<String, ImageProblem>) -> Void
+    ) {
         if !path.hasPrefix("/") {
             return draw(path, key: "icon \(path) \(icons.size) \(icons.theme ?? "")\n\(side)", side: side, icon: icons, done)
         }
@@ -90,8 +94,10 @@ package final class ImagePreparer {
     }
 
     /// Draws an image (or looks an icon up and draws it) in a child, then decodes its PNG.
-    private func draw(_ path: String, key: String, side: Int, icon: (size: Int, theme: String?)?,
-                      _ done: @escaping (Result<String, ImageProblem>) -> Void) {
+    private func draw(
+        _ path: String, key: String, side: Int, icon: (size: Int, theme: String?)?,
+        _ done: @escaping (Result<String, ImageProblem>) -> Void
+    ) {
         let decodeDrawing: (Result<String, ImageProblem>) -> Void = { [unowned self] result in
             guard case .success(let png) = result else { return done(result) }
             decode(png, drawn: true) { output in
@@ -118,7 +124,8 @@ package final class ImagePreparer {
 
     private func start(_ path: String, key: String, side: Int, icon: (size: Int, theme: String?)?) {
         guard let dir = PrivateCache.directory("images", preferringRuntime: true),
-              let host = Environment.companion("xhud-host") else {
+            let host = Environment.companion("xhud-host")
+        else {
             return finish(key, .failure(ImageProblem("cannot use image '\(path)': no private directory to draw it in")))
         }
         // A symbolic icon stays one (it takes the content colour).
@@ -132,7 +139,8 @@ package final class ImagePreparer {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-        let args = ["xhud-host", "--prepare-image", path, out, String(side)]
+        let args =
+            ["xhud-host", "--prepare-image", path, out, String(side)]
             + (icon.map { ["--icon", String($0.size), $0.theme ?? ""] } ?? [])
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

@@ -48,7 +48,9 @@ struct InputApplier {
         case .finish(.cancel): ended = true; finish(Status.cancelled, 0)
         case .finish(.result(let mode, let text)):
             ended = true
-            hud.update { c in c.mode = mode; if let text { c.label = text } }
+            hud.update { c in
+                c.mode = mode; if let text { c.label = text }
+            }
             hud.show(animated: true)
             finish(Status.done, options.notificationDuration(for: hud.configuration))
         case .invalid(let l, let reason):

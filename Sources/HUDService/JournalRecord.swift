@@ -17,7 +17,7 @@ enum JournalRecord: Equatable, Sendable {
         }
     }
 
-    static let marker: [UInt8] = [0xD7, 0x4A, 0x52, 0x01]   // "\xD7JR\x01"
+    static let marker: [UInt8] = [0xD7, 0x4A, 0x52, 0x01]  // "\xD7JR\x01"
     static let headerSize = 12
     /// A payload is a request (at most `Wire.maxPayload`) and its name: anything longer is damage.
     static let maxPayload = 4 * Wire.maxPayload
@@ -105,7 +105,8 @@ enum JournalRecord: Equatable, Sendable {
             guard deadline.isFinite, hideAfter.isFinite || hideAfter.isNaN else { return nil }
             let frame = Array(p[(rest + 16)...])
             guard frame.count >= 8, let total = try? Wire.frameLength(header: Array(frame.prefix(8)), tag: Wire.requestTag),
-                  total == frame.count, let request = try? Wire.Request.decode(frame) else { return nil }
+                total == frame.count, let request = try? Wire.Request.decode(frame)
+            else { return nil }
             return .shown(key: key, request: request, deadline: deadline, hideAfter: hideAfter >= 0 ? hideAfter : nil)
         default:
             return nil

@@ -14,7 +14,8 @@ enum LinkOpener {
         guard let index, links.indices.contains(index), let link = links[index] else { return nil }
         let lower = link.lowercased()
         guard ["http://", "https://", "mailto:"].contains(where: { lower.hasPrefix($0) }),
-              !link.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }) else { return nil }
+            !link.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true })
+        else { return nil }
         return link
     }
 

@@ -126,16 +126,19 @@ final class NamedJournal {
         fileBytes = 0
         guard !reported else { return }
         reported = true
-        Console.error("xhud: the journal of named HUDs (\(path)) cannot be written (\(e.description)): "
-            + (removed ? "they will not come back if this server dies\n"
-                       : "it could not be removed either, and may bring back HUDs since hidden if this server dies\n"))
+        Console.error(
+            "xhud: the journal of named HUDs (\(path)) cannot be written (\(e.description)): "
+                + (removed
+                    ? "they will not come back if this server dies\n"
+                    : "it could not be removed either, and may bring back HUDs since hidden if this server dies\n"))
     }
 
     // MARK: Compaction
 
     private func compactIfDue() {
         guard sinceLoad == nil, sinceSnapshot == nil, !cleared,
-              MonotonicClock.seconds() - failedAt >= retryAfter else { return }
+            MonotonicClock.seconds() - failedAt >= retryAfter
+        else { return }
         if broken || fileBytes > max(2 * state.bytes, Self.compactAfter) { compact() }
     }
 
@@ -200,9 +203,9 @@ final class NamedJournal {
     /// meanwhile); `then` runs on the loop once it is read, with `nextReplay` to show it again.
     func takeOver(then: @escaping () -> Void) {
         tookOver = true
-        unlink(tempPath)   // a compaction the dead server did not finish
+        unlink(tempPath)  // a compaction the dead server did not finish
         guard let (readFD, size) = JournalFile.openForReading(path) else {
-            unlink(path)   // not the user's own, or not a file: never trusted
+            unlink(path)  // not the user's own, or not a file: never trusted
             return then()
         }
         sinceLoad = []

@@ -65,7 +65,9 @@ final class NotificationRelay<Display: ServerDisplay> {
         let inbox = LoopInbox(server.loop, owner: self)
         let incoming = self.incoming
         bus = NotificationBus(replace: replace, version: XHUDVersion.string, imageDirectory: directory) { event in
-            let first = incoming.withLock { q in q.append(event); return q.count == 1 }
+            let first = incoming.withLock { q in
+                q.append(event); return q.count == 1
+            }
             if first { inbox.post { $0.drain() } }
         }
     }
@@ -92,7 +94,7 @@ final class NotificationRelay<Display: ServerDisplay> {
             Console.error("xhud: \(line)\n")
         case let .show(id, key, arguments, buttons, hasDefault, about):
             let p = Pending(id: id, key: key, arguments: arguments, buttons: buttons, hasDefault: hasDefault, about: about)
-            if shown[key] != nil || about.isOSD { return present(p) }   // in place, or an OSD
+            if shown[key] != nil || about.isOSD { return present(p) }  // in place, or an OSD
             if let i = waiting.firstIndex(where: { $0.key == key }) { waiting[i] = p; return }
             if (paused && !about.isCritical) || (order.count >= limit && !makeRoom(for: p)) { return enqueue(p) }
             present(p)
@@ -155,8 +157,7 @@ final class NotificationRelay<Display: ServerDisplay> {
     /// Waits its turn: critical ones first; the oldest other one goes to the history when too
     /// many wait.
     private func enqueue(_ p: Pending) {
-        if p.about.isCritical, let i = waiting.firstIndex(where: { !$0.about.isCritical }) { waiting.insert(p, at: i) }
-        else { waiting.append(p) }
+        if p.about.isCritical, let i = waiting.firstIndex(where: { !$0.about.isCritical }) { waiting.insert(p, at: i) } else { waiting.append(p) }
         if waiting.count > Self.maxWaiting {
             let i = waiting.firstIndex { !$0.about.isCritical } ?? 0
             let dropped = waiting.remove(at: i)
@@ -178,7 +179,9 @@ final class NotificationRelay<Display: ServerDisplay> {
     private func showWaitingCount() {
         guard !waitingCountChanged else { return }
         waitingCountChanged = true
-        LoopInbox(server.loop, owner: self).post { $0.waitingCountChanged = false; $0.updateWaitingCount() }
+        LoopInbox(server.loop, owner: self).post {
+            $0.waitingCountChanged = false; $0.updateWaitingCount()
+        }
     }
 
     /// The "+N" HUD below the notifications (none while paused: nothing disturbs then).
@@ -187,9 +190,13 @@ final class NotificationRelay<Display: ServerDisplay> {
         guard n != waitingShown else { return }
         waitingShown = n
         let id = "--id=\(Self.waitingID)"
-        let arguments = n == 0 ? ["hide", id]
-            : [id, "--bus-notification", "--mode=text", "--label=+\(n) more", "--details=", "--no-markup",
-               "--click-through", "--hide-after=\(Limits.seconds.upperBound)"]
+        let arguments =
+            n == 0
+            ? ["hide", id]
+            : [
+                id, "--bus-notification", "--mode=text", "--label=+\(n) more", "--details=", "--no-markup",
+                "--click-through", "--hide-after=\(Limits.seconds.upperBound)",
+            ]
         server.handle(Wire.Request(cwd: "/", arguments: arguments)) { _ in true }
     }
 
@@ -272,9 +279,10 @@ final class NotificationRelay<Display: ServerDisplay> {
                 return Wire.Reply(status: 0, output: lines.joined())
             }
             // By key or label (a menu's choice), else the default one, else the button's.
-            let chosen = argument.map { a in
-                zip(about.actionKeys, about.actionLabels).first { $0.0 == a || $0.1.lowercased() == a.lowercased() }?.0
-            } ?? (p.hasDefault ? "default" : p.buttons.first)
+            let chosen =
+                argument.map { a in
+                    zip(about.actionKeys, about.actionLabels).first { $0.0 == a || $0.1.lowercased() == a.lowercased() }?.0
+                } ?? (p.hasDefault ? "default" : p.buttons.first)
             guard let action = chosen else {
                 let what = argument.map { "no action '\($0)' (it has \(about.actionLabels.joined(separator: ", ")))" } ?? "no action"
                 return Wire.Reply(status: 1, error: "xhud: notification \(p.id) has \(what.escapingControlCharacters)\n")

@@ -19,8 +19,7 @@ extension HUDOptions {
         if let l = label { c.label = l }
         if let p = percentage { c.progress = Limits.percentage.clamp(p) / 100 }
         if let p = progress { c.progress = p }
-        if let b = button { c.button = b }
-        else if zenityProgress && !noCancel && base.button.isEmpty { c.button = cancelLabel ?? "Cancel" }
+        if let b = button { c.button = b } else if zenityProgress && !noCancel && base.button.isEmpty { c.button = cancelLabel ?? "Cancel" }
         if noCancel { c.button = "" }
         // Given, they replace the extra buttons (`--extra-button=` alone: none).
         if !extraButton.isEmpty { c.extraButtons = extraButton.filter { !$0.isEmpty } }
@@ -31,9 +30,13 @@ extension HUDOptions {
         if let i = errorImage { c.errorImage = i.isEmpty ? nil : i }
         if let i = infoImage { c.infoImage = i.isEmpty ? nil : i }
         if let i = warningImage { c.warningImage = i.isEmpty ? nil : i }
-        if let m = markup { c.markup = m }
+        if let m = markup {
+            c.markup = m
+        }
         // zenity shows its dialog's --text as Pango markup (--no-markup: as written).
-        else if zenityProgress && text != nil { c.markup = true }
+        else if zenityProgress && text != nil {
+            c.markup = true
+        }
         do {
             if let b = bezelColor { c.bezelColor = try RGBA.parse(b) }
             if let f = contentColor { c.contentColor = try RGBA.parse(f) }
@@ -63,7 +66,7 @@ extension HUDOptions {
     /// The parent region named by the flags; nil when none was given.
     var explicitParent: ParentSpec? {
         if let w = window { return .window(w) }
-        if let w = attach { return .window(w) }   // zenity --attach=WINDOW
+        if let w = attach { return .window(w) }  // zenity --attach=WINDOW
         if let g = geometry { return .geometry(g) }
         if let m = monitor { return .monitor(m) }
         return nil
@@ -74,9 +77,11 @@ extension HUDOptions {
     /// notification, else SVProgressHUD's formula; the last two within --min-duration and
     /// --max-duration.
     func notificationDuration(for c: HUDConfiguration) -> Double {
-        if busNotification && urgency == .critical { return Limits.seconds.upperBound }   // a rule's: until closed
-        return hideAfter ?? (busNotification ? min(max(Self.busTimeout, minDuration), maxDuration ?? .infinity)
-            : displayDuration(for: c.label + c.details, minimum: minDuration, maximum: maxDuration ?? .infinity))
+        if busNotification && urgency == .critical { return Limits.seconds.upperBound }  // a rule's: until closed
+        return hideAfter
+            ?? (busNotification
+                ? min(max(Self.busTimeout, minDuration), maxDuration ?? .infinity)
+                : displayDuration(for: c.label + c.details, minimum: minDuration, maximum: maxDuration ?? .infinity))
     }
 
     /// The common daemons' default timeout (dunst's, xfce4-notifyd's).

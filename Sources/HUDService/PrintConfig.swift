@@ -9,18 +9,27 @@ extension ConfiguredInvocation {
         let c = (try? options.hudConfiguration()) ?? HUDConfiguration()
         var out = "# The effective configuration of this invocation: each key, its value, where it comes from.\n"
         let files = resolutionFiles
-        out += "# files: " + (files.isEmpty ? "none (\(Locations.configFiles.reversed().joined(separator: ", ")) do not exist)" : files.joined(separator: ", ")) + "\n"
+        out +=
+            "# files: "
+            + (files.isEmpty ? "none (\(Locations.configFiles.reversed().joined(separator: ", ")) do not exist)" : files.joined(separator: ", "))
+            + "\n"
         out += "# themes: " + Theme.available.joined(separator: ", ") + " (in " + Theme.searchPath.joined(separator: ", ") + ")\n"
         let winners = Dictionary(resolution.settings.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         for key in OptionTable.settingKeys.names {
-            let value: SettingValue? = key == "theme"
+            let value: SettingValue? =
+                key == "theme"
                 ? .string(options.theme ?? resolution.theme?.name ?? "default")
                 : OptionTable.byName[key]?.setting?.read(c, options)
             let source: String
-            if given.contains(key) { source = "command line" }
-            else if key == "theme", let t = resolution.theme { source = winners["theme"]?.source.description ?? "theme \(t.name)" }
-            else if let s = winners[key] { source = s.source.description }
-            else { source = "built-in" }
+            if given.contains(key) {
+                source = "command line"
+            } else if key == "theme", let t = resolution.theme {
+                source = winners["theme"]?.source.description ?? "theme \(t.name)"
+            } else if let s = winners[key] {
+                source = s.source.description
+            } else {
+                source = "built-in"
+            }
             let text = value.map { "\(key) = \($0)" } ?? "# \(key) (not set)"
             out += text.padding(to: 44) + " # " + source + "\n"
         }

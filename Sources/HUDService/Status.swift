@@ -24,7 +24,7 @@ package func fail(_ message: String, _ code: Int32) -> Int32 {
 package func oneLine(_ s: String) -> String {
     let lines = s.split(separator: "\n").map { line -> String in
         var l = line.drop { $0 == " " }
-        if l.hasPrefix("- ") { l = l.dropFirst(2) }   // a list item, not a flag's dashes
+        if l.hasPrefix("- ") { l = l.dropFirst(2) }  // a list item, not a flag's dashes
         return String(l)
     }.filter { !$0.isEmpty }
     guard let first = lines.first else { return s }

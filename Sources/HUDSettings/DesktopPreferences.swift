@@ -24,8 +24,9 @@ package struct DesktopPreferences: Equatable, Sendable {
 
     /// From XSETTINGS' strings (`Net/ThemeName`, `Gtk/FontName`).
     package init(xsettings: [String: String]) {
-        self.init(prefersDark: xsettings["Net/ThemeName"].flatMap(Self.themeIsDark),
-                  fontName: xsettings["Gtk/FontName"].flatMap(Self.nonEmpty))
+        self.init(
+            prefersDark: xsettings["Net/ThemeName"].flatMap(Self.themeIsDark),
+            fontName: xsettings["Gtk/FontName"].flatMap(Self.nonEmpty))
     }
 
     /// GTK 4's `settings.ini`, then GTK 3's, in `$XDG_CONFIG_HOME`: the first that says.

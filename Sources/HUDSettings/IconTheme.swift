@@ -17,7 +17,9 @@ package enum IconTheme {
         let key = "\(name) \(size) \(scale) \(theme ?? "")"
         if let hit = cacheLock.withLock({ cache[key] }) { return hit }
         let found = search(name, size: size, scale: scale, theme: theme)
-        cacheLock.withLock { if cache.count > 256 { cache.removeAll() }; cache[key] = found }
+        cacheLock.withLock {
+            if cache.count > 256 { cache.removeAll() }; cache[key] = found
+        }
         return found
     }
 
@@ -31,7 +33,9 @@ package enum IconTheme {
     /// Keeps what another process found for `lookup`'s question.
     package static func remember(_ name: String, size: Int, scale: Int, theme: String?, found: String?) {
         let key = "\(name) \(size) \(scale) \(theme ?? "")"
-        cacheLock.withLock { if cache.count > 256 { cache.removeAll() }; cache[key] = .some(found) }
+        cacheLock.withLock {
+            if cache.count > 256 { cache.removeAll() }; cache[key] = .some(found)
+        }
     }
 
     nonisolated(unsafe) private static var cache: [String: String?] = [:]
@@ -149,7 +153,9 @@ package enum IconTheme {
         let key = baseDirectories.joined(separator: ":") + "\n" + theme
         if let known = cacheLock.withLock({ indexes[key] }) { return known }
         let parsed = parseIndex(of: theme)
-        cacheLock.withLock { if indexes.count > 64 { indexes.removeAll() }; indexes[key] = .some(parsed) }
+        cacheLock.withLock {
+            if indexes.count > 64 { indexes.removeAll() }; indexes[key] = .some(parsed)
+        }
         return parsed
     }
 
@@ -175,7 +181,9 @@ package enum IconTheme {
             }
             closedir(dir)
         }
-        cacheLock.withLock { if listings.count > 4096 { listings.removeAll() }; listings[directory] = names }
+        cacheLock.withLock {
+            if listings.count > 4096 { listings.removeAll() }; listings[directory] = names
+        }
         return names
     }
 
@@ -193,8 +201,9 @@ package enum IconTheme {
                 if kv.count == 2 { groups[group, default: [:]][kv[0].trimmed] = kv[1].trimmed }
             }
             let main = groups["Icon Theme"] ?? [:]
-            index.inherits = Array((main["Inherits"] ?? "").split(separator: ",").lazy.map { $0.trimmed }.filter { !$0.isEmpty }
-                .prefix(maxInherits))
+            index.inherits = Array(
+                (main["Inherits"] ?? "").split(separator: ",").lazy.map { $0.trimmed }.filter { !$0.isEmpty }
+                    .prefix(maxInherits))
             let names = ((main["Directories"] ?? "") + "," + (main["ScaledDirectories"] ?? "")).split(separator: ",").lazy
                 .map { $0.trimmed }.filter { !$0.isEmpty }.prefix(maxDirectories)
             for name in names {
@@ -229,7 +238,9 @@ package enum IconTheme {
                     guard Locations.isFile(path) else { continue }
                     if d.matches(size, scale) && (ext == "svg" || d.type != "Scalable") { return (path, false) }
                     let pixels = d.type == "Scalable" ? d.maxSize * d.scale : d.size * d.scale
-                    let score = ext == "svg" && pixels >= needed ? 0
+                    let score =
+                        ext == "svg" && pixels >= needed
+                        ? 0
                         : pixels >= needed ? 1 + pixels - needed : 100_000 + needed - pixels
                     if best == nil || score < best!.score { best = (path, score) }
                 }

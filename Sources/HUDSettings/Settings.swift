@@ -23,8 +23,11 @@ package struct Settings: Equatable, Sendable {
         let paths = path.map { [$0] } ?? Locations.configFiles
         var files: [SettingsFile] = []
         for p in paths {
-            if let f = SettingsFile.load(path: p, keys: keys) { files.append(f) }
-            else if path != nil { files.append(SettingsFile(path: p, warnings: ["\(p): no such file"])) }
+            if let f = SettingsFile.load(path: p, keys: keys) {
+                files.append(f)
+            } else if path != nil {
+                files.append(SettingsFile(path: p, warnings: ["\(p): no such file"]))
+            }
         }
         return Settings(files: files, keys: keys)
     }
@@ -36,8 +39,10 @@ package struct Settings: Equatable, Sendable {
         package var id: String?
         /// Another program's notification, by what rules match (`Rule.matchable`).
         package var notification: [String: String]?
-        package init(wrapsCommand: Bool = false, isNotification: Bool = false, id: String? = nil,
-                     notification: [String: String]? = nil) {
+        package init(
+            wrapsCommand: Bool = false, isNotification: Bool = false, id: String? = nil,
+            notification: [String: String]? = nil
+        ) {
             self.wrapsCommand = wrapsCommand
             self.isNotification = isNotification
             self.id = id
@@ -69,9 +74,13 @@ package struct Settings: Equatable, Sendable {
         for layer in layers { for s in layer { winners[s.key] = s } }
         var out = Resolution()
         let themeName: String?
-        if let t = commandLineTheme { themeName = t }
-        else if case .string(let t)? = winners["theme"]?.value { themeName = t }
-        else { themeName = nil }
+        if let t = commandLineTheme {
+            themeName = t
+        } else if case .string(let t)? = winners["theme"]?.value {
+            themeName = t
+        } else {
+            themeName = nil
+        }
         if let name = themeName, !name.isEmpty, name != "default" {
             switch Theme.load(name, keys: keys) {
             case .success(let theme):
@@ -110,9 +119,12 @@ package struct Theme: Equatable, Sendable {
         }
         let found = available
         let hint = Suggestion.hint(for: name, among: found)
-        return .failure(SettingError("no theme '\(name)'\(hint) (looked in \(candidates.joined(separator: ", ")); "
-            + (found.isEmpty ? "no themes found: install xhud's data, share/xhud/themes, beside its binaries or in $XDG_DATA_HOME/xhud)"
-                : "installed: \(found.joined(separator: ", ")))")))
+        return .failure(
+            SettingError(
+                "no theme '\(name)'\(hint) (looked in \(candidates.joined(separator: ", ")); "
+                    + (found.isEmpty
+                        ? "no themes found: install xhud's data, share/xhud/themes, beside its binaries or in $XDG_DATA_HOME/xhud)"
+                        : "installed: \(found.joined(separator: ", ")))")))
     }
 
     /// The names of the themes found on the search path.
@@ -161,7 +173,7 @@ package final class SettingsCache {
     /// any thread (a file not parsed before runs the TOML reader, which may take its time);
     /// `install` then keeps the result, on the cache's own thread.
     package static func read(path: String?, keys: SettingKeys) -> (settings: Settings, stamps: [[Int]]) {
-        let now = Self.stamps(path)   // before: a file changed while it is read is read again
+        let now = Self.stamps(path)  // before: a file changed while it is read is read again
         return (Settings.load(path: path, keys: keys), now)
     }
 

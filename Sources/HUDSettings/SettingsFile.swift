@@ -31,4 +31,3 @@ package struct SettingsFile: Equatable, Sendable {
         SettingsReader.read(path: path, keys: keys, allowsSections: allowsSections, theme: theme)
     }
 }
-

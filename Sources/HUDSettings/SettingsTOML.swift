@@ -17,7 +17,7 @@ extension SettingsFile {
             var out: [Setting] = []
             for key in t.keys {
                 guard let node = t[key] else { continue }
-                if section?.hasPrefix("rule.") == true, key.hasPrefix("match-") { continue }   // the rule's patterns
+                if section?.hasPrefix("rule.") == true, key.hasPrefix("match-") { continue }  // the rule's patterns
                 let where_ = SettingSource(file: path, line: t.line(of: key), theme: theme)
                 let place = "\(path)\(where_.line.map { ":\($0)" } ?? "")"
                 if section == nil, allowsSections, SettingKeys.sections.contains(key), node.table != nil { continue }
@@ -54,8 +54,9 @@ extension SettingsFile {
                 for key in t.keys where key.hasPrefix("match-") {
                     let what = String(key.dropFirst(6))
                     guard Rule.matchable.contains(what), case .string(let pattern)? = t[key] else {
-                        warnings.append("\(path):\(t.line(of: key) ?? 0): '\(key)' must be one of "
-                            + Rule.matchable.map { "match-" + $0 }.joined(separator: ", ") + ", a text; the rule is ignored")
+                        warnings.append(
+                            "\(path):\(t.line(of: key) ?? 0): '\(key)' must be one of "
+                                + Rule.matchable.map { "match-" + $0 }.joined(separator: ", ") + ", a text; the rule is ignored")
                         valid = false
                         break
                     }
@@ -67,8 +68,11 @@ extension SettingsFile {
         }
         if let ids = table["id"]?.table {
             for id in ids.keys {
-                if let t = ids[id]?.table { sections["id." + id] = read(t, section: "id." + id) }
-                else { warnings.append("\(path):\(ids.line(of: id) ?? 0): 'id.\(id)' must be a section, [id.\(id)]; ignored") }
+                if let t = ids[id]?.table {
+                    sections["id." + id] = read(t, section: "id." + id)
+                } else {
+                    warnings.append("\(path):\(ids.line(of: id) ?? 0): 'id.\(id)' must be a section, [id.\(id)]; ignored")
+                }
             }
         }
     }

@@ -47,7 +47,6 @@ package struct ServerPaths: Equatable, Sendable {
         return ServerPaths(directory: dir.path, display: d, host: dir.inHome ? hostName() : nil)
     }
 
-
     /// The Wayland display whose server serves this process's HUDs: `$WAYLAND_DISPLAY` (or
     /// libwayland's default under `XHUD_BACKEND=wayland`), nil under `XHUD_BACKEND=x11`.
     package static var waylandDisplay: String? {
@@ -94,7 +93,7 @@ package struct ServerPaths: Equatable, Sendable {
             name = colon == 0 ? Array(number) : name[..<colon] + [UInt8(ascii: "_")] + number
         }
         var safe: [UInt8] = []
-        for b in name where b & 0xC0 != 0x80 {   // one "_" for each character outside ASCII
+        for b in name where b & 0xC0 != 0x80 {  // one "_" for each character outside ASCII
             let letter = (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
             let digit = b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
             safe.append(letter || digit || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".") ? b : UInt8(ascii: "_"))
@@ -119,7 +118,7 @@ package struct ServerPaths: Equatable, Sendable {
     package func checkPrivateDirectory() throws(ServerError) {
         var st = stat()
         guard lstat(directory, &st) == 0 else {
-            if errno == ENOENT { throw .noServer }   // no directory: no server ever ran here
+            if errno == ENOENT { throw .noServer }  // no directory: no server ever ran here
             throw .unsafeDirectory(directory, String(cString: strerror(errno)))
         }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .unsafeDirectory(directory, "not a directory") }

@@ -33,8 +33,10 @@ package enum ServerLauncher {
     /// output the server reads its font matches from (started after the server: the other way
     /// round, the server's vfork child was at times placed on the busy helper's CPU and left
     /// queued there for a scheduler tick while the client's CPU idled).
-    package static func connect(_ paths: ServerPaths, starting host: () -> String?, timeout: Double = 5,
-                                helper: (String) -> (path: String, arguments: [String])? = { _ in nil }) throws(ServerError) -> (fd: Int32, started: Bool) {
+    package static func connect(
+        _ paths: ServerPaths, starting host: () -> String?, timeout: Double = 5,
+        helper: (String) -> (path: String, arguments: [String])? = { _ in nil }
+    ) throws(ServerError) -> (fd: Int32, started: Bool) {
         let deadline = UnixSocket.now() + timeout
         var started = 0
         while true {
@@ -55,7 +57,7 @@ package enum ServerLauncher {
             case .failure:
                 guard started < 2, let host = host() else { throw .noServer }
                 if let lock = ServerLock(path: paths.lock) {
-                    unlink(paths.socket)   // a dead server's: we hold the lock, no live one uses it
+                    unlink(paths.socket)  // a dead server's: we hold the lock, no live one uses it
                     let listener = try UnixSocket.listen(paths.socket)
                     var matches: [Int32] = [-1, -1]
                     let beside = helper(host).flatMap { makePipe(&matches) ? $0 : nil }
@@ -148,18 +150,25 @@ package enum ServerLauncher {
         var environment: [String] = []
         var e = environ
         while let entry = e.pointee { environment.append(String(cString: entry)); e += 1 }
-        if let pid = spawnInOwnSession(path, arguments, environment: environment, files: { actions in
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            _ = spawnAddCloseFrom(&actions, 3)
-        }) { helpers.append(pid) }
+        if let pid = spawnInOwnSession(
+            path, arguments, environment: environment,
+            files: { actions in
+                posix_spawn_file_actions_adddup2(&actions, output, 1)
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+                _ = spawnAddCloseFrom(&actions, 3)
+            })
+        {
+            helpers.append(pid)
+        }
     }
 
     /// posix_spawn in a session of its own, with default signal handling and no signal blocked;
     /// `files` sets up its descriptors. The child's pid, to be reaped.
-    private static func spawnInOwnSession(_ path: String, _ arguments: [String], environment: [String],
-                                          files: (inout posix_spawn_file_actions_t) -> Void) -> pid_t? {
+    private static func spawnInOwnSession(
+        _ path: String, _ arguments: [String], environment: [String],
+        files: (inout posix_spawn_file_actions_t) -> Void
+    ) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -193,7 +202,7 @@ extension ServerLauncher {
 }
 
 // glibc's extensions (2.26, 2.34 and 2.29), not in the Glibc module's headers.
-private let spawnSetSID: Int32 = 0x80   // POSIX_SPAWN_SETSID, <spawn.h>
+private let spawnSetSID: Int32 = 0x80  // POSIX_SPAWN_SETSID, <spawn.h>
 @_silgen_name("posix_spawn_file_actions_addclosefrom_np")
 private func spawnAddCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
 @_silgen_name("posix_spawn_file_actions_addchdir_np")

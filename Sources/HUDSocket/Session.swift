@@ -29,7 +29,7 @@ package enum Session {
                 case "wrap": wraps = kv[1] == "1"
                 case "scan": scansOutput = kv[1] == "1"
                 case "kill": guard let t = Double(kv[1]), t >= 0 else { return nil }; killTimeout = t
-                default: break   // a newer server's: ignored
+                default: break  // a newer server's: ignored
                 }
             }
         }

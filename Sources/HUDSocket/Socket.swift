@@ -6,8 +6,8 @@ import HUDSystem
 /// Unix stream sockets: only what a client and the server need.
 package enum UnixSocket {
     package enum ConnectFailure: Error, Equatable {
-        case absent      // no socket file: no server
-        case refused     // a socket file nobody listens on: a server that died
+        case absent  // no socket file: no server
+        case refused  // a socket file nobody listens on: a server that died
         case other(Int32)
     }
 
@@ -137,8 +137,7 @@ package enum ServerClient {
         defer { close(fd) }
         guard UnixSocket.writeAll(fd, request.encoded()) else { throw .noServer }
         let bytes: [UInt8]
-        do { bytes = try UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: timeout) }
-        catch .closed { throw .noServer }   // a server on its way out: the next one will answer
+        do { bytes = try UnixSocket.readFrame(fd, tag: Wire.replyTag, timeout: timeout) } catch .closed { throw .noServer }  // a server on its way out: the next one will answer
         return try Wire.Reply.decode(bytes)
     }
 }

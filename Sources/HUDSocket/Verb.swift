@@ -11,8 +11,10 @@ package enum Verb: String, CaseIterable, Sendable {
     case notifications
 
     /// What `notifications` does: the words dunstctl's commands have here.
-    package static let notificationCommands = ["count", "history", "history-pop", "close", "close-all", "action",
-                                               "context", "pause", "resume", "toggle", "is-paused"]
+    package static let notificationCommands = [
+        "count", "history", "history-pop", "close", "close-all", "action",
+        "context", "pause", "resume", "toggle", "is-paused",
+    ]
 
     package var isNotification: Bool {
         switch self {

@@ -25,8 +25,10 @@ package enum Wire {
         /// `XHUD_STATS` is set in the client's environment: its HUD's frame counts come back as
         /// a warning line when it ends.
         package var wantsStats: Bool
-        package init(cwd: String, arguments: [String], staysConnected: Bool = false, stdinIsPipe: Bool = false,
-                    resumes: Bool = false, wantsStats: Bool = false) {
+        package init(
+            cwd: String, arguments: [String], staysConnected: Bool = false, stdinIsPipe: Bool = false,
+            resumes: Bool = false, wantsStats: Bool = false
+        ) {
             self.cwd = cwd; self.arguments = arguments
             self.staysConnected = staysConnected; self.stdinIsPipe = stdinIsPipe; self.resumes = resumes
             self.wantsStats = wantsStats
@@ -37,8 +39,9 @@ package enum Wire {
             let f = try Wire.fields(bytes, tag: Wire.requestTag)
             guard f.count >= 2 else { throw .protocolError("no working directory") }
             let flags = f[1]
-            let r = Request(cwd: f[0], arguments: Array(f.dropFirst(2)), staysConnected: flags.contains("c"),
-                            stdinIsPipe: flags.contains("i"), resumes: flags.contains("r"), wantsStats: flags.contains("s"))
+            let r = Request(
+                cwd: f[0], arguments: Array(f.dropFirst(2)), staysConnected: flags.contains("c"),
+                stdinIsPipe: flags.contains("i"), resumes: flags.contains("r"), wantsStats: flags.contains("s"))
             // One spelling per request: each flag once, in order, none unknown.
             guard r.flags == flags else { throw .protocolError("bad flags '\(flags)'") }
             return r
@@ -53,7 +56,7 @@ package enum Wire {
         package var plan: Session.Plan?
         /// The status of a reply that refuses the client for want of resources (descriptors):
         /// the client says why and goes on without this server, as if it had not answered.
-        package static let unavailable: Int32 = 75   // EX_TEMPFAIL
+        package static let unavailable: Int32 = 75  // EX_TEMPFAIL
         package init(status: Int32, output: String = "", error: String = "", plan: Session.Plan? = nil) {
             self.status = status; self.output = output; self.error = error; self.plan = plan
         }

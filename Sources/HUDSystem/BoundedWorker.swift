@@ -47,8 +47,10 @@ package final class BoundedWorker<Job: Hashable & Sendable, Output: Sendable>: @
     private let changed = Condition()
 
     /// `name` names the worker's threads (`NAME`, `NAME-watch`).
-    package init(name: String, seconds: Double, kept: Int, overrun: @escaping @Sendable (Job) -> Output,
-                 makeWorker: @escaping @Sendable () -> (Job) -> Output) {
+    package init(
+        name: String, seconds: Double, kept: Int, overrun: @escaping @Sendable (Job) -> Output,
+        makeWorker: @escaping @Sendable () -> (Job) -> Output
+    ) {
         self.name = name
         self.seconds = seconds
         self.kept = max(1, kept)
@@ -126,7 +128,7 @@ package final class BoundedWorker<Job: Hashable & Sendable, Output: Sendable>: @
                 return j
             }
             guard let j = next else { return }
-            changed.signal()   // the watchdog times it from now
+            changed.signal()  // the watchdog times it from now
             let output = perform(j)
             let (callbacks, live) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
                 let live = s.generation == generation
@@ -149,8 +151,10 @@ package final class BoundedWorker<Job: Hashable & Sendable, Output: Sendable>: @
     private func watch() {
         while true {
             let (j, since) = state.wait(on: changed, until: { $0.current != nil }) { s, _ in s.current! }
-            let overran = state.wait(on: changed, until: { $0.current?.job != j || $0.current?.since != since },
-                                     deadline: since + seconds) { s, finished -> (callbacks: [@Sendable () -> Void], worker: Int?)? in
+            let overran = state.wait(
+                on: changed, until: { $0.current?.job != j || $0.current?.since != since },
+                deadline: since + seconds
+            ) { s, finished -> (callbacks: [@Sendable () -> Void], worker: Int?)? in
                 guard !finished else { return nil }
                 s.generation += 1
                 s.overrunning += 1

@@ -7,7 +7,7 @@ package enum CRC32 {
         return c
     }
 
-    @_optimize(speed)   // a journal of megabytes is checked in a debug build too
+    @_optimize(speed)  // a journal of megabytes is checked in a debug build too
     package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         table.withUnsafeBufferPointer { t in

@@ -12,12 +12,14 @@ package enum DetachedThread {
     package static func start(name: String? = nil, _ work: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Work(name: name, work)).toOpaque()
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { p in
-            let work = Unmanaged<Work>.fromOpaque(p!).takeRetainedValue()
-            if let name = work.name { DetachedThread.nameThisThread(name) }
-            work.run()
-            return nil
-        }, box)
+        let started = pthread_create(
+            &thread, nil,
+            { p in
+                let work = Unmanaged<Work>.fromOpaque(p!).takeRetainedValue()
+                if let name = work.name { DetachedThread.nameThisThread(name) }
+                work.run()
+                return nil
+            }, box)
         guard started == 0 else {
             Unmanaged<Work>.fromOpaque(box).release()
             return false

@@ -76,8 +76,10 @@ package final class Condition: @unchecked Sendable {
 extension Locked {
     /// Waits, with the lock, until `ready` holds of the value or `deadline` (monotonic seconds)
     /// has passed, then runs `body` with the lock held; `body` is told whether `ready` holds.
-    package func wait<R>(on condition: Condition, until ready: (Value) -> Bool, deadline: Double? = nil,
-                         _ body: (inout Value, Bool) throws -> R) rethrows -> R {
+    package func wait<R>(
+        on condition: Condition, until ready: (Value) -> Bool, deadline: Double? = nil,
+        _ body: (inout Value, Bool) throws -> R
+    ) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !ready(value) {

@@ -30,7 +30,7 @@ package enum ResidentPages {
         }
         for line in text.split(separator: UInt8(ascii: "\n")) {
             guard let first = line.first else { continue }
-            if isHex(first) {   // a mapping's first line; its fields follow, capitalized
+            if isHex(first) {  // a mapping's first line; its fields follow, capitalized
                 finish()
                 candidate = header(line)
                 continue
@@ -52,15 +52,16 @@ package enum ResidentPages {
     /// `start-end perms offset dev inode path`.
     private static func header(_ line: ArraySlice<UInt8>) -> (start: UInt, end: UInt)? {
         let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
-        guard fields.count == 6 else { return nil }   // no path: anonymous
+        guard fields.count == 6 else { return nil }  // no path: anonymous
         let perms = Array(fields[1])
         guard perms.count == 4, perms[1] != UInt8(ascii: "w"), perms[3] == UInt8(ascii: "p") else { return nil }
         guard let inode = UInt(String(decoding: fields[4], as: UTF8.self)), inode != 0 else { return nil }
         let path = fields[5].drop { $0 == UInt8(ascii: " ") }
-        guard path.first == UInt8(ascii: "/") else { return nil }   // [vdso], [vvar] and the like
+        guard path.first == UInt8(ascii: "/") else { return nil }  // [vdso], [vvar] and the like
         let range = fields[0].split(separator: UInt8(ascii: "-"))
         guard range.count == 2, let start = UInt(String(decoding: range[0], as: UTF8.self), radix: 16),
-              let end = UInt(String(decoding: range[1], as: UTF8.self), radix: 16), end > start else { return nil }
+            let end = UInt(String(decoding: range[1], as: UTF8.self), radix: 16), end > start
+        else { return nil }
         return (start, end)
     }
 

@@ -114,13 +114,15 @@ private final class Builder {
 
     var table: TOMLTable {
         // mapValues keeps the dictionary's layout: nothing is hashed again.
-        TOMLTable(keys: keys, entries: entries.mapValues { e in
-            switch e.entry {
-            case .value(let v): return (v, e.line)
-            case .table(let b): return (.table(b.table), e.line)
-            case .tables(let bs): return (.array(bs.map { .table($0.table) }), e.line)
-            }
-        })
+        TOMLTable(
+            keys: keys,
+            entries: entries.mapValues { e in
+                switch e.entry {
+                case .value(let v): return (v, e.line)
+                case .table(let b): return (.table(b.table), e.line)
+                case .tables(let bs): return (.array(bs.map { .table($0.table) }), e.line)
+                }
+            })
     }
 }
 
@@ -303,7 +305,8 @@ private struct Parser {
         for part in path.dropLast() {
             if let existing = t.entries[part.name] {
                 guard case .table(let sub) = existing.entry, sub.origin == .dotted else {
-                    throw error("'\(name)': '\(part.name)' is already defined (line \(existing.line)) and cannot be extended by a dotted key", at: part.at)
+                    throw error(
+                        "'\(name)': '\(part.name)' is already defined (line \(existing.line)) and cannot be extended by a dotted key", at: part.at)
                 }
                 t = sub
             } else {
@@ -436,7 +439,9 @@ private struct Parser {
         while true {
             guard let c = peek else { throw error("this string is not closed", at: open) }
             if c == Self.quote { i += 1; break }
-            if c == Self.lf || c == Self.cr { throw error("this string is not closed on its line (a multi-line string is written \"\"\"...\"\"\")", at: open) }
+            if c == Self.lf || c == Self.cr {
+                throw error("this string is not closed on its line (a multi-line string is written \"\"\"...\"\"\")", at: open)
+            }
             if c == Self.backslash { try escape(into: &out); continue }
             if Self.isControl(c) { throw error("\(found) must be escaped in a string") }
             out.append(c)
@@ -448,7 +453,7 @@ private struct Parser {
     mutating func multilineBasicString() throws(TOMLError) -> String {
         let open = i
         i += 3
-        _ = try newline()   // a newline right after the opening quotes is not part of the string
+        _ = try newline()  // a newline right after the opening quotes is not part of the string
         var out: [UInt8] = []
         while true {
             guard let c = peek else { throw error("this multi-line string is not closed", at: open) }
@@ -495,7 +500,9 @@ private struct Parser {
         while true {
             guard let c = peek else { throw error("this string is not closed", at: open) }
             if c == Self.apostrophe { break }
-            if c == Self.lf || c == Self.cr { throw error("this string is not closed on its line (a multi-line string is written '''...''')", at: open) }
+            if c == Self.lf || c == Self.cr {
+                throw error("this string is not closed on its line (a multi-line string is written '''...''')", at: open)
+            }
             if Self.isControl(c) { throw error("\(found) is not allowed in a literal string") }
             i += 1
         }
@@ -539,14 +546,14 @@ private struct Parser {
         guard let c = peek else { throw error("a backslash at the end of the file") }
         i += 1
         switch c {
-        case 0x62: out.append(0x08)           // \b
-        case 0x74: out.append(Self.tab)       // \t
-        case 0x6E: out.append(Self.lf)        // \n
-        case 0x66: out.append(0x0C)           // \f
-        case 0x72: out.append(Self.cr)        // \r
+        case 0x62: out.append(0x08)  // \b
+        case 0x74: out.append(Self.tab)  // \t
+        case 0x6E: out.append(Self.lf)  // \n
+        case 0x66: out.append(0x0C)  // \f
+        case 0x72: out.append(Self.cr)  // \r
         case Self.quote: out.append(Self.quote)
         case Self.backslash: out.append(Self.backslash)
-        case 0x75, 0x55:                      // \uXXXX, \UXXXXXXXX
+        case 0x75, 0x55:  // \uXXXX, \UXXXXXXXX
             let digits = c == 0x75 ? 4 : 8
             var v: UInt32 = 0
             for _ in 0..<digits {
@@ -562,7 +569,8 @@ private struct Parser {
             out += Array(String(Character(scalar)).utf8)
         default:
             i -= 1
-            throw error("unknown escape sequence '\\\(found.trimmingQuotes)' (the escapes are \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX)", at: at)
+            throw error(
+                "unknown escape sequence '\\\(found.trimmingQuotes)' (the escapes are \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX)", at: at)
         }
     }
 
@@ -580,10 +588,10 @@ private struct Parser {
     /// A boolean, integer or float: the run of characters they are made of, then its reading.
     mutating func scalar() throws(TOMLError) -> TOMLValue {
         let start = i
-        while let c = peek, Self.isBare(c) || c == 0x2B || c == Self.dot || c == 0x3A { i += 1 }   // + . :
+        while let c = peek, Self.isBare(c) || c == 0x2B || c == Self.dot || c == 0x3A { i += 1 }  // + . :
         guard i > start else { throw error("expected a value, found \(found)") }
         let token = b[start..<i]
-        if let first = token.first, first >= 0x61 || token.count > 1 && token[start + 1] >= 0x61 {   // a letter first (or after a sign)
+        if let first = token.first, first >= 0x61 || token.count > 1 && token[start + 1] >= 0x61 {  // a letter first (or after a sign)
             switch String(decoding: token, as: UTF8.self) {
             case "true": return .bool(true)
             case "false": return .bool(false)

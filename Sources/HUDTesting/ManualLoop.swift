@@ -47,7 +47,9 @@ package final class ManualLoop: HUDEventLoop {
             let ready = zip(readers, fds).filter { $0.1.revents != 0 }.map(\.0)
             for r in ready where readers.contains(where: { $0.fd == r.fd && $0.events == r.events }) { r.handler() }
         }
-        for w in posted.withLock({ p in defer { p.removeAll() }; return p }) { w() }
+        for w in posted.withLock({ p in
+            defer { p.removeAll() }; return p
+        }) { w() }
         while let i = timers.indices.filter({ timers[$0].at <= clock.now }).min(by: { timers[$0].at < timers[$1].at }) {
             let t = timers.remove(at: i)
             t.handler()
@@ -97,5 +99,9 @@ package final class PostedWork: HUDEventLoop {
     package var ticks: Int { 0 }
     package func releaseFreedMemory(filePagesAfter delay: Double) {}
     package var isEmpty: Bool { posted.withLock { $0.isEmpty } }
-    package func runPosted() { for w in posted.withLock({ p in defer { p.removeAll() }; return p }) { w() } }
+    package func runPosted() {
+        for w in posted.withLock({ p in
+            defer { p.removeAll() }; return p
+        }) { w() }
+    }
 }

@@ -34,8 +34,10 @@ package final class RecordingBackend: HUDBackend {
     package private(set) var disposed = false
 
     /// A backend on its own clock (the engine's tests), without a compositor.
-    package init(clock: ManualClock = ManualClock(100), framePeriod: Double = 1.0 / 60, ticking: Bool = false,
-                 composited: Bool = false, parent: ParentSpec = .default) {
+    package init(
+        clock: ManualClock = ManualClock(100), framePeriod: Double = 1.0 / 60, ticking: Bool = false,
+        composited: Bool = false, parent: ParentSpec = .default
+    ) {
         manualClock = clock
         self.framePeriod = framePeriod
         isTicking = ticking

@@ -23,10 +23,12 @@ final class InputBlocker {
 
     init?(connection: WaylandConnection, screen: WaylandScreen, region: Rect, hole: Rect) {
         guard let compositor = connection.compositor, let shell = connection.layerShell,
-              let s = connection.request(compositor, 0, [wl_argument(n: 0)], creating: xhud_wl_surface_interface()) else { return nil }
+            let s = connection.request(compositor, 0, [wl_argument(n: 0)], creating: xhud_wl_surface_interface())
+        else { return nil }
         let l = "xhud-blocker".withCString {
-            connection.request(shell, 0, [wl_argument(n: 0), wl_argument(o: s), wl_argument(o: screen.proxy), wl_argument(u: 3), wl_argument(s: $0)],
-                               creating: xhud_layer_surface_interface())
+            connection.request(
+                shell, 0, [wl_argument(n: 0), wl_argument(o: s), wl_argument(o: screen.proxy), wl_argument(u: 3), wl_argument(s: $0)],
+                creating: xhud_layer_surface_interface())
         }
         guard let l else { connection.destroy(s, opcode: 0); return nil }
         self.connection = connection
@@ -36,14 +38,15 @@ final class InputBlocker {
         self.region = region
         placement = LayerPlacement(rect: region, output: Size(width: screen.rect.width, height: screen.rect.height), scale: screen.scale)
         connection.listen(l) { [unowned self] op, args in
-            guard op == 0 else { return }   // configure
+            guard op == 0 else { return }  // configure
             connection.request(layerSurface, 6, [wl_argument(u: args[0].u)])
             attach()
         }
         connection.request(l, 0, [wl_argument(u: UInt32(placement.width)), wl_argument(u: UInt32(placement.height))])
         connection.request(l, 1, [wl_argument(u: placement.anchor)])
         let m = placement.margins
-        connection.request(l, 3, [wl_argument(i: Int32(m.top)), wl_argument(i: Int32(m.right)), wl_argument(i: Int32(m.bottom)), wl_argument(i: Int32(m.left))])
+        connection.request(
+            l, 3, [wl_argument(i: Int32(m.top)), wl_argument(i: Int32(m.right)), wl_argument(i: Int32(m.bottom)), wl_argument(i: Int32(m.left))])
         connection.request(l, 2, [wl_argument(i: -1)])
         connection.request(l, 4, [wl_argument(u: 0)])
         if let viewporter = connection.viewporter {
@@ -64,11 +67,16 @@ final class InputBlocker {
         guard r != hole else { return }
         hole = r
         let k = Double(scale)
-        let local = Rect(x: ((r.x - region.x) / k).rounded(.down), y: ((r.y - region.y) / k).rounded(.down),
-                         width: (r.width / k).rounded(.up), height: (r.height / k).rounded(.up))
+        let local = Rect(
+            x: ((r.x - region.x) / k).rounded(.down), y: ((r.y - region.y) / k).rounded(.down),
+            width: (r.width / k).rounded(.up), height: (r.height / k).rounded(.up))
         guard let all = connection.region([Rect(x: 0, y: 0, width: Double(placement.width), height: Double(placement.height))]) else { return }
-        connection.request(all, 2, [wl_argument(i: Int32(local.x)), wl_argument(i: Int32(local.y)),
-                                    wl_argument(i: Int32(local.width)), wl_argument(i: Int32(local.height))])
+        connection.request(
+            all, 2,
+            [
+                wl_argument(i: Int32(local.x)), wl_argument(i: Int32(local.y)),
+                wl_argument(i: Int32(local.width)), wl_argument(i: Int32(local.height)),
+            ])
         connection.request(surface, 5, [wl_argument(o: all)])
         connection.destroy(all, opcode: 0)
     }

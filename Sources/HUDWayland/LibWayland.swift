@@ -35,21 +35,22 @@ struct LibWayland {
             return unsafeBitCast(p, to: T.self)
         }
         do {
-            return .success(LibWayland(
-                connect: try sym("wl_display_connect", xhud_wl_display_connect.self),
-                disconnect: try sym("wl_display_disconnect", xhud_wl_display_disconnect.self),
-                getFD: try sym("wl_display_get_fd", xhud_wl_display_int.self),
-                flush: try sym("wl_display_flush", xhud_wl_display_int.self),
-                roundtrip: try sym("wl_display_roundtrip", xhud_wl_display_int.self),
-                prepareRead: try sym("wl_display_prepare_read", xhud_wl_display_int.self),
-                readEvents: try sym("wl_display_read_events", xhud_wl_display_int.self),
-                cancelRead: try sym("wl_display_cancel_read", (@convention(c) (OpaquePointer?) -> Void).self),
-                dispatchPending: try sym("wl_display_dispatch_pending", xhud_wl_display_int.self),
-                getError: try sym("wl_display_get_error", xhud_wl_display_int.self),
-                marshal: try sym("wl_proxy_marshal_array_flags", xhud_wl_proxy_marshal_array_flags.self),
-                addDispatcher: try sym("wl_proxy_add_dispatcher", xhud_wl_proxy_add_dispatcher.self),
-                destroy: try sym("wl_proxy_destroy", xhud_wl_proxy_destroy.self),
-                version: try sym("wl_proxy_get_version", xhud_wl_proxy_get_version.self)))
+            return .success(
+                LibWayland(
+                    connect: try sym("wl_display_connect", xhud_wl_display_connect.self),
+                    disconnect: try sym("wl_display_disconnect", xhud_wl_display_disconnect.self),
+                    getFD: try sym("wl_display_get_fd", xhud_wl_display_int.self),
+                    flush: try sym("wl_display_flush", xhud_wl_display_int.self),
+                    roundtrip: try sym("wl_display_roundtrip", xhud_wl_display_int.self),
+                    prepareRead: try sym("wl_display_prepare_read", xhud_wl_display_int.self),
+                    readEvents: try sym("wl_display_read_events", xhud_wl_display_int.self),
+                    cancelRead: try sym("wl_display_cancel_read", (@convention(c) (OpaquePointer?) -> Void).self),
+                    dispatchPending: try sym("wl_display_dispatch_pending", xhud_wl_display_int.self),
+                    getError: try sym("wl_display_get_error", xhud_wl_display_int.self),
+                    marshal: try sym("wl_proxy_marshal_array_flags", xhud_wl_proxy_marshal_array_flags.self),
+                    addDispatcher: try sym("wl_proxy_add_dispatcher", xhud_wl_proxy_add_dispatcher.self),
+                    destroy: try sym("wl_proxy_destroy", xhud_wl_proxy_destroy.self),
+                    version: try sym("wl_proxy_get_version", xhud_wl_proxy_get_version.self)))
         } catch {
             return .failure(error)
         }

@@ -22,23 +22,32 @@ final class ShmBuffer {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         guard ftruncate(fd, off_t(size)) == 0, let m = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
-              m != MAP_FAILED else { return nil }
-        guard let pool = connection.request(shm, 0, [wl_argument(n: 0), wl_argument(h: fd), wl_argument(i: Int32(size))],
-                                            creating: xhud_wl_shm_pool_interface()),
-              let b = connection.request(pool, 0, [wl_argument(n: 0), wl_argument(i: 0), wl_argument(i: Int32(width)),
-                                                   wl_argument(i: Int32(height)), wl_argument(i: Int32(stride)), wl_argument(u: 0)],
-                                         creating: xhud_wl_buffer_interface()) else {
+            m != MAP_FAILED
+        else { return nil }
+        guard
+            let pool = connection.request(
+                shm, 0, [wl_argument(n: 0), wl_argument(h: fd), wl_argument(i: Int32(size))],
+                creating: xhud_wl_shm_pool_interface()),
+            let b = connection.request(
+                pool, 0,
+                [
+                    wl_argument(n: 0), wl_argument(i: 0), wl_argument(i: Int32(width)),
+                    wl_argument(i: Int32(height)), wl_argument(i: Int32(stride)), wl_argument(u: 0),
+                ],
+                creating: xhud_wl_buffer_interface())
+        else {
             munmap(m, size)
             return nil
         }
-        connection.destroy(pool, opcode: 1)   // the buffer keeps the memory
+        connection.destroy(pool, opcode: 1)  // the buffer keeps the memory
         self.connection = connection
         self.width = width
         self.height = height
         memory = m
         buffer = b
-        surface = cairo_image_surface_create_for_data(m.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                      Int32(width), Int32(height), Int32(stride))
+        surface = cairo_image_surface_create_for_data(
+            m.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+            Int32(width), Int32(height), Int32(stride))
     }
 
     deinit {

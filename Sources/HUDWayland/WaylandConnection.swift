@@ -50,10 +50,12 @@ package final class WaylandConnection {
             bindGlobal(args[0].u, String(cString: name), args[2].u)
         }
         _ = lib.roundtrip(d)
-        _ = lib.roundtrip(d)   // the outputs' modes and scales
+        _ = lib.roundtrip(d)  // the outputs' modes and scales
         guard compositor != nil, shm != nil else { throw .missing("the Wayland compositor offers no wl_compositor or wl_shm") }
         guard layerShell != nil else {
-            throw .missing("the Wayland compositor does not offer zwlr_layer_shell_v1 (sway, Hyprland, river and KDE do; GNOME does not: xhud draws through XWayland there)")
+            throw .missing(
+                "the Wayland compositor does not offer zwlr_layer_shell_v1 (sway, Hyprland, river and KDE do; GNOME does not: xhud draws through XWayland there)"
+            )
         }
         guard !screens.isEmpty else { throw .missing("the Wayland compositor has no output") }
     }
@@ -84,19 +86,19 @@ package final class WaylandConnection {
             listen(o) { [unowned self] op, args in
                 guard let i = screens.firstIndex(where: { $0.proxy == o }) else { return }
                 switch op {
-                case 1 where args[0].u & 1 != 0:   // mode, the current one
+                case 1 where args[0].u & 1 != 0:  // mode, the current one
                     screens[i].pixelWidth = Int(args[1].i)
                     screens[i].pixelHeight = Int(args[2].i)
                     if args[3].i > 0 { screens[i].refresh = Double(args[3].i) / 1000 }
                 case 3: screens[i].scale = max(1, Int(args[0].i))
-                case 4: screens[i].outputName = args[0].s.map { String(cString: $0) }   // since version 4
+                case 4: screens[i].outputName = args[0].s.map { String(cString: $0) }  // since version 4
                 default: break
                 }
             }
         case "wl_seat" where seat == nil:
             seat = bind(xhud_wl_seat_interface(), min(version, 5))
             listen(seat) { [unowned self] op, args in
-                guard op == 0 else { return }   // capabilities
+                guard op == 0 else { return }  // capabilities
                 // A device gone (a virtual keyboard's client ended) leaves its object inert: it is
                 // released, and a new one asked for when a device comes back.
                 let caps = args[0].u
@@ -124,12 +126,12 @@ package final class WaylandConnection {
     private func pointerEvent(_ op: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
         func fixed(_ f: wl_fixed_t) -> Double { Double(f) / 256 }
         switch op {
-        case 0:   // enter
+        case 0:  // enter
             pointerSurface = args[1].o
             pointerPosition = Point(x: fixed(args[2].f), y: fixed(args[3].f))
-        case 1: pointerSurface = nil   // leave
-        case 2: pointerPosition = Point(x: fixed(args[1].f), y: fixed(args[2].f))   // motion
-        case 3:   // button
+        case 1: pointerSurface = nil  // leave
+        case 2: pointerPosition = Point(x: fixed(args[1].f), y: fixed(args[2].f))  // motion
+        case 3:  // button
             if let s = pointerSurface { onButton?(s, pointerPosition, args[2].u, args[3].u == 1) }
         default: break
         }
@@ -139,10 +141,10 @@ package final class WaylandConnection {
     /// the evdev code every keymap gives it (no keymap is read: its descriptor is closed).
     private func keyboardEvent(_ op: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
         switch op {
-        case 0: close(args[1].h)   // keymap
-        case 1: keyboardSurface = args[1].o   // enter
-        case 2: keyboardSurface = nil   // leave
-        case 3:   // key: KEY_ESC (1), pressed
+        case 0: close(args[1].h)  // keymap
+        case 1: keyboardSurface = args[1].o  // enter
+        case 2: keyboardSurface = nil  // leave
+        case 3:  // key: KEY_ESC (1), pressed
             if args[2].u == 1, args[3].u == 1, let s = keyboardSurface { onEscape?(s) }
         default: break
         }
@@ -158,8 +160,10 @@ package final class WaylandConnection {
     /// Sends request `opcode` on `proxy`; `creating`: the interface of the object it makes (its
     /// new_id argument is in `args`), of `version` (default: the proxy's).
     @discardableResult
-    func request(_ proxy: OpaquePointer, _ opcode: UInt32, _ args: [wl_argument], creating: UnsafePointer<wl_interface>? = nil,
-                 version: UInt32? = nil, destroying: Bool = false) -> OpaquePointer? {
+    func request(
+        _ proxy: OpaquePointer, _ opcode: UInt32, _ args: [wl_argument], creating: UnsafePointer<wl_interface>? = nil,
+        version: UInt32? = nil, destroying: Bool = false
+    ) -> OpaquePointer? {
         var a = args
         let v = version ?? lib.version(proxy)
         return a.withUnsafeMutableBufferPointer { lib.marshal(proxy, opcode, creating, v, destroying ? 1 : 0, $0.baseAddress) }
@@ -169,12 +173,14 @@ package final class WaylandConnection {
     func listen(_ proxy: OpaquePointer?, _ handler: @escaping (UInt32, UnsafeMutablePointer<wl_argument>) -> Void) {
         guard let proxy else { return }
         handlers[proxy] = handler
-        _ = lib.addDispatcher(proxy, { implementation, target, opcode, _, args in
-            guard let implementation, let target, let args else { return 0 }
-            let c = Unmanaged<WaylandConnection>.fromOpaque(implementation).takeUnretainedValue()
-            c.handlers[OpaquePointer(target)]?(opcode, args)
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        _ = lib.addDispatcher(
+            proxy,
+            { implementation, target, opcode, _, args in
+                guard let implementation, let target, let args else { return 0 }
+                let c = Unmanaged<WaylandConnection>.fromOpaque(implementation).takeUnretainedValue()
+                c.handlers[OpaquePointer(target)]?(opcode, args)
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
     /// Destroys a proxy whose interface has no destructor request (callbacks) or after one.

@@ -19,16 +19,19 @@ package final class WaylandHUD: HUDBackend {
     /// A HUD on `loop`, not shown yet: its controller, which holds the backend.
     /// `output`: an output's name or index (nil, "pointer", "focused", "primary": the first);
     /// `area`: a rectangle of it (device pixels), nil for all of it.
-    package static func makeHUD(loop: WaylandLoop, configuration: HUDConfiguration, output: String? = nil, area: Rect? = nil,
-                                scale: Double? = nil) throws -> HUDController {
+    package static func makeHUD(
+        loop: WaylandLoop, configuration: HUDConfiguration, output: String? = nil, area: Rect? = nil,
+        scale: Double? = nil
+    ) throws -> HUDController {
         let screen = try loop.connection.screen(named: output)
         var region = screen.rect
         if let area {
             region = area.intersection(screen.rect)
             guard !region.isEmpty else { throw WaylandError.missing("the geometry lies outside the output") }
         }
-        return try HUDController(backend: WaylandHUD(loop: loop, screen: screen), configuration: configuration, region: region,
-                                 scale: scale ?? Double(screen.scale))
+        return try HUDController(
+            backend: WaylandHUD(loop: loop, screen: screen), configuration: configuration, region: region,
+            scale: scale ?? Double(screen.scale))
     }
 
     private init(loop: WaylandLoop, screen: WaylandScreen) {

@@ -115,7 +115,8 @@ package final class WaylandLoop: PollingLoop {
         for h in huds { h.controller?.unmapForExit() }
         _ = lib.roundtrip(d)
         if Environment.isSet("XHUD_STATS") {
-            Console.error("xhud-stats: frames=\(huds.map { $0.controller?.framesDrawn ?? 0 }.reduce(0, +)) ticks=\(ticks) refresh=\(1 / framePeriod)\n")
+            Console.error(
+                "xhud-stats: frames=\(huds.map { $0.controller?.framesDrawn ?? 0 }.reduce(0, +)) ticks=\(ticks) refresh=\(1 / framePeriod)\n")
         }
         return exitCode
     }

@@ -102,31 +102,32 @@ final class WaylandOutput: HUDOutput {
         guard let s = connection.request(compositor, 0, [wl_argument(n: 0)], creating: xhud_wl_surface_interface()) else { return }
         surface = s
         layerSurface = "xhud".withCString {
-            connection.request(shell, 0, [wl_argument(n: 0), wl_argument(o: s), wl_argument(o: screen.proxy), wl_argument(u: 3), wl_argument(s: $0)],
-                               creating: xhud_layer_surface_interface())
+            connection.request(
+                shell, 0, [wl_argument(n: 0), wl_argument(o: s), wl_argument(o: screen.proxy), wl_argument(u: 3), wl_argument(s: $0)],
+                creating: xhud_layer_surface_interface())
         }
         guard let l = layerSurface else { return }
         connection.listen(l) { [unowned self] op, args in
             switch op {
-            case 0:   // configure: the size is ours (set_size); the next commit answers it
+            case 0:  // configure: the size is ours (set_size); the next commit answers it
                 connection.request(l, 6, [wl_argument(u: args[0].u)])
                 configured = true
                 heldWhole = true
                 // A configure after the first (a new size) shows the last frame again.
                 if held == nil { held = shown }
                 showHeld()
-            case 1:   // closed: the output went away (or the compositor took the surface down)
+            case 1:  // closed: the output went away (or the compositor took the surface down)
                 unmap()
                 onClosed?()
             default: break
             }
         }
-        connection.request(l, 2, [wl_argument(i: -1)])   // exclusive zone: never moved for panels
-        connection.request(l, 4, [wl_argument(u: 0)])    // keyboard interactivity: none
+        connection.request(l, 2, [wl_argument(i: -1)])  // exclusive zone: never moved for panels
+        connection.request(l, 4, [wl_argument(u: 0)])  // keyboard interactivity: none
         if connection.compositorVersion >= 3 { connection.request(s, 8, [wl_argument(i: Int32(screen.scale))]) }
         place()
         applyInput()
-        connection.request(s, 6, [])   // the first commit, without a buffer: the compositor configures
+        connection.request(s, 6, [])  // the first commit, without a buffer: the compositor configures
     }
 
     func unmap() {
@@ -209,8 +210,12 @@ final class WaylandOutput: HUDOutput {
         placement = p
         connection.request(l, 0, [wl_argument(u: UInt32(p.width)), wl_argument(u: UInt32(p.height))])
         connection.request(l, 1, [wl_argument(u: p.anchor)])
-        connection.request(l, 3, [wl_argument(i: Int32(p.margins.top)), wl_argument(i: Int32(p.margins.right)),
-                                  wl_argument(i: Int32(p.margins.bottom)), wl_argument(i: Int32(p.margins.left))])
+        connection.request(
+            l, 3,
+            [
+                wl_argument(i: Int32(p.margins.top)), wl_argument(i: Int32(p.margins.right)),
+                wl_argument(i: Int32(p.margins.bottom)), wl_argument(i: Int32(p.margins.left)),
+            ])
     }
 
     /// The bezel takes clicks when the HUD does (a button, a click handler), the whole surface
@@ -224,8 +229,11 @@ final class WaylandOutput: HUDOutput {
             rects = [Rect(x: 0, y: 0, width: rect.width / k, height: rect.height / k)]
         } else if !clickThrough, !inputRect.isEmpty {
             let r = inputRect
-            rects = [Rect(x: (r.x / k).rounded(.down), y: (r.y / k).rounded(.down),
-                          width: (r.width / k).rounded(.up) + 1, height: (r.height / k).rounded(.up) + 1)]
+            rects = [
+                Rect(
+                    x: (r.x / k).rounded(.down), y: (r.y / k).rounded(.down),
+                    width: (r.width / k).rounded(.up) + 1, height: (r.height / k).rounded(.up) + 1)
+            ]
         }
         guard let region = connection.region(rects) else { return }
         connection.request(s, 5, [wl_argument(o: region)])
@@ -247,7 +255,7 @@ final class WaylandOutput: HUDOutput {
             slots.reset()
             for (i, b) in buffers.enumerated() {
                 connection.listen(b.buffer) { [unowned self] op, _ in
-                    guard op == 0 else { return }   // release
+                    guard op == 0 else { return }  // release
                     slots.released(i)
                     showHeld()
                 }
@@ -264,8 +272,12 @@ final class WaylandOutput: HUDOutput {
         applyInput()
         connection.request(s, 1, [wl_argument(o: buffers[i].buffer), wl_argument(i: 0), wl_argument(i: 0)])
         if connection.compositorVersion >= 4 {
-            connection.request(s, 9, [wl_argument(i: Int32(area.x)), wl_argument(i: Int32(area.y)),
-                                      wl_argument(i: Int32(area.width)), wl_argument(i: Int32(area.height))])
+            connection.request(
+                s, 9,
+                [
+                    wl_argument(i: Int32(area.x)), wl_argument(i: Int32(area.y)),
+                    wl_argument(i: Int32(area.width)), wl_argument(i: Int32(area.height)),
+                ])
         } else {
             connection.request(s, 2, [wl_argument(i: 0), wl_argument(i: 0), wl_argument(i: Int32.max), wl_argument(i: Int32.max)])
         }

@@ -102,7 +102,8 @@ package final class HUDLoop: PollingLoop {
         XSync(display.handle, 0)
         if Environment.isSet("XHUD_STATS") {
             let rate = huds.first?.refreshRate ?? 60
-            Console.error("xhud-stats: frames=\(huds.map { $0.controller?.framesDrawn ?? 0 }.reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n")
+            Console.error(
+                "xhud-stats: frames=\(huds.map { $0.controller?.framesDrawn ?? 0 }.reduce(0, +)) ticks=\(link?.ticks ?? 0) refresh=\(rate)\n")
         }
         return exitCode
     }

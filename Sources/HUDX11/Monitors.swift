@@ -74,8 +74,11 @@ extension X11Display {
         if asked != 0, let infos = xhud_monitors_take(handle, asked, &n) {
             defer { free(infos) }
             for (i, m) in UnsafeBufferPointer(start: infos, count: Int(n)).enumerated() {
-                var monitor = Monitor(name: "monitor-\(i)", rect: Rect(x: Double(m.x), y: Double(m.y), width: Double(m.width),
-                                                                   height: Double(m.height)), primary: m.primary != 0)
+                var monitor = Monitor(
+                    name: "monitor-\(i)",
+                    rect: Rect(
+                        x: Double(m.x), y: Double(m.y), width: Double(m.width),
+                        height: Double(m.height)), primary: m.primary != 0)
                 monitor.nameAtom = m.name
                 list.append(monitor)
             }
@@ -105,7 +108,9 @@ extension X11Display {
     /// The refresh rate of the CRTC that shows a point, from its mode line; 60 when unknown.
     package func refreshRate(at p: Point) -> Double {
         let rates: [(rect: Rect, hz: Double)]
-        if rootState.randrEventBase != nil, let known = rootState.crtcRates { rates = known } else {
+        if rootState.randrEventBase != nil, let known = rootState.crtcRates {
+            rates = known
+        } else {
             rates = readCRTCRates()
             if rootState.randrEventBase != nil { rootState.crtcRates = rates }
         }

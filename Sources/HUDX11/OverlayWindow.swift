@@ -13,7 +13,7 @@ package final class OverlayWindow {
     package let display: X11Display
     package private(set) var window: Window = 0
     package private(set) var blocker: Window = 0
-    package private(set) var rect: Rect           // root coordinates, device pixels
+    package private(set) var rect: Rect  // root coordinates, device pixels
     package private(set) var isMapped = false
     /// Where the blocker covers (root coordinates), when there is one.
     package private(set) var blockerRect: Rect?
@@ -40,12 +40,14 @@ package final class OverlayWindow {
         colormap = XCreateColormap(d, display.root, visual, AllocNone)
         attrs.colormap = colormap
         attrs.border_pixel = 0
-        attrs.background_pixmap = 0     // None: nothing is painted before the first frame
+        attrs.background_pixmap = 0  // None: nothing is painted before the first frame
         attrs.event_mask = Int(ButtonPressMask | ButtonReleaseMask | ExposureMask | PointerMotionMask | LeaveWindowMask)
         let r = rect.integral
-        window = XCreateWindow(d, display.root, Int32(saturating: r.x), Int32(saturating: r.y), UInt32(saturating: max(1, r.width)), UInt32(saturating: max(1, r.height)), 0,
-                               depth, UInt32(InputOutput), visual,
-                               UInt(CWOverrideRedirect | CWColormap | CWBorderPixel | CWBackPixmap | CWEventMask), &attrs)
+        window = XCreateWindow(
+            d, display.root, Int32(saturating: r.x), Int32(saturating: r.y), UInt32(saturating: max(1, r.width)),
+            UInt32(saturating: max(1, r.height)), 0,
+            depth, UInt32(InputOutput), visual,
+            UInt(CWOverrideRedirect | CWColormap | CWBorderPixel | CWBackPixmap | CWEventMask), &attrs)
         setProperties(window)
         if clickThrough { setInputShape(empty: true) }
 
@@ -54,8 +56,10 @@ package final class OverlayWindow {
             var battrs = XSetWindowAttributes()
             battrs.override_redirect = 1
             battrs.event_mask = Int(ButtonPressMask | ButtonReleaseMask)
-            blocker = XCreateWindow(d, display.root, Int32(saturating: region.x), Int32(saturating: region.y), UInt32(saturating: max(1, region.width)), UInt32(saturating: max(1, region.height)), 0,
-                                    0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect | CWEventMask), &battrs)
+            blocker = XCreateWindow(
+                d, display.root, Int32(saturating: region.x), Int32(saturating: region.y), UInt32(saturating: max(1, region.width)),
+                UInt32(saturating: max(1, region.height)), 0,
+                0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect | CWEventMask), &battrs)
             setProperties(blocker)
         }
     }
@@ -64,7 +68,7 @@ package final class OverlayWindow {
         let d = display.handle
         if blocker != 0 { XDestroyWindow(d, blocker) }
         XDestroyWindow(d, window)
-        XFreeColormap(d, colormap)   // a long-lived server makes one per HUD
+        XFreeColormap(d, colormap)  // a long-lived server makes one per HUD
         XFlush(d)
     }
 
@@ -72,8 +76,9 @@ package final class OverlayWindow {
     /// "xhud" for compositor rules.
     func setTitle(_ title: String) {
         let bytes = Array((title.isEmpty ? "xhud" : title).utf8)
-        XChangeProperty(display.handle, window, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace,
-                        bytes, Int32(bytes.count))
+        XChangeProperty(
+            display.handle, window, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace,
+            bytes, Int32(bytes.count))
     }
 
     /// Names and types that compositor rules and window managers can target.
@@ -83,18 +88,21 @@ package final class OverlayWindow {
             var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: name))
             XSetClassHint(d, w, &hint)
             XStoreName(d, w, name)
-            XChangeProperty(d, w, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace,
-                            UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), 4)
+            XChangeProperty(
+                d, w, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8, PropModeReplace,
+                UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), 4)
         }
         var type = display.atom("_NET_WM_WINDOW_TYPE_NOTIFICATION")
         withUnsafeBytes(of: &type) { p in
-            _ = XChangeProperty(d, w, display.atom("_NET_WM_WINDOW_TYPE"), XA_ATOM, 32, PropModeReplace,
-                            p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+            _ = XChangeProperty(
+                d, w, display.atom("_NET_WM_WINDOW_TYPE"), XA_ATOM, 32, PropModeReplace,
+                p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
         }
         var states = [display.atom("_NET_WM_STATE_ABOVE"), display.atom("_NET_WM_STATE_SKIP_TASKBAR"), display.atom("_NET_WM_STATE_SKIP_PAGER")]
         states.withUnsafeMutableBytes { p in
-            _ = XChangeProperty(d, w, display.atom("_NET_WM_STATE"), XA_ATOM, 32, PropModeReplace,
-                            p.baseAddress!.assumingMemoryBound(to: UInt8.self), 3)
+            _ = XChangeProperty(
+                d, w, display.atom("_NET_WM_STATE"), XA_ATOM, 32, PropModeReplace,
+                p.baseAddress!.assumingMemoryBound(to: UInt8.self), 3)
         }
         // Never take keyboard focus.
         var hints = XWMHints()
@@ -140,10 +148,12 @@ package final class OverlayWindow {
         let d = display.handle
         let i = r.integral
         rect = i
-        XMoveResizeWindow(d, window, Int32(saturating: i.x), Int32(saturating: i.y), UInt32(saturating: max(1, i.width)), UInt32(saturating: max(1, i.height)))
+        XMoveResizeWindow(
+            d, window, Int32(saturating: i.x), Int32(saturating: i.y), UInt32(saturating: max(1, i.width)), UInt32(saturating: max(1, i.height)))
         if blocker != 0, let b = region?.integral {
             blockerRect = b
-            XMoveResizeWindow(d, blocker, Int32(saturating: b.x), Int32(saturating: b.y), UInt32(saturating: max(1, b.width)), UInt32(saturating: max(1, b.height)))
+            XMoveResizeWindow(
+                d, blocker, Int32(saturating: b.x), Int32(saturating: b.y), UInt32(saturating: max(1, b.width)), UInt32(saturating: max(1, b.height)))
         }
     }
 
@@ -171,8 +181,9 @@ package final class OverlayWindow {
         var values = spans.flatMap { [UInt(Int(truncatingIfNeeded: $0.x)), UInt(Int(truncatingIfNeeded: $0.y)), UInt($0.width), UInt($0.height)] }
         let count = Int32(values.count)
         values.withUnsafeMutableBytes { p in
-            _ = XChangeProperty(d, window, name, XA_CARDINAL, 32, PropModeReplace,
-                            p.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
+            _ = XChangeProperty(
+                d, window, name, XA_CARDINAL, 32, PropModeReplace,
+                p.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
         }
     }
 
@@ -181,8 +192,9 @@ package final class OverlayWindow {
     package func setShadowHint(_ on: Bool) {
         var value: UInt = on ? 1 : 0
         withUnsafeBytes(of: &value) { p in
-            _ = XChangeProperty(display.handle, window, display.atom("_COMPTON_SHADOW"), XA_CARDINAL, 32, PropModeReplace,
-                            p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+            _ = XChangeProperty(
+                display.handle, window, display.atom("_COMPTON_SHADOW"), XA_CARDINAL, 32, PropModeReplace,
+                p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
         }
     }
 
@@ -197,8 +209,9 @@ package final class OverlayWindow {
         let name = display.atom("_NET_WM_WINDOW_OPACITY")
         guard var value else { XDeleteProperty(display.handle, window, name); return }
         withUnsafeBytes(of: &value) { p in
-            _ = XChangeProperty(display.handle, window, name, XA_CARDINAL, 32, PropModeReplace,
-                                p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+            _ = XChangeProperty(
+                display.handle, window, name, XA_CARDINAL, 32, PropModeReplace,
+                p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
         }
     }
 

@@ -46,10 +46,10 @@ extension X11Display {
     }
 
     package func monitor(_ which: String) throws -> Monitor {
-        let all = unnamedMonitors()   // names are asked for only to choose by name
+        let all = unnamedMonitors()  // names are asked for only to choose by name
         switch which.lowercased() {
         case "pointer":
-            if all.count == 1 { return all[0] }   // no question to the server
+            if all.count == 1 { return all[0] }  // no question to the server
             let p = pointer()
             return all.first { $0.rect.contains(p) } ?? all[0]
         case "focused":

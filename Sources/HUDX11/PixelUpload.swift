@@ -37,8 +37,9 @@ final class UploadedImage {
         if useSHM, let (info, image) = UploadedImage.attachSegment(display, self.width, self.height) {
             shm = info
             shmImage = image
-            made = cairo_image_surface_create_for_data(UnsafeMutableRawPointer(info.pointee.shmaddr!).assumingMemoryBound(to: UInt8.self),
-                                                       CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height), Int32(self.width * 4))
+            made = cairo_image_surface_create_for_data(
+                UnsafeMutableRawPointer(info.pointee.shmaddr!).assumingMemoryBound(to: UInt8.self),
+                CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height), Int32(self.width * 4))
         }
         surface = made ?? cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))!
         // The pixmap starts transparent, as the shadow says.
@@ -76,14 +77,17 @@ final class UploadedImage {
 
     /// A shared segment the X server has attached, or nil (a remote server, no MIT-SHM, no
     /// memory): then plain requests carry the pixels.
-    private static func attachSegment(_ display: X11Display, _ w: Int, _ h: Int) -> (UnsafeMutablePointer<XShmSegmentInfo>, UnsafeMutablePointer<XImage>)? {
+    private static func attachSegment(
+        _ display: X11Display, _ w: Int, _ h: Int
+    ) -> (UnsafeMutablePointer<XShmSegmentInfo>, UnsafeMutablePointer<XImage>)? {
         let d = display.handle
         let info = UnsafeMutablePointer<XShmSegmentInfo>.allocate(capacity: 1)
         info.initialize(to: XShmSegmentInfo())
         func fail() -> (UnsafeMutablePointer<XShmSegmentInfo>, UnsafeMutablePointer<XImage>)? { info.deallocate(); return nil }
         var visualInfo = XVisualInfo()
         guard XMatchVisualInfo(d, display.screen, 32, TrueColor, &visualInfo) != 0,
-              let image = XShmCreateImage(d, visualInfo.visual, 32, ZPixmap, nil, info, UInt32(w), UInt32(h)) else { return fail() }
+            let image = XShmCreateImage(d, visualInfo.visual, 32, ZPixmap, nil, info, UInt32(w), UInt32(h))
+        else { return fail() }
         let size = Int(image.pointee.bytes_per_line) * h
         guard Int(image.pointee.bytes_per_line) == w * 4 else { XFree(image); return fail() }
         info.pointee.shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0o600)
@@ -114,7 +118,7 @@ final class UploadedImage {
             XFree(image)
             return fail()
         }
-        return (info, image)   // zero-filled by the kernel (shmget)
+        return (info, image)  // zero-filled by the kernel (shmget)
     }
 
     /// Sends what changed since the last upload; returns the rectangle sent (nil: nothing).
@@ -132,8 +136,11 @@ final class UploadedImage {
             let data = cairo_image_surface_get_data(surface)!
             var visualInfo = XVisualInfo()
             let visual = XMatchVisualInfo(d, display.screen, 32, TrueColor, &visualInfo) != 0 ? visualInfo.visual : XDefaultVisual(d, display.screen)
-            guard let image = XCreateImage(d, visual, 32, ZPixmap, 0, UnsafeMutableRawPointer(data).assumingMemoryBound(to: CChar.self),
-                                           UInt32(width), UInt32(height), 32, Int32(width * 4)) else { return nil }
+            guard
+                let image = XCreateImage(
+                    d, visual, 32, ZPixmap, 0, UnsafeMutableRawPointer(data).assumingMemoryBound(to: CChar.self),
+                    UInt32(width), UInt32(height), 32, Int32(width * 4))
+            else { return nil }
             XPutImage(d, pixmap, gc, image, Int32(x), Int32(y), Int32(x), Int32(y), UInt32(w), UInt32(h))
             image.pointee.data = nil
             XFree(image)

@@ -8,9 +8,11 @@ import HUDCore
 extension X11Display {
     /// The atoms xhud uses, interned with the connection's first questions (`X11Display.init`).
     static var knownAtoms: [String] {
-        ["UTF8_STRING", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE",
-         "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER", "_XROOTPMAP_ID", "_XSETROOT_ID",
-         "_KDE_NET_WM_BLUR_BEHIND_REGION", "_COMPTON_SHADOW"]
+        [
+            "UTF8_STRING", "_NET_WM_NAME", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE",
+            "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER", "_XROOTPMAP_ID", "_XSETROOT_ID",
+            "_KDE_NET_WM_BLUR_BEHIND_REGION", "_COMPTON_SHADOW",
+        ]
     }
 
     /// Asks now what a server's first HUD would otherwise ask, one round trip after another,

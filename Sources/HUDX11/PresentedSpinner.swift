@@ -54,12 +54,15 @@ final class PresentedSpinner {
     /// A frame in which only the spinner moved was composed on `canvas` (its square `area`,
     /// window pixels, in the back pixmap): kept as its step's frame; once a whole turn is kept
     /// and the display's MSC is known, the turn is handed to the X server. Returns whether it was.
-    func steadyFrame(_ spin: Composition.SteadySpin, area: Rect, canvas: ServerCanvas, window: OverlayWindow,
-                     draw: (Double) -> Void) -> Bool {
+    func steadyFrame(
+        _ spin: Composition.SteadySpin, area: Rect, canvas: ServerCanvas, window: OverlayWindow,
+        draw: (Double) -> Void
+    ) -> Bool {
         guard display.presentOpcode != nil, spin.steps >= 12, spin.steps <= 150, window.isMapped else { return false }
         let key = (ObjectIdentifier(canvas), canvas.generation)
         if source.map({ $0.canvas != key.0 || $0.generation != key.1 }) ?? true || area != square || spin.steps != steps
-            || spin.style != style || parent != window.window {
+            || spin.style != style || parent != window.window
+        {
             stop()
             dropTiles()
             source = key
@@ -84,7 +87,7 @@ final class PresentedSpinner {
                 draw(Double(step) / Double(steps))
                 tiles[tile] = canvas.copyBack(area)
             }
-            draw(Double(spin.step) / Double(steps))   // the back pixmap holds this frame again
+            draw(Double(spin.step) / Double(steps))  // the back pixmap holds this frame again
         }
         start(window: window, sync: sync)
         return true
@@ -131,10 +134,11 @@ final class PresentedSpinner {
         var attrs = XSetWindowAttributes()
         attrs.colormap = window.colormap
         attrs.border_pixel = 0
-        attrs.background_pixmap = 0   // None: until its first frame the parent's pixels stay
-        child = XCreateWindow(d, window.window, Int32(square.x), Int32(square.y), UInt32(square.width), UInt32(square.height), 0,
-                              window.depth, UInt32(InputOutput), window.visual,
-                              UInt(CWColormap | CWBorderPixel | CWBackPixmap), &attrs)
+        attrs.background_pixmap = 0  // None: until its first frame the parent's pixels stay
+        child = XCreateWindow(
+            d, window.window, Int32(square.x), Int32(square.y), UInt32(square.width), UInt32(square.height), 0,
+            window.depth, UInt32(InputOutput), window.visual,
+            UInt(CWColormap | CWBorderPixel | CWBackPixmap), &attrs)
         XMapWindow(d, child)
         queueTurn()
     }

@@ -70,7 +70,7 @@ extension X11Display {
     /// Forgets what an event says has changed; call it before the HUDs see the event.
     func noteEvent(_ ev: inout XEvent) {
         if let base = rootState.randrEventBase, ev.type == base + RRScreenChangeNotify || ev.type == base + RRNotify {
-            if ev.type == base + RRScreenChangeNotify { XRRUpdateConfiguration(&ev) }   // Xlib's screen size
+            if ev.type == base + RRScreenChangeNotify { XRRUpdateConfiguration(&ev) }  // Xlib's screen size
             rootState.crtcRates = nil
             forgetMonitors()
         } else if ev.type == ConfigureNotify, ev.xconfigure.window == root {

@@ -73,8 +73,10 @@ final class ServerCanvas {
 
     deinit {
         let d = display.handle
-        for p in [windowPicture, back.picture, layer?.picture ?? 0, contentPicture, spritePicture, backgroundPicture,
-                  blurTargetPicture] where p != 0 {
+        for p in [
+            windowPicture, back.picture, layer?.picture ?? 0, contentPicture, spritePicture, backgroundPicture,
+            blurTargetPicture,
+        ] where p != 0 {
             XRenderFreePicture(d, p)
         }
         XFreePixmap(d, back.pixmap)
@@ -127,7 +129,7 @@ final class ServerCanvas {
         generation += 1
         dropBlurred()
         if backgroundPicture != 0 { XRenderFreePicture(d, backgroundPicture); backgroundPicture = 0 }
-        let oldSnapshot = snapshotPixmap   // may be one of `under`: freed once copied from
+        let oldSnapshot = snapshotPixmap  // may be one of `under`: freed once copied from
         snapshotPixmap = 0
         defer { if oldSnapshot != 0 { XFreePixmap(d, oldSnapshot) } }
         background = b
@@ -142,14 +144,16 @@ final class ServerCanvas {
             var values = XGCValues()
             values.subwindow_mode = IncludeInferiors
             let gc = XCreateGC(d, snapshotPixmap, UInt(GCSubwindowMode), &values)
-            XCopyArea(d, display.root, snapshotPixmap, gc, Int32(saturating: rect.x), Int32(saturating: rect.y),
-                      UInt32(width), UInt32(height), 0, 0)
+            XCopyArea(
+                d, display.root, snapshotPixmap, gc, Int32(saturating: rect.x), Int32(saturating: rect.y),
+                UInt32(width), UInt32(height), 0, 0)
             let area = Rect(x: rect.x, y: rect.y, width: Double(width), height: Double(height))
             for u in under {
                 let i = u.rect.intersection(area)
                 guard !i.isEmpty else { continue }
-                XCopyArea(d, u.pixmap, snapshotPixmap, gc, Int32(saturating: i.x - u.rect.x), Int32(saturating: i.y - u.rect.y),
-                          UInt32(i.width), UInt32(i.height), Int32(saturating: i.x - rect.x), Int32(saturating: i.y - rect.y))
+                XCopyArea(
+                    d, u.pixmap, snapshotPixmap, gc, Int32(saturating: i.x - u.rect.x), Int32(saturating: i.y - u.rect.y),
+                    UInt32(i.width), UInt32(i.height), Int32(saturating: i.x - rect.x), Int32(saturating: i.y - rect.y))
             }
             XFreeGC(d, gc)
             snapshotRect = area
@@ -168,8 +172,10 @@ final class ServerCanvas {
     /// Composes a frame on the server and shows it: the content (and the turned sprite) with
     /// `alpha`, scaled by `zoom` about `zoomCentre` (window pixels), over the background; only
     /// `area` (window pixels) when given.
-    func present(alpha: Double, zoom: Double, zoomCentre: Point, spinner: Spinner?, windowOrigin: Point, area: Rect? = nil,
-                 toWindow: Bool = true) {
+    func present(
+        alpha: Double, zoom: Double, zoomCentre: Point, spinner: Spinner?, windowOrigin: Point, area: Rect? = nil,
+        toWindow: Bool = true
+    ) {
         let d = display.handle
         let a = clipped(area)
         guard !a.isEmpty else { return }
@@ -189,8 +195,9 @@ final class ServerCanvas {
             let r = Rect(x: spinner.centre.x - half * 1.5, y: spinner.centre.y - half * 1.5, width: half * 3, height: half * 3)
                 .integral.intersection(a)
             if !r.isEmpty {
-                XRenderComposite(d, PictOpOver, spritePicture, 0, layer.picture, Int32(r.x), Int32(r.y), 0, 0,
-                                 Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
+                XRenderComposite(
+                    d, PictOpOver, spritePicture, 0, layer.picture, Int32(r.x), Int32(r.y), 0, 0,
+                    Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
             }
             source = layer.picture
         }
@@ -218,8 +225,9 @@ final class ServerCanvas {
             if blurred == nil { makeBlurred() }
             if let blurred {
                 let bx = Int32(saturating: windowOrigin.x - blurredArea.x), by = Int32(saturating: windowOrigin.y - blurredArea.y)
-                XRenderComposite(d, mask == 0 ? PictOpSrc : PictOpOver, blurred.picture, mask, blurTarget(),
-                                 bx + x, by + y, x, y, x, y, w, h)
+                XRenderComposite(
+                    d, mask == 0 ? PictOpSrc : PictOpOver, blurred.picture, mask, blurTarget(),
+                    bx + x, by + y, x, y, x, y, w, h)
             }
         }
 
@@ -275,10 +283,13 @@ final class ServerCanvas {
         if r != blurRadius { dropBlurred(); generation += 1 }
         blurRadius = r
         let clip = spans.map {
-            XRectangle(x: Int16(saturating: $0.x), y: Int16(saturating: $0.y),
-                       width: UInt16(saturating: $0.width), height: UInt16(saturating: $0.height))
+            XRectangle(
+                x: Int16(saturating: $0.x), y: Int16(saturating: $0.y),
+                width: UInt16(saturating: $0.width), height: UInt16(saturating: $0.height))
         }
-        if clip.count != blurClip.count || !zip(clip, blurClip).allSatisfy({ $0.x == $1.x && $0.y == $1.y && $0.width == $1.width && $0.height == $1.height }) {
+        if clip.count != blurClip.count
+            || !zip(clip, blurClip).allSatisfy({ $0.x == $1.x && $0.y == $1.y && $0.width == $1.width && $0.height == $1.height })
+        {
             blurClip = clip
             generation += 1
             if blurTargetPicture != 0 { XRenderFreePicture(display.handle, blurTargetPicture); blurTargetPicture = 0 }
@@ -323,7 +334,7 @@ final class ServerCanvas {
         func picture(_ w: Int, _ h: Int) -> (Pixmap, Picture) {
             let p = XCreatePixmap(d, display.root, UInt32(w), UInt32(h), depth)
             var attrs = XRenderPictureAttributes()
-            attrs.repeat = RepeatPad   // edge pixels extend: no dark rim at the window's edge
+            attrs.repeat = RepeatPad  // edge pixels extend: no dark rim at the window's edge
             return (p, XRenderCreatePicture(d, p, format, UInt(CPRepeat), &attrs))
         }
         func free(_ p: (Pixmap, Picture)) { XRenderFreePicture(d, p.1); XFreePixmap(d, p.0) }
@@ -399,14 +410,14 @@ final class ServerCanvas {
         op(PictOpHSLLuminosity, b, lum)
         // plus = max(0, B - L) = 1 - min(1, L + (1 - B)).
         op(PictOpSrc, white, plus)
-        op(PictOpDifference, b, plus)            // 1 - B
-        op(PictOpAdd, lum, plus)                 // min(1, L + 1 - B)
-        op(PictOpDifference, white, plus)        // max(0, B - L)
+        op(PictOpDifference, b, plus)  // 1 - B
+        op(PictOpAdd, lum, plus)  // min(1, L + 1 - B)
+        op(PictOpDifference, white, plus)  // max(0, B - L)
         // minus = max(0, L - B) = 1 - min(1, B + (1 - L)).
         op(PictOpSrc, white, minus)
-        op(PictOpDifference, lum, minus)         // 1 - L
-        op(PictOpAdd, b, minus)                  // min(1, B + 1 - L)
-        op(PictOpDifference, white, minus)       // max(0, L - B)
+        op(PictOpDifference, lum, minus)  // 1 - L
+        op(PictOpAdd, b, minus)  // min(1, B + 1 - L)
+        op(PictOpDifference, white, minus)  // max(0, L - B)
         // B + s·plus - s·minus (the subtraction: invert, add, invert).
         op(PictOpAdd, plus, b, mask: amount)
         op(PictOpDifference, white, b)
@@ -417,8 +428,9 @@ final class ServerCanvas {
     /// Shows the last frame again (an Expose): no new pixels, one request.
     func repaint(_ r: Rect) {
         let a = r.integral
-        XRenderComposite(display.handle, PictOpSrc, back.picture, 0, windowPicture, Int32(saturating: a.x), Int32(saturating: a.y),
-                         0, 0, Int32(saturating: a.x), Int32(saturating: a.y), UInt32(saturating: a.width), UInt32(saturating: a.height))
+        XRenderComposite(
+            display.handle, PictOpSrc, back.picture, 0, windowPicture, Int32(saturating: a.x), Int32(saturating: a.y),
+            0, 0, Int32(saturating: a.x), Int32(saturating: a.y), UInt32(saturating: a.width), UInt32(saturating: a.height))
     }
 
     private func setTransform(_ p: Picture, _ m: [Double]) {

@@ -31,11 +31,14 @@ package final class X11HUD: HUDBackend {
 
     /// A HUD over `parent` on `loop`, not shown yet: its controller, which holds the backend.
     /// `scale`: nil for the desktop's (`Xft.dpi` / 96).
-    package static func makeHUD(loop: HUDLoop, configuration: HUDConfiguration, parent: ParentSpec = .default,
-                                scale: Double? = nil) throws -> HUDController {
+    package static func makeHUD(
+        loop: HUDLoop, configuration: HUDConfiguration, parent: ParentSpec = .default,
+        scale: Double? = nil
+    ) throws -> HUDController {
         let backend = try X11HUD(loop: loop, parent: parent)
-        return try HUDController(backend: backend, configuration: configuration, region: backend.region.rect,
-                                 scale: scale ?? ((loop.display.xftDPI ?? 96) / 96))
+        return try HUDController(
+            backend: backend, configuration: configuration, region: backend.region.rect,
+            scale: scale ?? ((loop.display.xftDPI ?? 96) / 96))
     }
 
     private init(loop: HUDLoop, parent: ParentSpec) throws {
@@ -73,8 +76,9 @@ package final class X11HUD: HUDBackend {
     package var isComposited: Bool { composited }
     package var screenRect: Rect { display.screenRect }
     package func makeOutput(rect: Rect, blockInputOver: Rect?, clickThrough: Bool, overScreen: Bool) -> HUDOutput {
-        let o = X11Output(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
-                          composited: composited, overScreen: overScreen)
+        let o = X11Output(
+            display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
+            composited: composited, overScreen: overScreen)
         o.onBeneathChanged = { [weak self] in self?.controller?.beneathChanged() }
         o.spinner.loop = loop
         return o
@@ -129,14 +133,18 @@ package final class X11HUD: HUDBackend {
                 region.rect = rect
                 controller.regionMoved(to: rect)
             } else if ev.xconfigure.event == display.root, w != display.root, !ours(w), ev.xconfigure.override_redirect == 0,
-                      output?.isMapped == true {
+                output?.isMapped == true
+            {
                 // Stay above whatever a window manager or an application raised. Other override-redirect
                 // windows (other HUDs, menus) are left alone, so that two HUDs never fight over the top.
                 output?.raise()
             }
         case MapNotify:
             if ev.xmap.event == display.root, !ours(ev.xmap.window), ev.xmap.override_redirect == 0,
-               output?.isMapped == true { output?.raise() }
+                output?.isMapped == true
+            {
+                output?.raise()
+            }
         case UnmapNotify, DestroyNotify:
             let w = ev.type == UnmapNotify ? ev.xunmap.window : ev.xdestroywindow.window
             if let p = region.window, w == p {
@@ -155,8 +163,9 @@ package final class X11HUD: HUDBackend {
             }
         case ButtonRelease:
             let onWindow = ev.xbutton.window == output?.window.window
-            controller.pointerReleased(at: onWindow ? Point(x: Double(ev.xbutton.x), y: Double(ev.xbutton.y)) : Point(x: -1e9, y: -1e9),
-                                       primary: onWindow && ev.xbutton.button == 1)
+            controller.pointerReleased(
+                at: onWindow ? Point(x: Double(ev.xbutton.x), y: Double(ev.xbutton.y)) : Point(x: -1e9, y: -1e9),
+                primary: onWindow && ev.xbutton.button == 1)
         case KeyPress:
             if output?.escapeGrabbed == true, ev.xkey.keycode == XKeysymToKeycode(display.handle, KeySym(XK_Escape)) {
                 controller.escapePressed()

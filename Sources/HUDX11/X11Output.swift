@@ -42,15 +42,16 @@ final class X11Output: HUDOutput {
         self.blockInputOver = blockInputOver
         self.clickThrough = clickThrough
         spinner = PresentedSpinner(display: display)
-        window = OverlayWindow(display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
-                               translucent: composited)
+        window = OverlayWindow(
+            display: display, rect: rect, blockInputOver: blockInputOver, clickThrough: clickThrough,
+            translucent: composited)
         canvas = X11Output.makeCanvas(display, window, useSHM)
         chooseBackground()
         display.outputs.append(Weak(self))
     }
 
     deinit {
-        spinner.stop()   // before its parent window goes
+        spinner.stop()  // before its parent window goes
         grabEscape(false)
         if window.isMapped { vacate(window.rect) }
         display.outputs.removeAll { $0.value == nil || $0.value === self }
@@ -58,8 +59,9 @@ final class X11Output: HUDOutput {
     }
 
     private static func makeCanvas(_ display: X11Display, _ window: OverlayWindow, _ useSHM: Bool) -> ServerCanvas {
-        ServerCanvas(display: display, window: window.window, visual: window.visual, depth: window.depth,
-                     width: Int(window.rect.width), height: Int(window.rect.height), useSHM: useSHM)
+        ServerCanvas(
+            display: display, window: window.window, visual: window.visual, depth: window.depth,
+            width: Int(window.rect.width), height: Int(window.rect.height), useSHM: useSHM)
     }
 
     var rect: Rect { window.rect }
@@ -98,8 +100,9 @@ final class X11Output: HUDOutput {
         if !window.everMapped {
             // Never configured before its first map (see OverlayWindow.map): made anew where it goes.
             guard r.integral != window.rect || blockInputOver.map({ $0 != region }) == true else { return }
-            window = OverlayWindow(display: display, rect: r, blockInputOver: blockInputOver == nil ? nil : region,
-                                   clickThrough: clickThrough, translucent: composited)
+            window = OverlayWindow(
+                display: display, rect: r, blockInputOver: blockInputOver == nil ? nil : region,
+                clickThrough: clickThrough, translucent: composited)
             if let title { window.setTitle(title) }
             canvas = X11Output.makeCanvas(display, window, useSHM)
             chooseBackground()
@@ -134,8 +137,9 @@ final class X11Output: HUDOutput {
             // there, with what this window covered put back from its own copy (the window is
             // never unmapped to see beneath it: no blink, no wait for the windows to repaint).
             let own = canvas.snapshot
-            let next = ServerCanvas(display: display, window: window.window, visual: window.visual, depth: window.depth,
-                                    width: Int(to.width), height: Int(to.height), useSHM: useSHM)
+            let next = ServerCanvas(
+                display: display, window: window.window, visual: window.visual, depth: window.depth,
+                width: Int(to.width), height: Int(to.height), useSHM: useSHM)
             next.setBackground(.snapshot, rect: to, under: underOtherHUDs() + (own.map { [$0] } ?? []))
             canvas = next
             window.move(to: r, blocker: region)
@@ -150,7 +154,7 @@ final class X11Output: HUDOutput {
             look = nil
             shapeKey = nil
         } else {
-            if !composited { chooseBackground() }   // a copy of the screen is only true where it was taken
+            if !composited { chooseBackground() }  // a copy of the screen is only true where it was taken
         }
     }
 
@@ -225,16 +229,18 @@ final class X11Output: HUDOutput {
         window.setOpacity(fadedByCompositor ? c.alpha : 1)
         guard let spin = c.steadySpin, let s = c.spinner, !fadedByCompositor else {
             spinner.stop()
-            canvas.present(alpha: fadedByCompositor ? 1 : c.alpha, zoom: c.zoom, zoomCentre: c.zoomCentre,
-                           spinner: c.spinner.map { ServerCanvas.Spinner(centre: $0.centre, angle: $0.angle) },
-                           windowOrigin: origin, area: c.area)
+            canvas.present(
+                alpha: fadedByCompositor ? 1 : c.alpha, zoom: c.zoom, zoomCentre: c.zoomCentre,
+                spinner: c.spinner.map { ServerCanvas.Spinner(centre: $0.centre, angle: $0.angle) },
+                windowOrigin: origin, area: c.area)
             return
         }
         // The X server turns it already: its child window shows this step by now.
         if spinner.isRunning { return }
         func compose(angle: Double, toWindow: Bool) {
-            canvas.present(alpha: 1, zoom: 1, zoomCentre: c.zoomCentre, spinner: .init(centre: s.centre, angle: angle),
-                           windowOrigin: origin, area: c.area, toWindow: toWindow)
+            canvas.present(
+                alpha: 1, zoom: 1, zoomCentre: c.zoomCentre, spinner: .init(centre: s.centre, angle: angle),
+                windowOrigin: origin, area: c.area, toWindow: toWindow)
         }
         compose(angle: s.angle, toWindow: true)
         _ = spinner.steadyFrame(spin, area: canvas.clipped(c.area), canvas: canvas, window: window) { time in
@@ -294,8 +300,9 @@ final class X11Output: HUDOutput {
 
     private func remakeWindow() {
         let old = window
-        window = OverlayWindow(display: display, rect: old.rect, blockInputOver: old.blockerRect, clickThrough: clickThrough,
-                               translucent: composited)
+        window = OverlayWindow(
+            display: display, rect: old.rect, blockInputOver: old.blockerRect, clickThrough: clickThrough,
+            translucent: composited)
         if let title { window.setTitle(title) }
         canvas = X11Output.makeCanvas(display, window, useSHM)
         chooseBackground()
@@ -303,14 +310,13 @@ final class X11Output: HUDOutput {
         if old.isMapped { retiring = old }
     }
 
-
     private func chooseBackground() {
         if composited { return canvas.setBackground(.none, rect: window.rect) }
         // The screen as it is now, with what lies under our other HUDs (and under this one where
         // it was) put back: a HUD that moves or appears next to others needs no unmapping.
         let others = underOtherHUDs()
         if !window.isMapped {
-            beneathChanged = false   // a fresh copy
+            beneathChanged = false  // a fresh copy
             return canvas.setBackground(.snapshot, rect: window.rect, under: others)
         }
         // A new canvas for a mapped window (it changed size): the screen is taken with the
@@ -319,7 +325,7 @@ final class X11Output: HUDOutput {
         if wasMapped {
             window.unmap()
             XSync(display.handle, 0)
-            usleep(40_000)   // let the windows beneath repaint
+            usleep(40_000)  // let the windows beneath repaint
         }
         canvas.setBackground(.snapshot, rect: window.rect, under: others)
         if wasMapped { window.map() }
@@ -344,8 +350,9 @@ final class X11Output: HUDOutput {
         shapeKey = (bezel, zoom)
         let s = spans()
         let rects = s.map {
-            XRectangle(x: Int16(saturating: $0.x), y: Int16(saturating: $0.y),
-                       width: UInt16(saturating: $0.width), height: UInt16(saturating: $0.height))
+            XRectangle(
+                x: Int16(saturating: $0.x), y: Int16(saturating: $0.y),
+                width: UInt16(saturating: $0.width), height: UInt16(saturating: $0.height))
         }
         if !overScreen { window.setBoundingShape(rects) }
         canvas.setBlur(radius: composited ? 0 : blurRadius, spans: s)
@@ -360,7 +367,7 @@ final class X11Output: HUDOutput {
         look = (blur, shadow)
         blurRadius = blur
         window.setShadowHint(shadow)
-        shapeKey = nil   // the blur's region is set with the shape
+        shapeKey = nil  // the blur's region is set with the shape
     }
 }
 

@@ -43,14 +43,14 @@ extension X11Display {
             let nameStart = i + 4
             guard nameStart + nameLength <= b.count else { break }
             let name = String(decoding: b[nameStart..<nameStart + nameLength], as: UTF8.self)
-            i = nameStart + padded(nameLength) + 4   // and the last-change serial
+            i = nameStart + padded(nameLength) + 4  // and the last-change serial
             switch kind {
-            case 0: i += 4                                   // an integer
-            case 1:                                          // a string
+            case 0: i += 4  // an integer
+            case 1:  // a string
                 guard let length = card32(i), i + 4 + length <= b.count else { return out }
                 out[name] = String(decoding: b[i + 4..<i + 4 + length], as: UTF8.self)
                 i += 4 + padded(length)
-            case 2: i += 8                                   // a colour
+            case 2: i += 8  // a colour
             default: return out
             }
         }

@@ -9,7 +9,8 @@ public final class FoundationProgressSource: ProgressSource, @unchecked Sendable
     public func snapshot() -> ProgressSnapshot {
         let f = progress.fractionCompleted
         let text = progress.localizedDescription ?? ""
-        return ProgressSnapshot(fraction: f.isFinite ? min(max(f, 0), 1) : 0, isCancelled: progress.isCancelled,
-                                description: text.isEmpty ? nil : text)
+        return ProgressSnapshot(
+            fraction: f.isFinite ? min(max(f, 0), 1) : 0, isCancelled: progress.isCancelled,
+            description: text.isEmpty ? nil : text)
     }
 }

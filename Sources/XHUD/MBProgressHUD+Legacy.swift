@@ -89,25 +89,33 @@ extension MBProgressHUD {
     /// Shows the HUD, runs `block` on `queue` (default: a global queue), then hides the HUD;
     /// `completionBlock`, when given, becomes the HUD's and runs once it is hidden.
     @available(*, deprecated, message: "Use GCD directly.")
-    public func show(animated: Bool, whileExecuting block: @escaping @Sendable () -> Void,
-                     onQueue queue: DispatchQueue = .global(), completionBlock: MBProgressHUDCompletionBlock? = nil) {
+    public func show(
+        animated: Bool, whileExecuting block: @escaping @Sendable () -> Void,
+        onQueue queue: DispatchQueue = .global(), completionBlock: MBProgressHUDCompletionBlock? = nil
+    ) {
         runWhileShown(animated, block, queue, completionBlock)
     }
     /// The same, with Swift 3's `on:` for the queue.
     @available(*, deprecated, message: "Use GCD directly.")
-    public func show(animated: Bool, whileExecuting block: @escaping @Sendable () -> Void,
-                     on queue: DispatchQueue, completionBlock: MBProgressHUDCompletionBlock? = nil) {
+    public func show(
+        animated: Bool, whileExecuting block: @escaping @Sendable () -> Void,
+        on queue: DispatchQueue, completionBlock: MBProgressHUDCompletionBlock? = nil
+    ) {
         runWhileShown(animated, block, queue, completionBlock)
     }
     /// `showAnimated:whileExecutingBlock:onQueue:completionBlock:` as Swift 2 spelled it.
     @available(*, deprecated, message: "Use GCD directly.")
-    public func showAnimated(_ animated: Bool, whileExecutingBlock block: @escaping @Sendable () -> Void,
-                             onQueue queue: DispatchQueue = .global(), completionBlock: MBProgressHUDCompletionBlock? = nil) {
+    public func showAnimated(
+        _ animated: Bool, whileExecutingBlock block: @escaping @Sendable () -> Void,
+        onQueue queue: DispatchQueue = .global(), completionBlock: MBProgressHUDCompletionBlock? = nil
+    ) {
         runWhileShown(animated, block, queue, completionBlock)
     }
 
-    private func runWhileShown(_ animated: Bool, _ block: @escaping @Sendable () -> Void, _ queue: DispatchQueue,
-                               _ completion: MBProgressHUDCompletionBlock?) {
+    private func runWhileShown(
+        _ animated: Bool, _ block: @escaping @Sendable () -> Void, _ queue: DispatchQueue,
+        _ completion: MBProgressHUDCompletionBlock?
+    ) {
         if let completion { completionBlock = completion }
         lock.withLock { taskFlag = true }
         show(animated: animated)
@@ -122,25 +130,53 @@ extension MBProgressHUD {
 
     /// Whether a task runs; 1.x needs it no more, and the HUD shows after `graceTime` either way.
     @available(*, deprecated, message: "No longer needed.")
-    public var taskInProgress: Bool { get { lock.withLock { taskFlag } } set { lock.withLock { taskFlag = newValue } } }
+    public var taskInProgress: Bool {
+        get { lock.withLock { taskFlag } }
+        set { lock.withLock { taskFlag = newValue } }
+    }
 
     @available(*, deprecated, message: "Use label.text instead.")
-    public var labelText: String? { get { label.text } set { label.text = newValue } }
+    public var labelText: String? {
+        get { label.text }
+        set { label.text = newValue }
+    }
     @available(*, deprecated, message: "Use label.font instead.")
-    public var labelFont: UIFont { get { label.font } set { label.font = newValue } }
+    public var labelFont: UIFont {
+        get { label.font }
+        set { label.font = newValue }
+    }
     /// The labels, button and indicator share one colour here: this sets ``contentColor``.
     @available(*, deprecated, message: "Use label.textColor instead.")
-    public var labelColor: HUDColor? { get { contentColor } set { contentColor = newValue } }
+    public var labelColor: HUDColor? {
+        get { contentColor }
+        set { contentColor = newValue }
+    }
     @available(*, deprecated, message: "Use detailsLabel.text instead.")
-    public var detailsLabelText: String? { get { detailsLabel.text } set { detailsLabel.text = newValue } }
+    public var detailsLabelText: String? {
+        get { detailsLabel.text }
+        set { detailsLabel.text = newValue }
+    }
     @available(*, deprecated, message: "Use detailsLabel.font instead.")
-    public var detailsLabelFont: UIFont { get { detailsLabel.font } set { detailsLabel.font = newValue } }
+    public var detailsLabelFont: UIFont {
+        get { detailsLabel.font }
+        set { detailsLabel.font = newValue }
+    }
     /// Sets ``contentColor``, as `labelColor`.
     @available(*, deprecated, message: "Use detailsLabel.textColor instead.")
-    public var detailsLabelColor: HUDColor? { get { contentColor } set { contentColor = newValue } }
+    public var detailsLabelColor: HUDColor? {
+        get { contentColor }
+        set { contentColor = newValue }
+    }
     /// Sets ``contentColor``, as `labelColor`.
-    @available(*, deprecated, message: "Use UIAppearance to customize UIActivityIndicatorView. E.g.: [UIActivityIndicatorView appearanceWhenContainedIn:[MBProgressHUD class], nil].color = [UIColor redColor];")
-    public var activityIndicatorColor: HUDColor? { get { contentColor } set { contentColor = newValue } }
+    @available(
+        *, deprecated,
+        message:
+            "Use UIAppearance to customize UIActivityIndicatorView. E.g.: [UIActivityIndicatorView appearanceWhenContainedIn:[MBProgressHUD class], nil].color = [UIColor redColor];"
+    )
+    public var activityIndicatorColor: HUDColor? {
+        get { contentColor }
+        set { contentColor = newValue }
+    }
 
     /// The alpha of 0.9's flat bezel (default 0.8), black unless `color` is set: a flat bezel.
     @available(*, deprecated, message: "Customize bezelView properties instead.")
@@ -158,15 +194,28 @@ extension MBProgressHUD {
     @available(*, deprecated, message: "Customize the bezelView color instead.")
     public var color: HUDColor? {
         get { hud?.bezelColor }
-        set { hud?.modify { c in c.bezelColor = newValue; c.blur = 0 } }
+        set {
+            hud?.modify { c in
+                c.bezelColor = newValue; c.blur = 0
+            }
+        }
     }
     @available(*, deprecated, message: "Set offset.x instead.")
-    public var xOffset: CGFloat { get { offset.x } set { offset = CGPoint(x: newValue, y: offset.y) } }
+    public var xOffset: CGFloat {
+        get { offset.x }
+        set { offset = CGPoint(x: newValue, y: offset.y) }
+    }
     @available(*, deprecated, message: "Set offset.y instead.")
-    public var yOffset: CGFloat { get { offset.y } set { offset = CGPoint(x: offset.x, y: newValue) } }
+    public var yOffset: CGFloat {
+        get { offset.y }
+        set { offset = CGPoint(x: offset.x, y: newValue) }
+    }
     /// The bezel's corner radius (0.9's default is 10, the HUD's own).
     @available(*, deprecated, message: "Set bezelView.layer.cornerRadius instead.")
-    public var cornerRadius: CGFloat { get { CGFloat(hud?.cornerRadius ?? 10) } set { hud?.cornerRadius = Double(newValue) } }
+    public var cornerRadius: CGFloat {
+        get { CGFloat(hud?.cornerRadius ?? 10) }
+        set { hud?.cornerRadius = Double(newValue) }
+    }
     /// 0.9's dimmed background: a radial gradient, clear at the centre to black 0.75 at radius
     /// min(width, height) (the `.gradient` mask); it blocks input, as the HUD always did.
     @available(*, deprecated, message: "Customize HUD background properties instead.")
@@ -176,10 +225,16 @@ extension MBProgressHUD {
     }
 
     /// `isSquare` as 0.9 and Swift 2 spelled it.
-    public var square: Bool { get { isSquare } set { isSquare = newValue } }
+    public var square: Bool {
+        get { isSquare }
+        set { isSquare = newValue }
+    }
 }
 
 extension MBProgressHUD.Label {
     /// The labels, button and indicator share one colour here: this is the HUD's `contentColor`.
-    public var textColor: HUDColor? { get { hud?.contentColor } set { hud?.contentColor = newValue } }
+    public var textColor: HUDColor? {
+        get { hud?.contentColor }
+        set { hud?.contentColor = newValue }
+    }
 }

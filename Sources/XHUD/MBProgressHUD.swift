@@ -190,12 +190,21 @@ public final class MBProgressHUD: @unchecked Sendable {
         set { hud?.progress = Double(newValue) }
     }
     /// A `Progress` whose `fractionCompleted` drives the indicator, polled once a frame.
-    public var progressObject: Progress? { get { hud?.progressObject } set { hud?.progressObject = newValue } }
+    public var progressObject: Progress? {
+        get { hud?.progressObject }
+        set { hud?.progressObject = newValue }
+    }
     /// The image of `.customView`: a PNG or SVG file, or an icon name of the icon theme
     /// (`dialog-information`; symbolic icons take the content colour).
-    public var customView: String? { get { hud?.image } set { hud?.image = newValue } }
+    public var customView: String? {
+        get { hud?.image }
+        set { hud?.image = newValue }
+    }
     /// Colour of the labels, the button and the indicator (nil: the style's).
-    public var contentColor: HUDColor? { get { hud?.contentColor } set { hud?.contentColor = newValue } }
+    public var contentColor: HUDColor? {
+        get { hud?.contentColor }
+        set { hud?.contentColor = newValue }
+    }
     /// How the HUD shows and hides (default `.fade`).
     public var animationType: MBProgressHUDAnimation {
         get { MBProgressHUDAnimation(hud?.animation ?? .fade) }
@@ -207,21 +216,34 @@ public final class MBProgressHUD: @unchecked Sendable {
         set { hud?.offset = (Double(newValue.x), Double(newValue.y)) }
     }
     /// Space around the content and from the parent's edges (default 20).
-    public var margin: CGFloat { get { CGFloat(hud?.margin ?? 20) } set { hud?.margin = Double(newValue) } }
+    public var margin: CGFloat {
+        get { CGFloat(hud?.margin ?? 20) }
+        set { hud?.margin = Double(newValue) }
+    }
     /// The smallest size of the bezel.
     public var minSize: CGSize {
         get { hud.map { CGSize(width: $0.minSize.width, height: $0.minSize.height) } ?? .zero }
         set { hud?.minSize = (Double(newValue.width), Double(newValue.height)) }
     }
     /// A square bezel when it fits.
-    public var isSquare: Bool { get { hud?.isSquare ?? false } set { hud?.isSquare = newValue } }
+    public var isSquare: Bool {
+        get { hud?.isSquare ?? false }
+        set { hud?.isSquare = newValue }
+    }
     /// Seconds before the HUD appears; hidden before then, it never does.
-    public var graceTime: TimeInterval { get { hud?.graceTime ?? 0 } set { hud?.graceTime = newValue } }
+    public var graceTime: TimeInterval {
+        get { hud?.graceTime ?? 0 }
+        set { hud?.graceTime = newValue }
+    }
     /// Once shown, the HUD stays at least this long.
-    public var minShowTime: TimeInterval { get { hud?.minShowTime ?? 0 } set { hud?.minShowTime = newValue } }
+    public var minShowTime: TimeInterval {
+        get { hud?.minShowTime ?? 0 }
+        set { hud?.minShowTime = newValue }
+    }
     /// Whether a hidden HUD gives its window back (on by default).
     public var removeFromSuperViewOnHide: Bool {
-        get { hud?.removeFromParentOnHide ?? true } set { hud?.removeFromParentOnHide = newValue }
+        get { hud?.removeFromParentOnHide ?? true }
+        set { hud?.removeFromParentOnHide = newValue }
     }
     /// Whether the HUD catches input over its parent (the default); false lets it through.
     public var isUserInteractionEnabled: Bool {
@@ -233,7 +255,10 @@ public final class MBProgressHUD: @unchecked Sendable {
         }
     }
     /// Runs once the HUD has been hidden.
-    public var completionBlock: MBProgressHUDCompletionBlock? { get { hud?.completion } set { hud?.completion = newValue } }
+    public var completionBlock: MBProgressHUDCompletionBlock? {
+        get { hud?.completion }
+        set { hud?.completion = newValue }
+    }
     /// Told when the HUD has been hidden (held weakly).
     public var delegate: MBProgressHUDDelegate? {
         get { lock.withLock { delegateStorage } }
@@ -319,7 +344,10 @@ public final class MBProgressHUD: @unchecked Sendable {
         /// UIButton's `title(for:)`.
         public func title(for state: State) -> String? { state == .normal ? title : nil }
         /// Runs on a click on the button (and on Escape while the HUD blocks input).
-        public var action: (@Sendable () -> Void)? { get { hud?.onButton } set { hud?.onButton = newValue } }
+        public var action: (@Sendable () -> Void)? {
+            get { hud?.onButton }
+            set { hud?.onButton = newValue }
+        }
         /// Sets the action, as `addTarget(_:action:for: .touchUpInside)` does with a selector.
         public func addTarget(for events: Event = .touchUpInside, action: @escaping @Sendable () -> Void) {
             if events.contains(.touchUpInside) { self.action = action }

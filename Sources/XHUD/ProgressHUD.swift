@@ -224,8 +224,10 @@ public enum ProgressHUD {
         }
     }
 
-    private static func configure(_ hud: HUD, mode: HUDMode, status: String?, image: String?, settings s: State.Settings,
-                                  progress: Double? = nil) {
+    private static func configure(
+        _ hud: HUD, mode: HUDMode, status: String?, image: String?, settings s: State.Settings,
+        progress: Double? = nil
+    ) {
         var c = s.config
         c.mode = mode
         c.label = status ?? ""
@@ -265,7 +267,7 @@ public enum ProgressHUD {
             var config: HUDConfiguration = {
                 // SVProgressHUD's defaults, where they differ from MBProgressHUD's.
                 var c = HUDConfiguration()
-                c.mask = HUDMask.none       // input passes through
+                c.mask = HUDMask.none  // input passes through
                 c.cornerRadius = 14
                 c.imageSize = 28
                 c.tintImage = true

@@ -49,6 +49,8 @@ for path in paths {
     let settings = measure { _ = SettingsFile(path: path, text: text, keys: OptionTable.settingKeys) }
     let load = measure { _ = SettingsFile.load(path: path, keys: OptionTable.settingKeys) }
     func f(_ us: Double) -> String { us < 100 ? String(Double(Int(us * 10)) / 10) : String(Int(us)) }
-    print("\(path): \(text.utf8.count) bytes, \(file.top.count + file.sections.values.map(\.count).reduce(0, +)) settings, \(file.warnings.count) warnings")
+    print(
+        "\(path): \(text.utf8.count) bytes, \(file.top.count + file.sections.values.map(\.count).reduce(0, +)) settings, \(file.warnings.count) warnings"
+    )
     print("  read \(f(read)) µs, TOML parse \(f(parse)) µs, settings (parse + checks) \(f(settings)) µs; all of it (load) \(f(load)) µs")
 }

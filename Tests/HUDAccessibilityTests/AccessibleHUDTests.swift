@@ -102,8 +102,10 @@ final class AccessibleHUDTests: XCTestCase {
         XCTAssertEqual(BusValue.array(element: "u", [.uint32(1), .uint32(0)]).signature, "au")
         XCTAssertEqual(BusValue.variant(.int32(1)).signature, "v")
         XCTAssertEqual(BusValue.array(element: "(ua(so))", []).signature, "a(ua(so))")
-        let item = BusValue.structure([.reference("", "/"), .reference("", "/"), .reference("", "/"), .int32(0), .int32(0),
-                                       .array(element: "s", []), .string(""), .uint32(0), .string(""), .array(element: "u", [])])
+        let item = BusValue.structure([
+            .reference("", "/"), .reference("", "/"), .reference("", "/"), .int32(0), .int32(0),
+            .array(element: "s", []), .string(""), .uint32(0), .string(""), .array(element: "u", []),
+        ])
         XCTAssertEqual(item.signature, AccessibilityBus.cacheItemSignature)
     }
 }

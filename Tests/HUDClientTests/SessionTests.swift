@@ -8,7 +8,7 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(Session.Plan(decoding: plan.encoded), plan)
         XCTAssertNil(Session.Plan(decoding: "kill=-1"))
         XCTAssertNil(Session.Plan(decoding: "stdin"))
-        XCTAssertEqual(Session.Plan(decoding: "stdin=1 later=7"), Session.Plan(readsStdin: true))   // a newer server's key
+        XCTAssertEqual(Session.Plan(decoding: "stdin=1 later=7"), Session.Plan(readsStdin: true))  // a newer server's key
     }
 
     func testReplyWithAPlanKeepsIt() throws {
@@ -18,8 +18,9 @@ final class SessionTests: XCTestCase {
     }
 
     func testRequestFlagsRoundTrip() throws {
-        let r = Wire.Request(cwd: "/", arguments: ["--label", "x", "--", "make"], staysConnected: true, stdinIsPipe: true,
-                             resumes: true, wantsStats: true)
+        let r = Wire.Request(
+            cwd: "/", arguments: ["--label", "x", "--", "make"], staysConnected: true, stdinIsPipe: true,
+            resumes: true, wantsStats: true)
         XCTAssertEqual(try Wire.Request.decode(r.encoded()), r)
         // One spelling per request: a repeated, unordered or unknown flag is refused.
         for flags in ["rr", "ic", "x"] {
@@ -66,7 +67,7 @@ final class SessionTests: XCTestCase {
         var p = PercentScanner()
         XCTAssertEqual(p.scan(ArraySlice(Array("[ 4".utf8))), nil)
         XCTAssertEqual(p.scan(ArraySlice(Array("2%] building".utf8))), 42)
-        XCTAssertEqual(p.scan(ArraySlice(Array("42% again".utf8))), nil)   // unchanged
+        XCTAssertEqual(p.scan(ArraySlice(Array("42% again".utf8))), nil)  // unchanged
         XCTAssertEqual(p.scan(ArraySlice(Array("\r 7.5 %\r 99%".utf8))), 99)
     }
 }
@@ -76,13 +77,15 @@ final class WrappedRequestTests: XCTestCase {
     /// fits the request.
     func testTheWrappedCommandStaysWithTheClient() throws {
         let args = ["--label", "Archiving", "--", "tar", "cf", "out.tar"] + (0..<2000).map { "file-\($0).jpg" }
-        let (request, command) = SessionClient.request(arguments: args, cwd: "/tmp", staysConnected: true,
-                                                       stdinIsPipe: false, wantsStats: false)
+        let (request, command) = SessionClient.request(
+            arguments: args, cwd: "/tmp", staysConnected: true,
+            stdinIsPipe: false, wantsStats: false)
         XCTAssertEqual(request.arguments, ["--label", "Archiving", "--", "tar"])
         XCTAssertEqual(command, Array(args[3...]))
         XCTAssertEqual(try Wire.Request.decode(request.encoded()), request)
-        let plain = SessionClient.request(arguments: ["--label", "x"], cwd: "/", staysConnected: true, stdinIsPipe: true,
-                                          wantsStats: false)
+        let plain = SessionClient.request(
+            arguments: ["--label", "x"], cwd: "/", staysConnected: true, stdinIsPipe: true,
+            wantsStats: false)
         XCTAssertEqual(plain.request.arguments, ["--label", "x"])
         XCTAssertEqual(plain.command, [])
         let empty = SessionClient.request(arguments: ["--"], cwd: "/", staysConnected: true, stdinIsPipe: false, wantsStats: false)

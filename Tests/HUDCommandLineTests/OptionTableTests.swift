@@ -11,8 +11,9 @@ final class OptionTableTests: XCTestCase {
     }
 
     func testValuesBothSpellingsAndTypes() throws {
-        let o = try parse("--mode", "annular", "--label=Loading", "--progress", "0.5", "--width", "300",
-                          "--animation=zoom-in", "--details", "a=b")
+        let o = try parse(
+            "--mode", "annular", "--label=Loading", "--progress", "0.5", "--width", "300",
+            "--animation=zoom-in", "--details", "a=b")
         XCTAssertEqual(o.mode, .annular)
         XCTAssertEqual(o.label, "Loading")
         XCTAssertEqual(o.progress, 0.5)
@@ -37,8 +38,9 @@ final class OptionTableTests: XCTestCase {
 
     /// SVProgressHUD's knobs on the command line, each within its range.
     func testRingsResultImagesAndFades() throws {
-        let o = try parse("--ring-thickness", "3", "--ring-radius=24", "--success-image", "ok.png", "--error-image", "x",
-                          "--info-image", "i", "--warning-image", "w", "--fade-in", "0.15", "--fade-out=0.4")
+        let o = try parse(
+            "--ring-thickness", "3", "--ring-radius=24", "--success-image", "ok.png", "--error-image", "x",
+            "--info-image", "i", "--warning-image", "w", "--fade-in", "0.15", "--fade-out=0.4")
         XCTAssertEqual(o.ringThickness, 3)
         XCTAssertEqual(o.ringRadius, 24)
         XCTAssertEqual([o.successImage, o.errorImage, o.infoImage, o.warningImage], ["ok.png", "x", "i", "w"])
@@ -72,8 +74,9 @@ final class OptionTableTests: XCTestCase {
     }
 
     func testFlagsTogglesAndLists() throws {
-        let o = try parse("--wait", "--no-cancel", "--no-wrap", "--tint-image", "--no-markup",
-                          "--extra-button", "A", "--extra-button=B")
+        let o = try parse(
+            "--wait", "--no-cancel", "--no-wrap", "--tint-image", "--no-markup",
+            "--extra-button", "A", "--extra-button=B")
         XCTAssertTrue(o.wait)
         XCTAssertTrue(o.noCancel, "--no-cancel is zenity's flag, not the inversion of a --cancel")
         XCTAssertTrue(o.noWrap)
@@ -111,13 +114,16 @@ final class OptionTableTests: XCTestCase {
         XCTAssertEqual(usageError(["--progress", "abc"]), "The value 'abc' is invalid for '--progress <progress>'")
         XCTAssertEqual(usageError(["--progress", ""]), "The value '' is invalid for '--progress <progress>'")
         XCTAssertEqual(usageError(["--width", "1.5"]), "The value '1.5' is invalid for '--width <width>'")
-        XCTAssertTrue(usageError(["--mode", "rung"])?.hasPrefix("The value 'rung' is invalid for '--mode <mode>'. Please provide one of indeterminate") == true)
+        XCTAssertTrue(
+            usageError(["--mode", "rung"])?.hasPrefix("The value 'rung' is invalid for '--mode <mode>'. Please provide one of indeterminate") == true)
         XCTAssertEqual(usageError(["--wait=yes"]), "'--wait' takes no value, got '--wait=yes'")
         XCTAssertEqual(usageError(["--no-shadow=1"]), "'--no-shadow' takes no value, got '--no-shadow=1'")
         XCTAssertEqual(usageError(["info", "a", "b"]), "Unexpected argument 'b'")
         XCTAssertEqual(usageError(["--progress", "2"]), "--progress must be between 0 and 1, got 2.0")
         XCTAssertEqual(usageError(["--hide-after", "inf"]), "--hide-after must be between 0 and 86400 seconds, got inf")
-        XCTAssertEqual(usageError(["frobnicate"]), "unknown verb 'frobnicate' (expected success, error, info, warning, hide, list, push, pop, server, notifications)")
+        XCTAssertEqual(
+            usageError(["frobnicate"]),
+            "unknown verb 'frobnicate' (expected success, error, info, warning, hide, list, push, pop, server, notifications)")
         XCTAssertEqual(usageError(["hide"]), "'hide' needs --id NAME")
         XCTAssertEqual(usageError(["--id", "a b"]), "--id must be 1-64 letters, digits, '-', '_' or '.'")
         XCTAssertEqual(usageError(["--monitor", "0", "--geometry", "10x10+0+0"]), "give only one of --window, --monitor and --geometry")
@@ -130,7 +136,7 @@ final class OptionTableTests: XCTestCase {
     func testHelpDescribesExactlyTheOptionsTheParserTakes() {
         func described(_ help: String) -> [String: String] {
             let section = help.split(separator: "\nOPTIONS:\n", maxSplits: 1).last.map(String.init) ?? ""
-            var out: [String: String] = [:]   // first spelling -> the line's option column
+            var out: [String: String] = [:]  // first spelling -> the line's option column
             for line in section.split(separator: "\n") where line.hasPrefix("  -") {
                 let column = String(line.dropFirst(2).split(separator: "  ", maxSplits: 1).first ?? "")
                 for spelling in column.split(separator: " ").first!.split(separator: ",") {
@@ -217,11 +223,13 @@ final class SettingKeyTableTests: XCTestCase {
         switch kind {
         case .flag: return (.bool(false), ["--no-\(name)"])
         case .number:
-            let n = name == "max-text-width" ? 100.0 : 2.5   // within every range
+            let n = name == "max-text-width" ? 100.0 : 2.5  // within every range
             return (.number(n), ["--\(name)=\(SettingValue.number(n).optionText(separator: ""))"])
         case .pair(let sep): return (.list([.number(3), .number(4)]), ["--\(name)=3\(sep)4"])
         case .text:
-            let text = ["mode": "bar", "spinner": "spokes", "style": "light", "animation": "zoom", "position": "top-left", "urgency": "critical"][name] ?? "red"
+            let text =
+                ["mode": "bar", "spinner": "spokes", "style": "light", "animation": "zoom", "position": "top-left", "urgency": "critical"][name]
+                ?? "red"
             return (.string(text), ["--\(name)=\(text)"])
         }
     }
@@ -233,8 +241,10 @@ final class SettingKeyTableTests: XCTestCase {
             let kind = try XCTUnwrap(OptionTable.settingKeys.kind(of: name))
             let (value, arguments) = sample(kind, name)
             var applied = HUDOptions()
-            XCTAssertNoThrow(try OptionTable.apply(Setting(key: name, value: value, source: SettingSource(file: "c.toml", line: 1)),
-                                                   to: &applied), name)
+            XCTAssertNoThrow(
+                try OptionTable.apply(
+                    Setting(key: name, value: value, source: SettingSource(file: "c.toml", line: 1)),
+                    to: &applied), name)
             XCTAssertEqual(applied, try HUDOptions.parse(arguments), "key \(name)")
         }
     }
@@ -244,9 +254,12 @@ final class SettingKeyTableTests: XCTestCase {
         for o in OptionTable.all {
             XCTAssertEqual(o.setting != nil, keys.contains(o.name), o.name)
             if o.setting != nil, o.name != "theme" {
-                XCTAssertNotNil(o.setting?.read(HUDConfiguration(), HUDOptions()) ?? (o.name == "image" || o.name.hasSuffix("-image")
-                    || ["ring-radius", "fade-in", "fade-out", "hide-after", "max-duration", "scale", "notifications"].contains(o.name) ? .bool(true) : nil),
-                                "--print-config reads nothing for \(o.name)")
+                XCTAssertNotNil(
+                    o.setting?.read(HUDConfiguration(), HUDOptions())
+                        ?? (o.name == "image" || o.name.hasSuffix("-image")
+                            || ["ring-radius", "fade-in", "fade-out", "hide-after", "max-duration", "scale", "notifications"].contains(o.name)
+                            ? .bool(true) : nil),
+                    "--print-config reads nothing for \(o.name)")
             }
         }
         for perInvocation in ["progress", "id", "window", "geometry", "config", "print-config"] {

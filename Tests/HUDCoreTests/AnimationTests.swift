@@ -94,9 +94,11 @@ final class AnimationTests: XCTestCase {
     // MARK: Animations through the lifecycle
 
     /// Samples a show (from 0) and a hide (from `hideAt`) and checks both ends and the direction.
-    private func checkAnimation(_ animation: HUDAnimation, duration: Double,
-                                showScale: (from: Double, to: Double), hideScale: (from: Double, to: Double),
-                                file: StaticString = #filePath, line: UInt = #line) {
+    private func checkAnimation(
+        _ animation: HUDAnimation, duration: Double,
+        showScale: (from: Double, to: Double), hideScale: (from: Double, to: Double),
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let h = LifecycleHarness(animation: animation)
         h.hud.show(animated: true)
         XCTAssertEqual(h.alpha, 0, accuracy: 1e-12, "show starts transparent", file: file, line: line)
@@ -108,8 +110,9 @@ final class AnimationTests: XCTestCase {
         XCTAssertLessThan(h.alpha, 1, file: file, line: line)
         let k = animation.curve.value(0.5)
         XCTAssertEqual(h.alpha, k, accuracy: 1e-6, "alpha follows the curve", file: file, line: line)
-        XCTAssertEqual(h.scale, showScale.from + (showScale.to - showScale.from) * k, accuracy: 1e-6,
-                       "scale follows the curve", file: file, line: line)
+        XCTAssertEqual(
+            h.scale, showScale.from + (showScale.to - showScale.from) * k, accuracy: 1e-6,
+            "scale follows the curve", file: file, line: line)
 
         // Just before the end the animation is still running; at the end it is done.
         XCTAssertEqual(h.hud.presentation(at: duration * 0.999).alpha, 1, accuracy: 0.05, file: file, line: line)
@@ -182,8 +185,9 @@ final class AnimationTests: XCTestCase {
     // MARK: Transition
 
     func testTransitionValues() {
-        let t = Transition(from: Presentation(alpha: 0, scale: 2), to: Presentation(alpha: 1, scale: 1),
-                           start: 10, duration: 2, curve: .linear)
+        let t = Transition(
+            from: Presentation(alpha: 0, scale: 2), to: Presentation(alpha: 1, scale: 1),
+            start: 10, duration: 2, curve: .linear)
         XCTAssertEqual(t.end, 12)
         XCTAssertEqual(t.value(at: 10), Presentation(alpha: 0, scale: 2))
         XCTAssertEqual(t.value(at: 11).alpha, 0.5, accuracy: 1e-12)

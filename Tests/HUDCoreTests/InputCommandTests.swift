@@ -87,9 +87,11 @@ final class InputCommandTests: XCTestCase {
 
     func testProgressOutOfRangeIsRejectedNotClamped() {
         let message = "progress must be 0...1 or 0...100%"
-        for bad in ["progress=1.5", "progress=42", "progress=-0.1", "progress=101%", "progress=-1%",
-                    "progress=nan", "progress=inf", "progress=-inf", "progress=inf%", "progress=",
-                    "progress=abc", "progress=%"] {
+        for bad in [
+            "progress=1.5", "progress=42", "progress=-0.1", "progress=101%", "progress=-1%",
+            "progress=nan", "progress=inf", "progress=-inf", "progress=inf%", "progress=",
+            "progress=abc", "progress=%",
+        ] {
             XCTAssertEqual(reason(bad), message, bad)
         }
         XCTAssertEqual(reason("progress"), "expected progress=0.42 or progress=42%")
@@ -183,8 +185,9 @@ final class InputCommandTests: XCTestCase {
         XCTAssertFalse(r.contains("\n"))
 
         let exact = String(repeating: "y", count: InputCommand.maxReportedLength)
-        XCTAssertEqual(parse(exact), .invalid(line: exact, reason: "unknown command '\(String(repeating: "y", count: 39))…'"),
-                       "a line of exactly the limit is kept whole")
+        XCTAssertEqual(
+            parse(exact), .invalid(line: exact, reason: "unknown command '\(String(repeating: "y", count: 39))…'"),
+            "a line of exactly the limit is kept whole")
         guard case .invalid(_, let modeReason) = parse("mode=" + String(repeating: "z", count: 500)) else {
             return XCTFail("expected invalid")
         }
@@ -198,8 +201,10 @@ final class InputCommandTests: XCTestCase {
 
     // MARK: apply
 
-    private func applied(_ change: InputCommand.Change, to mode: HUDMode = .indeterminate,
-                         _ setUp: (inout HUDConfiguration) -> Void = { _ in }) -> HUDConfiguration {
+    private func applied(
+        _ change: InputCommand.Change, to mode: HUDMode = .indeterminate,
+        _ setUp: (inout HUDConfiguration) -> Void = { _ in }
+    ) -> HUDConfiguration {
         var c = HUDConfiguration()
         c.mode = mode
         setUp(&c)
@@ -260,11 +265,13 @@ final class LineBufferTests: XCTestCase {
         let bytes: [UInt8] = Array("ok\nlonger\na\0b\n".utf8) + [0xff, 0x41, 10]
         let lines = bytes.withUnsafeBytes { b.append($0) }
         XCTAssertEqual(lines.map(\.line), ["ok", "long", "ab", "\u{FFFD}A"])
-        XCTAssertEqual(lines.map { $0.byteProblem(limit: 4) }, [
-            nil,
-            "longer than 4 bytes; the rest was dropped",
-            "contains NUL bytes; they were removed",
-            "not valid UTF-8; the bad bytes were replaced",
-        ])
+        XCTAssertEqual(
+            lines.map { $0.byteProblem(limit: 4) },
+            [
+                nil,
+                "longer than 4 bytes; the rest was dropped",
+                "contains NUL bytes; they were removed",
+                "not valid UTF-8; the bad bytes were replaced",
+            ])
     }
 }

@@ -9,10 +9,12 @@ final class LayoutTests: XCTestCase {
         HUDLayout.compute(c, region: region ?? self.region, measurer: measurer)
     }
 
-    private func config(_ mode: HUDMode = .indeterminate, label: String = "", details: String = "",
-                        button: String = "") -> HUDConfiguration {
+    private func config(
+        _ mode: HUDMode = .indeterminate, label: String = "", details: String = "",
+        button: String = ""
+    ) -> HUDConfiguration {
         var c = HUDConfiguration()
-        c.maxTextWidth = 10_000   // MBProgressHUD's bound, the region, is what these tests check
+        c.maxTextWidth = 10_000  // MBProgressHUD's bound, the region, is what these tests check
         c.mode = mode
         c.label = label
         c.details = details
@@ -90,8 +92,11 @@ final class LayoutTests: XCTestCase {
         XCTAssertRectEqual(l.bezel, Rect(x: 152, y: 99.5, width: 96, height: 101))
         XCTAssertRectEqual(l.indicator, Rect(x: 181.5, y: 119.5, width: 37, height: 37))
         XCTAssertRectEqual(l.label, Rect(x: 172, y: 160.5, width: 56, height: 20))
-        XCTAssertEqual(l.labelRequest, TextRequest(text: "Loading", font: "system-ui Semibold 16px", markup: false,
-                                                   maxWidth: 320, maxHeight: nil, singleLine: true))
+        XCTAssertEqual(
+            l.labelRequest,
+            TextRequest(
+                text: "Loading", font: "system-ui Semibold 16px", markup: false,
+                maxWidth: 320, maxHeight: nil, singleLine: true))
         XCTAssertEqual(m.requests.first?.text, "Loading")
     }
 
@@ -118,10 +123,16 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(top, bottom, accuracy: 1e-9, "top and bottom spacers are equal")
         XCTAssertEqual(top, 20, accuracy: 1e-9)
 
-        XCTAssertEqual(l.detailsRequest, TextRequest(text: "Please wait", font: "system-ui 12px", markup: false,
-                                                     maxWidth: 320, maxHeight: 220 - 89 - 12, singleLine: false))
-        XCTAssertEqual(l.buttonRequest, TextRequest(text: "Cancel", font: "system-ui Semibold 12px", markup: false,
-                                                    maxWidth: 300, maxHeight: nil, singleLine: true))
+        XCTAssertEqual(
+            l.detailsRequest,
+            TextRequest(
+                text: "Please wait", font: "system-ui 12px", markup: false,
+                maxWidth: 320, maxHeight: 220 - 89 - 12, singleLine: false))
+        XCTAssertEqual(
+            l.buttonRequest,
+            TextRequest(
+                text: "Cancel", font: "system-ui Semibold 12px", markup: false,
+                maxWidth: 300, maxHeight: nil, singleLine: true))
     }
 
     /// A notification's actions: a row of buttons 8 apart, centred as one item, in order while
@@ -202,7 +213,7 @@ final class LayoutTests: XCTestCase {
     // MARK: Label
 
     func testLabelIsOneLineClampedToRegionWidthMinusFourMargins() {
-        let long = String(repeating: "x", count: 100)   // 800 px
+        let long = String(repeating: "x", count: 100)  // 800 px
         for m in [FakeMeasurer(), FakeMeasurer(honoursBounds: false)] {
             let l = layout(config(.text, label: long), measurer: m)
             XCTAssertEqual(l.labelRequest?.singleLine, true)
@@ -227,7 +238,7 @@ final class LayoutTests: XCTestCase {
     // MARK: Details
 
     func testDetailsWrapAtTheContentWidth() {
-        let text = String(repeating: "d", count: 100)   // 40 a line at 320 px: 3 lines
+        let text = String(repeating: "d", count: 100)  // 40 a line at 320 px: 3 lines
         let l = layout(config(.text, details: text))
         XCTAssertEqual(l.detailsRequest?.singleLine, false)
         XCTAssertEqual(l.detailsRequest?.maxWidth, 320)
@@ -260,8 +271,9 @@ final class LayoutTests: XCTestCase {
     func testDetailsLeaveRoomForTheButton() {
         let region = Size(width: 400, height: 200)
         let text = String(repeating: "d", count: 1000)
-        let l = layout(config(label: "Loading", details: text, button: "Cancel"), region: region,
-                       measurer: FakeMeasurer(honoursBounds: false))
+        let l = layout(
+            config(label: "Loading", details: text, button: "Cancel"), region: region,
+            measurer: FakeMeasurer(honoursBounds: false))
         // 120 - (37 + 20 + 32) - 3 * 4 = 19
         XCTAssertEqual(l.detailsRequest?.maxHeight, 19)
         XCTAssertEqual(l.details!.height, 19, accuracy: 1e-9)
@@ -271,8 +283,9 @@ final class LayoutTests: XCTestCase {
     }
 
     func testDetailsWiderThanAllowedAreClampedInWidth() {
-        let l = layout(config(.text, details: String(repeating: "d", count: 100)),
-                       measurer: FakeMeasurer(charWidth: 20, honoursBounds: false))  // 800 px wide
+        let l = layout(
+            config(.text, details: String(repeating: "d", count: 100)),
+            measurer: FakeMeasurer(charWidth: 20, honoursBounds: false))  // 800 px wide
         XCTAssertEqual(l.details!.width, 320, accuracy: 1e-9)
     }
 
@@ -288,7 +301,7 @@ final class LayoutTests: XCTestCase {
     // MARK: Square and minSize
 
     func testSquareMakesWidthEqualHeight() {
-        var c = config(label: "Loading")   // 96 x 101
+        var c = config(label: "Loading")  // 96 x 101
         c.square = true
         let l = layout(c)
         XCTAssertRectEqual(l.bezel, Rect(x: 149.5, y: 99.5, width: 101, height: 101))
@@ -394,8 +407,10 @@ final class LayoutTests: XCTestCase {
     }
 
     func testBezelIsNeverLargerThanTheRegionMinusMargins() {
-        let regions = [Size(width: 100, height: 100), Size(width: 200, height: 150), Size(width: 400, height: 300),
-                       Size(width: 1920, height: 1080), Size(width: 300, height: 600), Size(width: 640, height: 240)]
+        let regions = [
+            Size(width: 100, height: 100), Size(width: 200, height: 150), Size(width: 400, height: 300),
+            Size(width: 1920, height: 1080), Size(width: 300, height: 600), Size(width: 640, height: 240),
+        ]
         for region in regions {
             for (i, c) in everyConfiguration().enumerated() {
                 for m in [FakeMeasurer(), FakeMeasurer(honoursBounds: false)] {
@@ -419,8 +434,10 @@ final class LayoutTests: XCTestCase {
     }
 
     func testItemsStayInsideTheBezelWhenThereIsRoom() {
-        let regions = [Size(width: 400, height: 300), Size(width: 1920, height: 1080),
-                       Size(width: 300, height: 600), Size(width: 640, height: 240)]
+        let regions = [
+            Size(width: 400, height: 300), Size(width: 1920, height: 1080),
+            Size(width: 300, height: 600), Size(width: 640, height: 240),
+        ]
         for region in regions {
             for (i, c) in everyConfiguration().enumerated() {
                 for m in [FakeMeasurer(), FakeMeasurer(honoursBounds: false)] {
@@ -430,8 +447,9 @@ final class LayoutTests: XCTestCase {
                     guard let first = stack.first, let last = stack.last else { continue }
                     XCTAssertGreaterThanOrEqual(first.minY, l.bezel.minY + 20 - 1e-9, what)
                     XCTAssertLessThanOrEqual(last.maxY, l.bezel.maxY - 20 + 1e-9, what)
-                    XCTAssertEqual(first.minY - l.bezel.minY, l.bezel.maxY - last.maxY, accuracy: 1e-9,
-                                   what + ": equal spacers")
+                    XCTAssertEqual(
+                        first.minY - l.bezel.minY, l.bezel.maxY - last.maxY, accuracy: 1e-9,
+                        what + ": equal spacers")
                     for (a, b) in zip(stack, stack.dropFirst()) {
                         XCTAssertEqual(b.minY - a.maxY, 4, accuracy: 1e-9, what)
                     }
@@ -547,14 +565,14 @@ private struct FixedSizeMeasurerForSnap: TextMeasurer {
 final class ReadableWidthTests: XCTestCase {
     func testLongTextStopsAtTheReadableWidthOnAWideScreen() {
         var c = HUDConfiguration()
-        c.label = String(repeating: "x", count: 200)           // 1600 px of label
+        c.label = String(repeating: "x", count: 200)  // 1600 px of label
         c.details = String(repeating: "word ", count: 200)
         let l = HUDLayout.compute(c, region: Size(width: 1920, height: 1080), measurer: FakeMeasurer())
         XCTAssertEqual(l.labelRequest?.maxWidth, 300)
         XCTAssertEqual(l.detailsRequest?.maxWidth, 300)
         XCTAssertEqual(l.label?.width, 300)
         XCTAssertLessThanOrEqual(l.details!.width, 300)
-        XCTAssertEqual(l.bezel.width, 340)                        // 300 + 2 margins
+        XCTAssertEqual(l.bezel.width, 340)  // 300 + 2 margins
         XCTAssertEqual(l.bezel.midX, 960)
     }
 
@@ -562,7 +580,7 @@ final class ReadableWidthTests: XCTestCase {
         var c = HUDConfiguration()
         c.label = String(repeating: "x", count: 200)
         let l = HUDLayout.compute(c, region: Size(width: 200, height: 300), measurer: FakeMeasurer())
-        XCTAssertEqual(l.labelRequest?.maxWidth, 120)             // 200 - 4 margins
+        XCTAssertEqual(l.labelRequest?.maxWidth, 120)  // 200 - 4 margins
     }
 
     func testTheWidthIsAnOption() {

@@ -475,9 +475,13 @@ final class LifecycleTests: XCTestCase {
             h.hud.hide(animated: true, completion: h.completion("c\(round)"))
             h.at(t + 0.6)
         }
-        XCTAssertEqual(h.log.events, ["appear", "c0", "wasHidden",
-                                      "appear", "c1", "wasHidden",
-                                      "appear", "c2", "wasHidden"])
+        XCTAssertEqual(
+            h.log.events,
+            [
+                "appear", "c0", "wasHidden",
+                "appear", "c1", "wasHidden",
+                "appear", "c2", "wasHidden",
+            ])
     }
 
     func testSeveralCompletionsRunInOrderBeforeWasHidden() {
@@ -496,7 +500,11 @@ final class LifecycleTests: XCTestCase {
         let h = LifecycleHarness()
         h.hud.show(animated: true)
         var phaseInCompletion: HUDLifecycle.Phase?
-        h.hud.hide(animated: false, completion: { [unowned h] in phaseInCompletion = h.hud.phase; h.log.events.append("c") })
+        h.hud.hide(
+            animated: false,
+            completion: { [unowned h] in
+                phaseInCompletion = h.hud.phase; h.log.events.append("c")
+            })
         XCTAssertEqual(h.log.events, ["appear", "c", "wasHidden"])
         XCTAssertEqual(phaseInCompletion, .hidden, "the HUD is hidden when its completion runs")
     }
@@ -572,11 +580,11 @@ final class LifecycleTests: XCTestCase {
         let h = LifecycleHarness(minShowTime: 1)
         h.hud.show(animated: true)
         h.hud.hide(animated: true, afterDelay: 0.6)
-        h.at(0.6);  XCTAssertTrue(h.hud.isVisible, "the delayed hide is held by minShowTime")
+        h.at(0.6); XCTAssertTrue(h.hud.isVisible, "the delayed hide is held by minShowTime")
         XCTAssertEqual(h.deadline, 1, accuracy: 1e-12)
         h.at(0.99); XCTAssertEqual(h.hud.phase, .shown)
-        h.at(1.0);  XCTAssertEqual(h.hud.phase, .hiding)
-        h.at(1.3);  XCTAssertEqual(h.hud.phase, .hidden)
+        h.at(1.0); XCTAssertEqual(h.hud.phase, .hiding)
+        h.at(1.3); XCTAssertEqual(h.hud.phase, .hidden)
     }
 
     // A delayed hide asked for during the grace time still hides the HUD once it has appeared.
@@ -584,9 +592,9 @@ final class LifecycleTests: XCTestCase {
         let h = LifecycleHarness(graceTime: 0.5)
         h.hud.show(animated: true)
         h.hud.hide(animated: true, afterDelay: 0.6, completion: h.completion())
-        h.at(0.5);  XCTAssertEqual(h.hud.phase, .showing)
-        h.at(0.6);  XCTAssertEqual(h.hud.phase, .hiding)
-        h.at(0.9);  XCTAssertEqual(h.hud.phase, .hidden)
+        h.at(0.5); XCTAssertEqual(h.hud.phase, .showing)
+        h.at(0.6); XCTAssertEqual(h.hud.phase, .hiding)
+        h.at(0.9); XCTAssertEqual(h.hud.phase, .hidden)
         XCTAssertEqual(h.log.events, ["appear", "completion", "wasHidden"])
     }
 
@@ -595,11 +603,11 @@ final class LifecycleTests: XCTestCase {
         h.hud.show(animated: true)
         h.hud.hide(animated: true, afterDelay: 0.6)
         h.at(0.49); XCTAssertFalse(h.hud.isVisible)
-        h.at(0.5);  XCTAssertEqual(h.hud.phase, .showing)
-        h.at(0.6);  XCTAssertTrue(h.hud.isVisible, "the delayed hide is held by minShowTime")
+        h.at(0.5); XCTAssertEqual(h.hud.phase, .showing)
+        h.at(0.6); XCTAssertTrue(h.hud.isVisible, "the delayed hide is held by minShowTime")
         h.at(1.49); XCTAssertEqual(h.hud.phase, .shown)
-        h.at(1.5);  XCTAssertEqual(h.hud.phase, .hiding)
-        h.at(1.8);  XCTAssertEqual(h.hud.phase, .hidden)
+        h.at(1.5); XCTAssertEqual(h.hud.phase, .hiding)
+        h.at(1.8); XCTAssertEqual(h.hud.phase, .hidden)
     }
 
     func testPresentationAtTimeDoesNotAdvanceTheStateMachine() {

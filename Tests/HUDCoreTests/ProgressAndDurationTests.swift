@@ -18,8 +18,9 @@ final class DisplayDurationTests: XCTestCase {
         XCTAssertEqual(displayDuration(for: "", minimum: 2), 2, accuracy: 1e-9)
         XCTAssertEqual(displayDuration(for: String(repeating: "a", count: 1000), maximum: 8), 8, accuracy: 1e-9)
         XCTAssertEqual(displayDuration(for: "", minimum: 5, maximum: 3), 3, accuracy: 1e-9, "the maximum wins")
-        XCTAssertEqual(displayDuration(for: String(repeating: "a", count: 1000)), 60.5, accuracy: 1e-9,
-                       "unbounded by default")
+        XCTAssertEqual(
+            displayDuration(for: String(repeating: "a", count: 1000)), 60.5, accuracy: 1e-9,
+            "unbounded by default")
     }
 
     func testCountsCharactersNotBytes() {
@@ -128,7 +129,9 @@ final class ProgressValueTests: XCTestCase {
                 last = v
                 if stop || bad.count > 10 { break }
             }
-            state.locked { state.reads = count; state.problems = bad }
+            state.locked {
+                state.reads = count; state.problems = bad
+            }
             readerDone.signal()
         }
         Thread.detachNewThread {

@@ -87,8 +87,10 @@ final class LifecycleHarness {
     var scale: Double { hud.presentation.scale }
 }
 
-func XCTAssertRectEqual(_ a: Rect?, _ b: Rect, accuracy: Double = 1e-9,
-                        file: StaticString = #filePath, line: UInt = #line) {
+func XCTAssertRectEqual(
+    _ a: Rect?, _ b: Rect, accuracy: Double = 1e-9,
+    file: StaticString = #filePath, line: UInt = #line
+) {
     guard let a else { return XCTFail("rect is nil, expected \(b)", file: file, line: line) }
     XCTAssertEqual(a.x, b.x, accuracy: accuracy, "x of \(a) vs \(b)", file: file, line: line)
     XCTAssertEqual(a.y, b.y, accuracy: accuracy, "y of \(a) vs \(b)", file: file, line: line)
@@ -96,8 +98,10 @@ func XCTAssertRectEqual(_ a: Rect?, _ b: Rect, accuracy: Double = 1e-9,
     XCTAssertEqual(a.height, b.height, accuracy: accuracy, "height of \(a) vs \(b)", file: file, line: line)
 }
 
-func XCTAssertColor(_ c: RGBA, _ r: Double, _ g: Double, _ b: Double, _ a: Double, accuracy: Double = 1e-9,
-                    file: StaticString = #filePath, line: UInt = #line) {
+func XCTAssertColor(
+    _ c: RGBA, _ r: Double, _ g: Double, _ b: Double, _ a: Double, accuracy: Double = 1e-9,
+    file: StaticString = #filePath, line: UInt = #line
+) {
     XCTAssertEqual(c.r, r, accuracy: accuracy, "red of \(c)", file: file, line: line)
     XCTAssertEqual(c.g, g, accuracy: accuracy, "green of \(c)", file: file, line: line)
     XCTAssertEqual(c.b, b, accuracy: accuracy, "blue of \(c)", file: file, line: line)

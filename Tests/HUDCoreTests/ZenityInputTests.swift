@@ -7,8 +7,10 @@ private func zenity(_ line: String) -> InputCommand { InputCommand.parseZenity(l
 /// xhud's own line protocol.
 final class ZenityInputTests: XCTestCase {
     func testXhudWordsAreIgnored() {
-        for line in ["done", "cancel", "success=Saved", "error", "label=x", "progress=0.5", "hide", "show", "mode=bar",
-                     "button=Stop", "  50", "-10", "pulsate", "x 50", ""] {
+        for line in [
+            "done", "cancel", "success=Saved", "error", "label=x", "progress=0.5", "hide", "show", "mode=bar",
+            "button=Stop", "  50", "-10", "pulsate", "x 50", "",
+        ] {
             XCTAssertEqual(zenity(line), .empty, line)
         }
     }
@@ -16,7 +18,7 @@ final class ZenityInputTests: XCTestCase {
     func testEveryDigitOfALineStartingWithOneCounts() {
         XCTAssertEqual(zenity("100 files to go\n"), .set(.percentage(1)))
         XCTAssertEqual(zenity("42%"), .set(.percentage(0.42)))
-        XCTAssertEqual(zenity("50 of 200"), .set(.percentage(1)))   // 50200, clamped
+        XCTAssertEqual(zenity("50 of 200"), .set(.percentage(1)))  // 50200, clamped
         XCTAssertEqual(zenity("0"), .set(.percentage(0)))
         XCTAssertEqual(InputCommand.zenityNumber("12,5"), 12.5)
         XCTAssertEqual(InputCommand.zenityNumber("33.3"), 33.3, accuracy: 1e-4)

@@ -47,11 +47,17 @@ final class HUDControllerTests: XCTestCase {
         hud.update { $0.progress = 0.5 }
         backend.run(hud, seconds: 0.1)
         XCTAssertEqual(out.titles, ["Working"], "a new value does not rename the window")
-        hud.update { $0.label = "Copying <b>a &amp; b</b>"; $0.markup = true }
+        hud.update {
+            $0.label = "Copying <b>a &amp; b</b>"; $0.markup = true
+        }
         backend.run(hud, seconds: 0.1)
-        hud.update { $0.label = ""; $0.details = "line one\nline two"; $0.markup = false }
+        hud.update {
+            $0.label = ""; $0.details = "line one\nline two"; $0.markup = false
+        }
         backend.run(hud, seconds: 0.1)
-        hud.update { $0.details = ""; $0.mode = .success }
+        hud.update {
+            $0.details = ""; $0.mode = .success
+        }
         backend.run(hud, seconds: 0.1)
         XCTAssertEqual(out.titles, ["Working", "Copying a & b", "line one", "Success"])
     }
@@ -83,7 +89,9 @@ final class HUDControllerTests: XCTestCase {
     /// that shrinks does, and the content fades in as it is uncovered; the window is never
     /// moved or resized without the frame for its new place right after, in the same step.
     func testGrowingEasesAndTheWindowNeverMovesWithoutAFrame() throws {
-        let (hud, backend) = try controller { $0.animation = .fade; $0.mode = .text }
+        let (hud, backend) = try controller {
+            $0.animation = .fade; $0.mode = .text
+        }
         hud.show(animated: true)
         backend.run(hud, seconds: 0.5)
         let out = try XCTUnwrap(backend.outputs.first)
@@ -108,7 +116,9 @@ final class HUDControllerTests: XCTestCase {
 
     /// The button's click reaches `onButton` wherever the window is.
     func testTheButtonCallsBack() throws {
-        let (hud, backend) = try controller { $0.mask = HUDMask.none; $0.button = "Cancel" }
+        let (hud, backend) = try controller {
+            $0.mask = HUDMask.none; $0.button = "Cancel"
+        }
         var pressed = 0
         hud.onButton = { pressed += 1 }
         hud.show(animated: false)
@@ -127,7 +137,9 @@ final class HUDControllerTests: XCTestCase {
     /// A click a few pixels off the button's outline is the button's (a touch target), one in
     /// the bezel's far corner is not.
     func testTheButtonsTargetIsLargerThanItsOutline() throws {
-        let (hud, _) = try controller { $0.mask = HUDMask.none; $0.button = "Cancel"; $0.label = "Copying" }
+        let (hud, _) = try controller {
+            $0.mask = HUDMask.none; $0.button = "Cancel"; $0.label = "Copying"
+        }
         var pressed = 0
         hud.onButton = { pressed += 1 }
         hud.show(animated: false)
@@ -177,14 +189,16 @@ final class HUDControllerTests: XCTestCase {
     /// A HUD entering a stack (`enterStack`) shows first where it comes in, then slides to its
     /// place in steps; one fading in slides too when the stack moves, it does not jump.
     func testANewcomerSlidesInAndOneFadingInSlidesToo() throws {
-        let (hud, backend) = try controller { $0.animation = .fade; $0.mask = HUDMask.none }
+        let (hud, backend) = try controller {
+            $0.animation = .fade; $0.mask = HUDMask.none
+        }
         hud.stackOffset = Point(x: 0, y: 54)
         hud.enterStack(from: Point(x: 0, y: 88))
         hud.show(animated: true)
         let out = try XCTUnwrap(backend.outputs.first)
         let first = out.rect.y
         backend.run(hud, seconds: 0.05)
-        hud.stackOffset = Point(x: 0, y: 20)   // the stack moves again while it fades in
+        hud.stackOffset = Point(x: 0, y: 20)  // the stack moves again while it fades in
         backend.run(hud, seconds: 0.6)
         let ys = [first] + out.moves.map(\.y)
         XCTAssertEqual(ys.last! - first, -68, accuracy: 1, "from 88 to 20")
@@ -213,7 +227,9 @@ final class HUDControllerTests: XCTestCase {
 
     /// The show and hide lengths of the configuration are the lifecycle's.
     func testShowAndHideDurationsComeFromTheConfiguration() throws {
-        let (hud, backend) = try controller { $0.animation = .fade; $0.showDuration = 1.0; $0.hideDuration = 0.1 }
+        let (hud, backend) = try controller {
+            $0.animation = .fade; $0.showDuration = 1.0; $0.hideDuration = 0.1
+        }
         hud.show(animated: true)
         backend.run(hud, seconds: 0.5)
         XCTAssertEqual(hud.lifecycle.phase, .showing, "half way through a one-second fade-in")
@@ -232,7 +248,7 @@ final class HUDControllerTests: XCTestCase {
     /// a step on the way, never a jump; one not yet shown is put there at once.
     func testAStackMoveSlides() throws {
         let (hud, backend) = try controller { $0.animation = .fade }
-        hud.stackOffset = Point(x: 0, y: -50)          // before it shows: no slide
+        hud.stackOffset = Point(x: 0, y: -50)  // before it shows: no slide
         hud.show(animated: false)
         backend.run(hud, seconds: 0.05)
         let out = try XCTUnwrap(backend.outputs.first)
@@ -259,7 +275,9 @@ final class HUDControllerTests: XCTestCase {
     /// after the window moved composes all of it: every pixel blends over a new background (the
     /// rest of the bezel showed the stripes of where it had been, carried along).
     func testAFrameAfterAMoveComposesTheWholeWindow() throws {
-        let (hud, backend) = try controller { $0.animation = .fade; $0.mode = .indeterminate }
+        let (hud, backend) = try controller {
+            $0.animation = .fade; $0.mode = .indeterminate
+        }
         hud.show(animated: false)
         backend.run(hud, seconds: 0.1)
         let out = try XCTUnwrap(backend.outputs.first)
@@ -303,10 +321,12 @@ final class TextOffTheLoopTests: XCTestCase {
     func testTheFirstFrameWaitsForItsTextAndAnUpdateKeepsTheOldOne() throws {
         let gate = Gate()
         let backend = RecordingBackend()
-        backend.shaper = TextShaper { pango, r in gate.wait(); return pango.shaped(r) }
+        backend.shaper = TextShaper { pango, r in
+            gate.wait(); return pango.shaped(r)
+        }
         var c = HUDConfiguration()
         c.label = "Copying"
-        c.details = "12 of 40 files\n3 minutes left"   // two lines: Pango's
+        c.details = "12 of 40 files\n3 minutes left"  // two lines: Pango's
         c.animation = .none
         let hud = try HUDController(backend: backend, configuration: c, region: Rect(x: 0, y: 0, width: 1280, height: 800), scale: 1)
         var resized = 0
@@ -339,7 +359,9 @@ final class TextOffTheLoopTests: XCTestCase {
         let gate = Gate()
         gate.open.withLock { $0 = true }
         let backend = RecordingBackend()
-        backend.shaper = TextShaper { pango, r in gate.wait(); return pango.shaped(r) }
+        backend.shaper = TextShaper { pango, r in
+            gate.wait(); return pango.shaped(r)
+        }
         var c = HUDConfiguration()
         c.details = "Following\na window"
         c.mask = HUDMask.none
@@ -361,7 +383,9 @@ final class TextOffTheLoopTests: XCTestCase {
     func testAHUDHiddenBeforeItsTextArrivesNeverMaps() throws {
         let gate = Gate()
         let backend = RecordingBackend()
-        backend.shaper = TextShaper { pango, r in gate.wait(); return pango.shaped(r) }
+        backend.shaper = TextShaper { pango, r in
+            gate.wait(); return pango.shaped(r)
+        }
         var c = HUDConfiguration()
         c.details = "Never\nseen"
         c.animation = .none

@@ -28,7 +28,7 @@ final class RegistryTests: XCTestCase {
         let r = HUDRegistry<Box, String>()
         let a = Box(height: 100), b = Box(height: 60)
         r.add(a, key: "a", parent: "m")
-        XCTAssertEqual(a.stackShift, 0)   // alone: where one HUD would be
+        XCTAssertEqual(a.stackShift, 0)  // alone: where one HUD would be
         r.add(b, key: "b", parent: "m")
         // 100 + 8 + 60 = 168 tall, centred: a's centre 34 above the middle, b's 54 below.
         XCTAssertEqual(a.stackShift, -34)
@@ -50,7 +50,7 @@ final class RegistryTests: XCTestCase {
         r.moveToEnd("summary")
         XCTAssertEqual(r.keys, ["first", "later", "summary"])
         XCTAssertGreaterThan(summary.stackShift, later.stackShift)
-        r.moveToEnd("nothing")   // no such key: nothing changes
+        r.moveToEnd("nothing")  // no such key: nothing changes
         XCTAssertEqual(r.keys, ["first", "later", "summary"])
     }
 
@@ -63,7 +63,7 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(left.stackShift, 0)
         XCTAssertEqual(right.stackShift, 0)
         let osd = Box(height: 80), second = Box(height: 40)
-        osd.configuration.offset.y = 300   // below the centre: the group grows upwards from it
+        osd.configuration.offset.y = 300  // below the centre: the group grows upwards from it
         second.configuration.offset.y = 300
         let o = HUDRegistry<Box, String>()
         o.add(osd, key: "osd", parent: "m")
@@ -76,7 +76,8 @@ final class RegistryTests: XCTestCase {
     private func placed(_ b: Box) -> Rect {
         let c = b.configuration, m = c.margin
         let x = min(max(b.stackArea.width / 2 + c.offset.x + b.stackOffset.x - b.bezelSize.width / 2, m), b.stackArea.width - m - b.bezelSize.width)
-        let y = min(max(b.stackArea.height / 2 + c.offset.y + b.stackOffset.y - b.bezelSize.height / 2, m), b.stackArea.height - m - b.bezelSize.height)
+        let y = min(
+            max(b.stackArea.height / 2 + c.offset.y + b.stackOffset.y - b.bezelSize.height / 2, m), b.stackArea.height - m - b.bezelSize.height)
         return Rect(x: b.stackRegion.x + x, y: b.stackRegion.y + y, width: b.bezelSize.width, height: b.bezelSize.height)
     }
 
@@ -130,7 +131,7 @@ final class RegistryTests: XCTestCase {
         let r = HUDRegistry<Box, String>()
         let a = Box(height: 100), b = Box(height: 60)
         r.add(a, key: "a", parent: "m")
-        a.shownStackOffset = a.stackOffset   // at rest at the centre
+        a.shownStackOffset = a.stackOffset  // at rest at the centre
         b.isOnScreen = false
         r.add(b, key: "b", parent: "m")
         XCTAssertEqual(a.stackOffset.y, -34)

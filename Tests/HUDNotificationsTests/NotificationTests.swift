@@ -29,7 +29,9 @@ final class HintsTests: XCTestCase {
     }
 
     func testImageDataIsCheckedAgainstItsRows() {
-        let ok = HintValue.structure([.integer(2), .integer(1), .integer(8), .integer(1), .integer(8), .integer(4), .bytes([UInt8](repeating: 9, count: 8))])
+        let ok = HintValue.structure([
+            .integer(2), .integer(1), .integer(8), .integer(1), .integer(8), .integer(4), .bytes([UInt8](repeating: 9, count: 8)),
+        ])
         XCTAssertEqual(NotificationImage(ok)?.width, 2)
         let short = HintValue.structure([.integer(2), .integer(2), .integer(8), .integer(1), .integer(8), .integer(4), .bytes([1, 2, 3])])
         XCTAssertNil(NotificationImage(short))
@@ -45,9 +47,10 @@ final class HintsTests: XCTestCase {
 final class MarkupTests: XCTestCase {
     func testTheSubsetIsKeptAndTheRestEscapedOrDropped() {
         XCTAssertEqual(NotificationMarkup.body("<b>bold</b> <i>it</i> <u>u</u>"), "<b>bold</b> <i>it</i> <u>u</u>")
-        XCTAssertEqual(NotificationMarkup.body("<a href=\"http://x\">link</a>"),
-                       "<span underline=\"single\" foreground=\"\(NotificationMarkup.linkColor)\">\u{2060}link\u{2060}</span>",
-                       "drawn as a link, its text marked")
+        XCTAssertEqual(
+            NotificationMarkup.body("<a href=\"http://x\">link</a>"),
+            "<span underline=\"single\" foreground=\"\(NotificationMarkup.linkColor)\">\u{2060}link\u{2060}</span>",
+            "drawn as a link, its text marked")
         XCTAssertEqual(NotificationMarkup.body("<img src=\"/x.png\" alt=\"pic\"/> ok"), "pic ok")
         XCTAssertEqual(NotificationMarkup.body("<span color='red'>x</span>"), "x")
         XCTAssertEqual(NotificationMarkup.body("1 < 2 & 3 > 2"), "1 &lt; 2 &amp; 3 &gt; 2")
@@ -64,8 +67,9 @@ final class MarkupTests: XCTestCase {
         let open = "<span underline=\"single\" foreground=\"\(NotificationMarkup.linkColor)\">\u{2060}"
         XCTAssertEqual(NotificationMarkup.body("see <a href='x'><b>this"), "see \(open)<b>this</b>\u{2060}</span>")
         XCTAssertEqual(NotificationMarkup.body("</a>x"), "x", "a stray closing tag is dropped")
-        XCTAssertEqual(NotificationMarkup.links("<b>no</b> <a>bare</a> <a href=\"https://a.example/?q=1&amp;r=2\">a</a> <a href='b'>b</a>"),
-                       [nil, "https://a.example/?q=1&r=2", "b"], "every link in order, as the body marks them")
+        XCTAssertEqual(
+            NotificationMarkup.links("<b>no</b> <a>bare</a> <a href=\"https://a.example/?q=1&amp;r=2\">a</a> <a href='b'>b</a>"),
+            [nil, "https://a.example/?q=1&r=2", "b"], "every link in order, as the body marks them")
         XCTAssertEqual(NotificationMarkup.links("no <b>link</b> here"), [])
         // Each link's text is marked before and after; the marks are no text of their own.
         let marked = NotificationMarkup.body("read <a href=\"https://a.example\">this</a> or <a href=\"https://b.example\">that</a>")
@@ -93,11 +97,16 @@ final class ArgumentsTests: XCTestCase {
         n.appIcon = "file:///tmp/a%20b.png"
         n.actions = Notification.actions(["default", "Open", "yes", "Yes", "no"])
         let args = n.arguments(key: "notify-3")
-        XCTAssertEqual(args, ["info", "--id=notify-3", "--bus-notification", "--info-image=/tmp/a b.png", "--button=Yes",
-                              "--bus-app=", "--bus-urgency=1", "--extra-button=", "--label=-Hello &lt;x&gt;", "--details=Body", "--markup"])
+        XCTAssertEqual(
+            args,
+            [
+                "info", "--id=notify-3", "--bus-notification", "--info-image=/tmp/a b.png", "--button=Yes",
+                "--bus-app=", "--bus-urgency=1", "--extra-button=", "--label=-Hello &lt;x&gt;", "--details=Body", "--markup",
+            ])
         n.summary = "Plain"
-        XCTAssertEqual(n.arguments(key: "k").suffix(3), ["--label=Plain", "--details=Body", "--no-markup"],
-                       "text without markup is drawn as plain text")
+        XCTAssertEqual(
+            n.arguments(key: "k").suffix(3), ["--label=Plain", "--details=Body", "--no-markup"],
+            "text without markup is drawn as plain text")
         XCTAssertTrue(n.hasDefaultAction)
         XCTAssertEqual(n.buttonActions.map(\.key), ["yes"])
         n.actions = Notification.actions(["default", "Open", "ignore", "Ignore", "empty", "Empty Trash"])
@@ -113,8 +122,9 @@ final class ArgumentsTests: XCTestCase {
         n.hints = Hints(["value": .integer(45), "x-canonical-private-synchronous": .string("volume")])
         XCTAssertEqual(n.arguments(key: "volume"), ["--id=volume", "--mode=bar", "--progress=0.45", "--label=Volume", "--details=", "--no-markup"])
         n.appIcon = "audio-volume-high"
-        XCTAssertEqual(n.arguments(key: "volume").prefix(4), ["--id=volume", "--mode=bar", "--progress=0.45", "--image=audio-volume-high"],
-                       "an OSD's icon is drawn above its bar")
+        XCTAssertEqual(
+            n.arguments(key: "volume").prefix(4), ["--id=volume", "--mode=bar", "--progress=0.45", "--image=audio-volume-high"],
+            "an OSD's icon is drawn above its bar")
     }
 
     func testTimeouts() {

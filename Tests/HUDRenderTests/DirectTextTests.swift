@@ -40,8 +40,9 @@ final class DirectTextTests: XCTestCase {
             for string in Self.texts {
                 for (i, singleLine) in [true, false].enumerated() {
                     total += 1
-                    let r = TextRequest(text: string, font: font, maxWidth: [200, 187.5][i], maxHeight: singleLine ? nil : 60,
-                                        singleLine: singleLine)
+                    let r = TextRequest(
+                        text: string, font: font, maxWidth: [200, 187.5][i], maxHeight: singleLine ? nil : 60,
+                        singleLine: singleLine)
                     guard text.isDirect(r) else { continue }
                     direct += 1
                     XCTAssertEqual(text.measure(r), text.pango.measure(r), "\(font) \(string): size")
@@ -69,38 +70,42 @@ final class DirectTextTests: XCTestCase {
     func testWhatOnlyPangoDrawsIsLeftToIt() {
         let text = HUDText()
         func pango(_ s: String, font: String = "Sans Bold 16px", markup: Bool = false, width: Double = 200) {
-            XCTAssertFalse(text.isDirect(TextRequest(text: s, font: font, markup: markup, maxWidth: width, singleLine: true)),
-                           "\(s) in \(font)")
+            XCTAssertFalse(
+                text.isDirect(TextRequest(text: s, font: font, markup: markup, maxWidth: width, singleLine: true)),
+                "\(s) in \(font)")
         }
         pango("<b>Bold</b> text", markup: true)
         pango("جارٍ التحميل")
         pango("שלום")
-        pango("上传完成")                               // not in the Latin font the description matches
+        pango("上传完成")  // not in the Latin font the description matches
         pango("Coffee time ☕")
-        pango("e\u{301}te")                            // a combining accent
-        pango("Latin and Ελληνικά")                    // two scripts: Pango makes two runs
+        pango("e\u{301}te")  // a combining accent
+        pango("Latin and Ελληνικά")  // two scripts: Pango makes two runs
         pango("line\nbreak")
         pango(" padded ")
-        pango(String(repeating: "A very long label ", count: 4))   // wider than its width: ellipsized
-        pango("Loading", font: "Sans Bold")            // no size: Pango's default
+        pango(String(repeating: "A very long label ", count: 4))  // wider than its width: ellipsized
+        pango("Loading", font: "Sans Bold")  // no size: Pango's default
         pango("Loading", font: "Sans Small-Caps 12px")
         pango("Loading", font: "Sans @wght=300 12px")
     }
 
     func testFontDescriptionsAreReadAsPangoReadsThem() {
-        let styles = [0: Int32(0), 1: 110, 2: 100]                   // Pango's style -> fontconfig slant
-        let widths: [Int32] = [50, 63, 75, 87, 100, 113, 125, 150, 200] // Pango's stretch -> fontconfig width
+        let styles = [0: Int32(0), 1: 110, 2: 100]  // Pango's style -> fontconfig slant
+        let widths: [Int32] = [50, 63, 75, 87, 100, 113, 125, 150, 200]  // Pango's stretch -> fontconfig width
         // Every style word DirectText reads, and descriptions that mix them.
-        let words = ["Thin", "Ultra-Light", "Ultralight", "Extra-Light", "Extralight", "Light", "Semi-Light", "Semilight",
-                     "Demi-Light", "Demilight", "Book", "Regular", "Medium", "Semi-Bold", "Semibold", "Demi-Bold",
-                     "Demibold", "Bold", "Ultra-Bold", "Ultrabold", "Extra-Bold", "Extrabold", "Heavy", "Black",
-                     "Ultra-Heavy", "Ultraheavy", "Extra-Heavy", "Extraheavy", "Ultra-Black", "Ultrablack", "Extra-Black",
-                     "Extrablack", "Roman", "Italic", "Oblique", "Ultra-Condensed", "Extra-Condensed", "Condensed",
-                     "Semi-Condensed", "Normal", "Semi-Expanded", "Expanded", "Extra-Expanded", "Ultra-Expanded"]
+        let words = [
+            "Thin", "Ultra-Light", "Ultralight", "Extra-Light", "Extralight", "Light", "Semi-Light", "Semilight",
+            "Demi-Light", "Demilight", "Book", "Regular", "Medium", "Semi-Bold", "Semibold", "Demi-Bold",
+            "Demibold", "Bold", "Ultra-Bold", "Ultrabold", "Extra-Bold", "Extrabold", "Heavy", "Black",
+            "Ultra-Heavy", "Ultraheavy", "Extra-Heavy", "Extraheavy", "Ultra-Black", "Ultrablack", "Extra-Black",
+            "Extrablack", "Roman", "Italic", "Oblique", "Ultra-Condensed", "Extra-Condensed", "Condensed",
+            "Semi-Condensed", "Normal", "Semi-Expanded", "Expanded", "Extra-Expanded", "Ultra-Expanded",
+        ]
         for s in words.map({ "Sans \($0) 12px" }) + [
-                  "Sans Bold 16px", "Sans 12", "DejaVu Sans, Sans Bold Italic 10.5", "Sans Semi-Bold Condensed 14px",
-                  "Noto Sans CJK SC Light 12px", "Monospace Oblique 11", "Serif Normal 9", "Sans Heavy Expanded 30px",
-                  "URW Gothic Book 12px", "Sans Bold 9999px", "Sans 700", "Sans BOLD italic 12px"] {
+            "Sans Bold 16px", "Sans 12", "DejaVu Sans, Sans Bold Italic 10.5", "Sans Semi-Bold Condensed 14px",
+            "Noto Sans CJK SC Light 12px", "Monospace Oblique 11", "Serif Normal 9", "Sans Heavy Expanded 30px",
+            "URW Gothic Book 12px", "Sans Bold 9999px", "Sans 700", "Sans BOLD italic 12px",
+        ] {
             guard let d = FontDescription(s) else { XCTFail("\(s) is not read"); continue }
             let p = pango_font_description_from_string(s)!
             defer { pango_font_description_free(p) }
@@ -110,14 +115,19 @@ final class DirectTextTests: XCTestCase {
             XCTAssertEqual(d.width, widths[Int(pango_font_description_get_stretch(p))], s)
             var units = Double(pango_font_description_get_size(p))
             if units > Limits.fontPixels * 1024 { units = Limits.fontPixels * 1024 }
-            let pixels = pango_font_description_get_size_is_absolute(p) != 0 || units == Limits.fontPixels * 1024
+            let pixels =
+                pango_font_description_get_size_is_absolute(p) != 0 || units == Limits.fontPixels * 1024
                 ? units / 1024 : units * 96 / 72 / 1024
             XCTAssertEqual(d.pixelSize, pixels, accuracy: 1e-9, s)
         }
-        let pangoOnly = ["Small-Caps", "All-Small-Caps", "Petite-Caps", "All-Petite-Caps", "Unicase", "Title-Caps",
-                         "Not-Rotated", "South", "Upside-Down", "North", "Rotated-Left", "East", "Rotated-Right", "West"]
-        for s in pangoOnly.map({ "Sans \($0) 12px" }) + ["Sans", "Sans Bold", "", "16px", "Sans 0px", "Sans -3",
-                                                         "Sans Bold Bold 12px", "Sans Italic Oblique 12px"] {
+        let pangoOnly = [
+            "Small-Caps", "All-Small-Caps", "Petite-Caps", "All-Petite-Caps", "Unicase", "Title-Caps",
+            "Not-Rotated", "South", "Upside-Down", "North", "Rotated-Left", "East", "Rotated-Right", "West",
+        ]
+        for s in pangoOnly.map({ "Sans \($0) 12px" }) + [
+            "Sans", "Sans Bold", "", "16px", "Sans 0px", "Sans -3",
+            "Sans Bold Bold 12px", "Sans Italic Oblique 12px",
+        ] {
             XCTAssertNil(FontDescription(s), s)
         }
     }

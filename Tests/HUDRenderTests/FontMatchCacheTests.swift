@@ -36,7 +36,8 @@ final class FontMatchCacheTests: XCTestCase {
         touch(dir + "/a.ttf"); touch(dir + "/b:c.ttf")
         let matches = ["Sans Bold 16px": "DejaVu Sans:file=\(dir)/a.ttf", "Serif 12px": "DejaVu Serif:file=\(dir)/b\\:c.ttf"]
         let fonts = [dir + "/a.ttf", dir + "/b:c.ttf"]
-        XCTAssertTrue(FontMatchCache.write(matches, configurationFiles: [conf + "/fonts.conf"], directories: [dir + "/absent"], fontFiles: fonts, to: file))
+        XCTAssertTrue(
+            FontMatchCache.write(matches, configurationFiles: [conf + "/fonts.conf"], directories: [dir + "/absent"], fontFiles: fonts, to: file))
         XCTAssertEqual(FontMatchCache.read(from: file), matches)
 
         // A configuration file edited: no longer read.
@@ -61,7 +62,9 @@ final class FontMatchCacheTests: XCTestCase {
     func testMatchesAreNotReadInAnotherEnvironment() {
         let file = dir + "/font-matches"
         touch(dir + "/a.ttf")
-        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [], fontFiles: [dir + "/a.ttf"], to: file))
+        XCTAssertTrue(
+            FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [], fontFiles: [dir + "/a.ttf"], to: file)
+        )
         XCTAssertNotNil(FontMatchCache.read(from: file))
         setenv("FC_LANG", "ja", 1)
         XCTAssertNil(FontMatchCache.read(from: file))
@@ -72,9 +75,11 @@ final class FontMatchCacheTests: XCTestCase {
     func testAFileOfAnotherFormatOrCutShortIsNotRead() {
         let file = dir + "/font-matches"
         touch(dir + "/a.ttf")
-        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [dir + "/fonts"],
-                                           fontFiles: [dir + "/a.ttf"], to: file))
-        XCTAssertNotNil(FontMatchCache.read(from: file))   // as written, it holds
+        XCTAssertTrue(
+            FontMatchCache.write(
+                ["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [dir + "/fonts"],
+                fontFiles: [dir + "/a.ttf"], to: file))
+        XCTAssertNotNil(FontMatchCache.read(from: file))  // as written, it holds
         let f = fopen(file, "r")!
         var bytes = [CChar](repeating: 0, count: 65536)
         let n = fread(&bytes, 1, bytes.count, f)
@@ -113,15 +118,21 @@ final class FontMatchCacheTests: XCTestCase {
         mkfifo(dir + "/fifo.ttf", 0o600)
         for (font, why) in [(dir + "/fifo.ttf", "a FIFO"), ("/dev/zero", "a device"), (dir + "/dir.ttf", "a directory")] {
             if why == "a directory" { mkdir(font, 0o700) }
-            XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf", "Serif 12px": "y:file=\(font)"],
-                                               configurationFiles: [], directories: [], fontFiles: [dir + "/a.ttf", font], to: file))
+            XCTAssertTrue(
+                FontMatchCache.write(
+                    ["Sans 12px": "x:file=\(dir)/a.ttf", "Serif 12px": "y:file=\(font)"],
+                    configurationFiles: [], directories: [], fontFiles: [dir + "/a.ttf", font], to: file))
             XCTAssertNil(FontMatchCache.read(from: file), why)
         }
-        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [],
-                                           fontFiles: [], to: file))
+        XCTAssertTrue(
+            FontMatchCache.write(
+                ["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [],
+                fontFiles: [], to: file))
         XCTAssertNil(FontMatchCache.read(from: file), "a font file no stamp covers")
-        XCTAssertTrue(FontMatchCache.write(["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [],
-                                           fontFiles: [dir + "/a.ttf"], to: file))
+        XCTAssertTrue(
+            FontMatchCache.write(
+                ["Sans 12px": "x:file=\(dir)/a.ttf"], configurationFiles: [], directories: [],
+                fontFiles: [dir + "/a.ttf"], to: file))
         XCTAssertNotNil(FontMatchCache.read(from: file))
         // Trusted only as the user's own: another user's file, or one others may write, is not read.
         chmod(file, 0o666)
@@ -139,14 +150,19 @@ final class FontMatchCacheTests: XCTestCase {
     func testAKeptMatchDrawsWhatTheMatchDraws() {
         for description in ["Sans Bold 16px", "Sans 12", "Serif Italic 15px", "Monospace 11px"] {
             guard let d = FontDescription(description),
-                  let font = xhud_direct_font_open(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi,
-                                                   DirectFonts.options) else { continue }
+                let font = xhud_direct_font_open(
+                    d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi,
+                    DirectFonts.options)
+            else { continue }
             let text = xhud_direct_font_match_text(font)!
             let kept = xhud_direct_font_open_match(text, DirectFonts.options)
             XCTAssertNotNil(kept, description)
-            XCTAssertEqual(String(cString: xhud_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize,
-                                                           FontDescription.dpi, nil)!),
-                           String(cString: text), "\(description): the match as text is not what the match gives")
+            XCTAssertEqual(
+                String(
+                    cString: xhud_font_match(
+                        d.families, d.weight, d.slant, d.width, d.pixelSize,
+                        FontDescription.dpi, nil)!),
+                String(cString: text), "\(description): the match as text is not what the match gives")
             free(text)
             if let kept {
                 XCTAssertEqual(draw(font), draw(kept), "\(description): a kept match draws other pixels")
@@ -170,8 +186,9 @@ final class FontMatchCacheTests: XCTestCase {
                 defer { group.leave() }
                 let text = HUDText()
                 for i in 0..<20 {
-                    let r = TextRequest(text: "Thread \(t) \(i)", font: descriptions[(t + i) % descriptions.count], maxWidth: 300,
-                                        maxHeight: nil, singleLine: true)
+                    let r = TextRequest(
+                        text: "Thread \(t) \(i)", font: descriptions[(t + i) % descriptions.count], maxWidth: 300,
+                        maxHeight: nil, singleLine: true)
                     let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 320, 40)!
                     let cr = cairo_create(s)!
                     text.draw(r, in: Rect(x: 0, y: 0, width: 320, height: 40), cr: cr)
@@ -186,7 +203,7 @@ final class FontMatchCacheTests: XCTestCase {
         DirectFonts.settle()
         let kept = FontMatchCache.read()
         XCTAssertNotNil(kept, "nothing kept, or it does not hold")
-        for d in descriptions + FontDescription.defaults {   // and the defaults, drawn or not
+        for d in descriptions + FontDescription.defaults {  // and the defaults, drawn or not
             XCTAssertTrue(kept?[d]?.contains(":file=") == true, "\(d) not kept")
         }
     }

@@ -16,9 +16,11 @@ final class FontMatchTests: XCTestCase {
     /// The text's font options, written out in CFontMatch, add to a pattern what Cairo adds:
     /// whatever the configuration's rules set before them.
     func testTheOptionsAreSubstitutedAsCairoSubstitutesThem() {
-        let patterns = ["Sans", "Sans:antialias=False", "Sans:antialias=True", "Sans:rgba=1", "Sans:antialias=True:rgba=2",
-                        "Sans:hinting=False", "Sans:hintstyle=3", "Sans:hinting=True:hintstyle=0", "Sans:lcdfilter=2",
-                        "Sans:antialias=False:hinting=False:hintstyle=2:rgba=3"]
+        let patterns = [
+            "Sans", "Sans:antialias=False", "Sans:antialias=True", "Sans:rgba=1", "Sans:antialias=True:rgba=2",
+            "Sans:hinting=False", "Sans:hintstyle=3", "Sans:hinting=True:hintstyle=0", "Sans:lcdfilter=2",
+            "Sans:antialias=False:hinting=False:hintstyle=2:rgba=3",
+        ]
         for text in patterns {
             let cairo = FcNameParse(text)!, ours = FcNameParse(text)!
             defer { FcPatternDestroy(cairo); FcPatternDestroy(ours) }
@@ -37,10 +39,12 @@ final class FontMatchTests: XCTestCase {
         let ours = try XCTUnwrap(xhud_font_config_new()), own = try XCTUnwrap(FcInitLoadConfigAndFonts())
         defer { FcConfigDestroy(ours); FcConfigDestroy(own) }
         XCTAssertEqual(FcConfigGetFonts(ours, FcSetSystem)?.pointee.nfont, FcConfigGetFonts(own, FcSetSystem)?.pointee.nfont)
-        let patterns = ["Sans:weight=200", "Sans:bold:pixelsize=16", "Serif:italic", "Monospace:pixelsize=11", "DejaVu Sans",
-                        "Helvetica", "Arial:bold", "Times New Roman", "Courier", "Noto Sans CJK SC", "Sans:lang=ja",
-                        "Sans:lang=ar", "NoSuchFamily:pixelsize=12", "Sans:prgname=xhud-host", ":pixelsize=7", "emoji",
-                        "Sans:width=75:weight=80", "Cantarell,Sans:slant=110"]
+        let patterns = [
+            "Sans:weight=200", "Sans:bold:pixelsize=16", "Serif:italic", "Monospace:pixelsize=11", "DejaVu Sans",
+            "Helvetica", "Arial:bold", "Times New Roman", "Courier", "Noto Sans CJK SC", "Sans:lang=ja",
+            "Sans:lang=ar", "NoSuchFamily:pixelsize=12", "Sans:prgname=xhud-host", ":pixelsize=7", "emoji",
+            "Sans:width=75:weight=80", "Cantarell,Sans:slant=110",
+        ]
         for text in patterns {
             var matches: [String] = []
             for config in [ours, own] {
@@ -86,8 +90,9 @@ final class FontMatchTests: XCTestCase {
         defer { free(named); free(own) }
         XCTAssertTrue(String(cString: named).contains(":prgname=xhud-host:"))
         XCTAssertFalse(String(cString: own).contains(":prgname=xhud-host:"))
-        XCTAssertEqual(String(cString: named).replacing("prgname=xhud-host", with: ""),
-                       String(cString: own).replacing(#/prgname=[^:]*/#, with: ""))
+        XCTAssertEqual(
+            String(cString: named).replacing("prgname=xhud-host", with: ""),
+            String(cString: own).replacing(#/prgname=[^:]*/#, with: ""))
     }
 
     /// A match naming a FIFO (or any file that is no regular font file) does not open: the

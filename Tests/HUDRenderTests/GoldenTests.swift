@@ -28,8 +28,10 @@ final class GoldenTests: XCTestCase {
         return path
     }()
 
-    static func config(_ mode: HUDMode, label: String = "", details: String = "", progress: Double = 0,
-                       _ tweak: (inout HUDConfiguration) -> Void = { _ in }) -> HUDConfiguration {
+    static func config(
+        _ mode: HUDMode, label: String = "", details: String = "", progress: Double = 0,
+        _ tweak: (inout HUDConfiguration) -> Void = { _ in }
+    ) -> HUDConfiguration {
         var c = HUDConfiguration()
         c.mode = mode; c.label = label; c.details = details; c.progress = progress
         tweak(&c)
@@ -38,8 +40,10 @@ final class GoldenTests: XCTestCase {
 
     static var cases: [GoldenCase] {
         var list: [GoldenCase] = []
-        func add(_ name: String, _ c: HUDConfiguration, region: Size = Size(width: 260, height: 200),
-                 scale: Double = 1, time: Double = 0, presentation: Presentation = .shown) {
+        func add(
+            _ name: String, _ c: HUDConfiguration, region: Size = Size(width: 260, height: 200),
+            scale: Double = 1, time: Double = 0, presentation: Presentation = .shown
+        ) {
             list.append(GoldenCase(name: name, config: c, region: region, scale: scale, time: time, presentation: presentation))
         }
         add("ring-spinner-t0", config(.indeterminate))
@@ -53,16 +57,26 @@ final class GoldenTests: XCTestCase {
             add("\(m.rawValue)", config(m))
             add("\(m.rawValue)-label", config(m, label: m.rawValue.prefix(1).uppercased() + m.rawValue.dropFirst()))
         }
-        add("custom-image", config(.custom, label: "Custom") { $0.image = fixtureImage; $0.imageSize = 48 })
-        add("custom-image-tinted", config(.custom) { $0.image = fixtureImage; $0.tintImage = true })
+        add(
+            "custom-image",
+            config(.custom, label: "Custom") {
+                $0.image = fixtureImage; $0.imageSize = 48
+            })
+        add(
+            "custom-image-tinted",
+            config(.custom) {
+                $0.image = fixtureImage; $0.tintImage = true
+            })
         add("text", config(.text, label: "Copied to clipboard"))
         add("details", config(.determinate, label: "Uploading", details: "photo-0042.jpg\n3 of 12", progress: 0.42))
         add("light-annular", config(.annular, label: "Loading", progress: 0.6) { $0.style = .light })
         add("light-bar", config(.bar, label: "Volume", progress: 0.45) { $0.style = .light })
         add("light-success", config(.success, label: "Saved", details: "report.pdf") { $0.style = .light })
-        add("custom-colours", config(.annular, label: "Syncing", progress: 0.7) {
-            $0.style = .custom; $0.bezelColor = RGBA(0.05, 0.25, 0.55, 0.9); $0.contentColor = RGBA(1, 1, 1)
-        })
+        add(
+            "custom-colours",
+            config(.annular, label: "Syncing", progress: 0.7) {
+                $0.style = .custom; $0.bezelColor = RGBA(0.05, 0.25, 0.55, 0.9); $0.contentColor = RGBA(1, 1, 1)
+            })
         add("scale2-annular", config(.annular, label: "Loading", progress: 0.5), region: Size(width: 260, height: 200), scale: 2)
         add("scale2-success", config(.success, label: "Done", details: "All files copied"), scale: 2)
         add("mask-clear", config(.indeterminate, label: "Loading") { $0.mask = .clear })
@@ -77,8 +91,16 @@ final class GoldenTests: XCTestCase {
         add("button", config(.annular, label: "Exporting", progress: 0.35) { $0.button = "Cancel" })
         add("bar-value", config(.bar, label: "Volume", progress: 0.45) { $0.showValue = true })
         add("annular-value", config(.annular, progress: 0.72) { $0.showValue = true })
-        add("bar-alternate", config(.bar, label: "Muted", progress: 0.45) { $0.alternate = true; $0.showValue = true })
-        add("square-min-size", config(.success, label: "OK") { $0.square = true; $0.minSize = Size(width: 120, height: 0) })
+        add(
+            "bar-alternate",
+            config(.bar, label: "Muted", progress: 0.45) {
+                $0.alternate = true; $0.showValue = true
+            })
+        add(
+            "square-min-size",
+            config(.success, label: "OK") {
+                $0.square = true; $0.minSize = Size(width: 120, height: 0)
+            })
         add("offset-pinned-bottom", config(.text, label: "Pinned to the bottom") { $0.offset = Point(x: 0, y: 1e6) })
         add("zoom-half", config(.annular, label: "Loading", progress: 0.5), presentation: Presentation(alpha: 0.5, scale: 0.75))
         return list

@@ -36,7 +36,7 @@ final class ImageDecoderTests: XCTestCase {
         let path = dir + "/" + name
         let tmp = path + ".tmp"
         XCTAssertEqual(cairo_surface_write_to_png(s, tmp), CAIRO_STATUS_SUCCESS)
-        rename(tmp, path)   // a new file: a new stamp, whatever the clock's grain
+        rename(tmp, path)  // a new file: a new stamp, whatever the clock's grain
         cairo_surface_destroy(s)
         return path
     }
@@ -48,7 +48,9 @@ final class ImageDecoderTests: XCTestCase {
     private func decode(_ decoder: ImageDecoder, _ jobs: [ImageDecoder.Job]) -> [ImageDecoder.Job: ImageDecoder.Output] {
         let done = expectation(description: "decoded")
         let outputs = Locked([ImageDecoder.Job: ImageDecoder.Output]())
-        decoder.decode(jobs) { o in outputs.withLock { $0 = o }; done.fulfill() }
+        decoder.decode(jobs) { o in
+            outputs.withLock { $0 = o }; done.fulfill()
+        }
         wait(for: [done], timeout: 10)
         return outputs.withLock { $0 }
     }

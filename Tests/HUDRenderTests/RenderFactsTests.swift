@@ -9,8 +9,11 @@ import Foundation
 final class RenderFactsTests: XCTestCase {
     let renderer = GoldenTests.renderer
 
-    private func render(_ c: HUDConfiguration, region: Size = Size(width: 260, height: 200), scale: Double = 1)
-        -> (OpaquePointer, HUDLayout) {
+    private func render(
+        _ c: HUDConfiguration, region: Size = Size(width: 260, height: 200), scale: Double = 1
+    )
+        -> (OpaquePointer, HUDLayout)
+    {
         let s = Golden.render(GoldenCase(name: "", config: c, region: region, scale: scale), renderer: renderer)
         return (s, renderer.layout(c, region: region))
     }
@@ -22,7 +25,7 @@ final class RenderFactsTests: XCTestCase {
         let x = Int(((r.midX + radius * cos(a)) * scale).rounded(.down))
         let y = Int(((r.midY + radius * sin(a)) * scale).rounded(.down))
         let p = Golden.pixel(s, x, y)
-        return p.r   // white ink over a dark bezel: red channel grows with coverage
+        return p.r  // white ink over a dark bezel: red channel grows with coverage
     }
 
     /// A window's shape is its bezel's outline whatever the bezel's colour: every pixel the full
@@ -34,8 +37,9 @@ final class RenderFactsTests: XCTestCase {
             c.shadow = false; c.bezelColor = bezel
             let region = Size(width: 260, height: 200)
             let layout = renderer.layout(c, region: region)
-            let spans = CoverageSpans.outline(of: HUDFrame(configuration: c, layout: layout), zoom: 1, renderer: renderer,
-                                              width: 260, height: 200)
+            let spans = CoverageSpans.outline(
+                of: HUDFrame(configuration: c, layout: layout), zoom: 1, renderer: renderer,
+                width: 260, height: 200)
             let b = layout.bezel
             XCTAssertEqual(spans.count, Int(b.height.rounded(.up)), "one span per row of the bezel (\(bezel))")
             let (s, _) = render(c, region: region)
@@ -113,8 +117,9 @@ final class RenderFactsTests: XCTestCase {
         let good = TextRequest(text: "<b>bold</b>", font: "Sans 12px", markup: true, maxWidth: 300, singleLine: true)
         XCTAssertGreaterThan(renderer.text.measure(bad).width, 40, "invalid markup still shows its text")
         let plain = TextRequest(text: "bold", font: "Sans 12px", maxWidth: 300, singleLine: true)
-        XCTAssertEqual(renderer.text.measure(good).width, renderer.text.measure(plain).width, accuracy: 4,
-                       "valid markup is interpreted, not shown as tags")
+        XCTAssertEqual(
+            renderer.text.measure(good).width, renderer.text.measure(plain).width, accuracy: 4,
+            "valid markup is interpreted, not shown as tags")
     }
 
     func testScaleTwoDoublesTheBezel() {

@@ -15,25 +15,31 @@ final class TextShaperTests: XCTestCase {
     static let ink = RGBA(0.2, 0.9, 0.6, 0.85)
 
     static let requests: [TextRequest] = [
-        TextRequest(text: "Copying 3 of 10 files to the backup disk, please wait", font: "Sans 13px", maxWidth: 180,
-                    maxHeight: 120, singleLine: false),
-        TextRequest(text: "<b>Saved</b> to <i>~/Documents/report.pdf</i>", font: "Sans 12px", markup: true, maxWidth: 200,
-                    maxHeight: 80, singleLine: false, ink: ink),
+        TextRequest(
+            text: "Copying 3 of 10 files to the backup disk, please wait", font: "Sans 13px", maxWidth: 180,
+            maxHeight: 120, singleLine: false),
+        TextRequest(
+            text: "<b>Saved</b> to <i>~/Documents/report.pdf</i>", font: "Sans 12px", markup: true, maxWidth: 200,
+            maxHeight: 80, singleLine: false, ink: ink),
         TextRequest(text: "جارٍ التحميل", font: "Sans Bold 16px", maxWidth: 200, singleLine: true),
         // Colours of its own: text, a background under the default colour's text, both.
-        TextRequest(text: "<span foreground='red'>Error</span> in <b>line 3</b>: <span background='#ffff00'>highlighted</span>, "
-                    + "<span color='#00f' bgcolor='#0f08'>both</span> and <span fgcolor='#0a0'>green <i>italic</i></span> text",
-                    font: "Sans 13px", markup: true, maxWidth: 200, maxHeight: 200, singleLine: false, ink: ink),
+        TextRequest(
+            text: "<span foreground='red'>Error</span> in <b>line 3</b>: <span background='#ffff00'>highlighted</span>, "
+                + "<span color='#00f' bgcolor='#0f08'>both</span> and <span fgcolor='#0a0'>green <i>italic</i></span> text",
+            font: "Sans 13px", markup: true, maxWidth: 200, maxHeight: 200, singleLine: false, ink: ink),
         // Alphas of its own, over the default colour and an explicit one, and underline and
         // strikethrough colours of their own under text of the default colour.
-        TextRequest(text: "<span alpha='40%'>faint</span> and <span color='red' alpha='50%' bgcolor='#00f' bgalpha='30%'>half</span> "
-                    + "<span underline='single' underline_color='blue'>under</span> "
-                    + "<span strikethrough='true' strikethrough_color='#f0f'>struck</span> <u>plain</u>",
-                    font: "Sans 13px", markup: true, maxWidth: 200, maxHeight: 200, singleLine: false, ink: ink),
-        TextRequest(text: String(repeating: "a\u{301}", count: 4000), font: "Sans 13px", maxWidth: 240, maxHeight: 300,
-                    singleLine: false),
-        TextRequest(text: String(repeating: "word ", count: 3200), font: "Serif 14px", maxWidth: 260, maxHeight: 400,
-                    singleLine: false),
+        TextRequest(
+            text: "<span alpha='40%'>faint</span> and <span color='red' alpha='50%' bgcolor='#00f' bgalpha='30%'>half</span> "
+                + "<span underline='single' underline_color='blue'>under</span> "
+                + "<span strikethrough='true' strikethrough_color='#f0f'>struck</span> <u>plain</u>",
+            font: "Sans 13px", markup: true, maxWidth: 200, maxHeight: 200, singleLine: false, ink: ink),
+        TextRequest(
+            text: String(repeating: "a\u{301}", count: 4000), font: "Sans 13px", maxWidth: 240, maxHeight: 300,
+            singleLine: false),
+        TextRequest(
+            text: String(repeating: "word ", count: 3200), font: "Serif 14px", maxWidth: 260, maxHeight: 400,
+            singleLine: false),
     ]
 
     /// Waits for `done` of a shaping, on the shaper's thread.
@@ -98,8 +104,10 @@ final class TextShaperTests: XCTestCase {
         XCTAssertNotEqual(text.measure(label), .zero)
         XCTAssertEqual(text.takeMissing(), [])
         // Markup is laid out off the loop, whatever it sets: colours, alphas, underline colours.
-        let coloured = ["<span foreground='red'>Error</span> in line 3", "<span alpha='50%'>Error</span> in line 3",
-                        "<span underline='single' underline_color='blue'>Error</span>"].map {
+        let coloured = [
+            "<span foreground='red'>Error</span> in line 3", "<span alpha='50%'>Error</span> in line 3",
+            "<span underline='single' underline_color='blue'>Error</span>",
+        ].map {
             TextRequest(text: $0, font: "Sans 12px", markup: true, maxWidth: 200, maxHeight: 60, singleLine: false, ink: Self.ink)
         }
         for r in coloured { XCTAssertEqual(text.measure(r), .zero) }
@@ -127,8 +135,9 @@ final class TextShaperTests: XCTestCase {
     }
 
     func testCutMarkupShowsItsTextNeverHalfATag() {
-        let r = TextRequest(text: "<span foreground='red'>" + String(repeating: "x&amp;y <b>z</b> ", count: 40) + "</span>",
-                            font: "Sans 12px", markup: true, maxWidth: 200, singleLine: false)
+        let r = TextRequest(
+            text: "<span foreground='red'>" + String(repeating: "x&amp;y <b>z</b> ", count: 40) + "</span>",
+            font: "Sans 12px", markup: true, maxWidth: 200, singleLine: false)
         let cut = HUDText.cut(r)
         XCTAssertFalse(cut.markup)
         XCTAssertEqual(cut.text, String(String(repeating: "x&y z ", count: 40).prefix(200)) + "…")
@@ -152,8 +161,9 @@ final class TextShaperTests: XCTestCase {
         // Past the threads allowed to overrun, requests are cut at once: six more, laid out one
         // after the other, would take 1.8 s.
         let more = (0..<TextShaper.overrunsAllowed + 2).map {
-            TextRequest(text: "Request \($0) " + String(repeating: "word ", count: 3000), font: "Sans 13px", maxWidth: 240,
-                        maxHeight: 400, singleLine: false)
+            TextRequest(
+                text: "Request \($0) " + String(repeating: "word ", count: 3000), font: "Sans 13px", maxWidth: 240,
+                maxHeight: 400, singleLine: false)
         }
         let start = MonotonicClock.seconds()
         shape(shaper, more)

@@ -101,8 +101,9 @@ final class JournalServerTests: XCTestCase {
         let big = String(repeating: "x", count: 60_000)
         var b = JournalState()
         for i in 0..<100 {
-            let r = JournalRecord.shown(key: "b\(i % 7)", request: Wire.Request(cwd: big, arguments: ["--id", "b\(i % 7)"]),
-                                        deadline: 1, hideAfter: 1)
+            let r = JournalRecord.shown(
+                key: "b\(i % 7)", request: Wire.Request(cwd: big, arguments: ["--id", "b\(i % 7)"]),
+                deadline: 1, hideAfter: 1)
             b.apply(r, size: r.framed().count)
             XCTAssertLessThanOrEqual(b.bytes, JournalState.maxBytes)
             XCTAssertNotNil(b.entries["b\(i % 7)"], "the HUD that just changed was dropped")
@@ -144,13 +145,15 @@ final class JournalServerTests: XCTestCase {
             j.shown("vol", r, hideAfter: 60)
             j.shown("other\(i % 3)", request("--id", "other\(i % 3)"), hideAfter: 60)
             written += JournalRecord.shown(key: "vol", request: r, deadline: 0, hideAfter: 60).framed().count
-            loop.frame()   // a compaction ends on the loop, once its thread has written
+            loop.frame()  // a compaction ends on the loop, once its thread has written
         }
         // Updates faster than a compaction append to its file meanwhile; once it ends the
         // log is within twice its live records.
         j.shown("last", request("--id", "last"), hideAfter: 60)
-        XCTAssertTrue(loop.run(until: { self.fileBytes(j.path).count <= max(2 * j.state.bytes, NamedJournal.compactAfter) },
-                               within: 60), "the log was never compacted")
+        XCTAssertTrue(
+            loop.run(
+                until: { self.fileBytes(j.path).count <= max(2 * j.state.bytes, NamedJournal.compactAfter) },
+                within: 60), "the log was never compacted")
         XCTAssertLessThan(fileBytes(j.path).count, written / 4)
         let back = readBack(j.path)
         XCTAssertEqual(Set(back.entries.keys), Set(j.state.entries.keys))
@@ -189,8 +192,9 @@ final class JournalServerTests: XCTestCase {
     /// A journal as a dead server leaves it: records written by hand, unread.
     private func plant(_ records: [JournalRecord]) -> String {
         let path = dir + "/d.named"
-        _ = FileManager.default.createFile(atPath: path, contents: Data(records.flatMap { $0.framed() }),
-                                       attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data(records.flatMap { $0.framed() }),
+            attributes: [.posixPermissions: 0o600])
         return path
     }
 
@@ -263,15 +267,18 @@ final class JournalServerTests: XCTestCase {
         let now = JournalState.now
         var planted: [JournalRecord] = []
         for i in 0..<12 {
-            planted.append(.shown(key: "h\(i)", request: request("--id", "h\(i)", "--label", "HUD \(i)", "--position", "top"),
-                                  deadline: now + 600, hideAfter: 600))
+            planted.append(
+                .shown(
+                    key: "h\(i)", request: request("--id", "h\(i)", "--label", "HUD \(i)", "--position", "top"),
+                    deadline: now + 600, hideAfter: 600))
             planted.append(.shown(key: "h\(i)", request: request("--id", "h\(i)", "--progress", "0.5"), deadline: now + 600, hideAfter: 600))
         }
         let display = FakeDisplay()
         let server = HUDServer(paths: ServerPaths(directory: dir, display: ":7"), display: display, listener: -1)
         let path = server.journal!.path
-        _ = FileManager.default.createFile(atPath: path, contents: Data(planted.flatMap { $0.framed() }),
-                                       attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data(planted.flatMap { $0.framed() }),
+            attributes: [.posixPermissions: 0o600])
         server.takeOverFromDeadServer()
         XCTAssertTrue(server.huds.isEmpty, "the journal was replayed before the loop ran")
         let sloop = display.manualLoop
@@ -280,8 +287,10 @@ final class JournalServerTests: XCTestCase {
         XCTAssertEqual(display.made.first?.configuration.label, "HUD 11", "the HUD that changed last comes first")
         XCTAssertTrue(display.made.allSatisfy { $0.configuration.progress == 0.5 })
         // Replayed requests are in the journal already: once compacted, nothing more is written.
-        XCTAssertTrue(sloop.run(until: { self.readBack(path).entries.count == 12 && self.fileBytes(path).count == server.journal!.fileBytes },
-                                within: 60))
+        XCTAssertTrue(
+            sloop.run(
+                until: { self.readBack(path).entries.count == 12 && self.fileBytes(path).count == server.journal!.fileBytes },
+                within: 60))
         let size = fileBytes(path).count
         sloop.run(for: 0.5)
         XCTAssertEqual(fileBytes(path).count, size)

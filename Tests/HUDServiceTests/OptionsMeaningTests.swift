@@ -28,8 +28,10 @@ final class OptionsMeaningTests: XCTestCase {
 
     func testEachOptionThatNamesAPropertyChangesIt() throws {
         let bound = OptionTable.all.filter { $0.hud != nil }
-        for name in ["details", "margin", "spacing", "corner-radius", "blur", "shadow", "square", "style", "spinner", "animation",
-                     "fade-in", "fade-out", "grace", "min-show", "font", "details-font", "image-size", "ring-thickness"] {
+        for name in [
+            "details", "margin", "spacing", "corner-radius", "blur", "shadow", "square", "style", "spinner", "animation",
+            "fade-in", "fade-out", "grace", "min-show", "font", "details-font", "image-size", "ring-thickness",
+        ] {
             XCTAssertTrue(bound.contains { $0.name == name }, "--\(name) does not apply to a HUD through the table")
         }
         for spec in bound {

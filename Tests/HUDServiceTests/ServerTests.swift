@@ -66,15 +66,16 @@ final class ServerTests: XCTestCase {
     /// What the server told a staying client, once it said it is done (or the loop's time ran out).
     private func events(until fd: Int32, within seconds: Double = 10) -> [Session.Event] {
         var text = ""
-        loop.run(until: {
-            var buf = [UInt8](repeating: 0, count: 4096)
-            while readable(fd) {
-                let n = read(fd, &buf, buf.count)
-                if n <= 0 { return true }
-                text += String(decoding: buf[0..<n], as: UTF8.self)
-            }
-            return text.contains("done ")
-        }, within: seconds)
+        loop.run(
+            until: {
+                var buf = [UInt8](repeating: 0, count: 4096)
+                while readable(fd) {
+                    let n = read(fd, &buf, buf.count)
+                    if n <= 0 { return true }
+                    text += String(decoding: buf[0..<n], as: UTF8.self)
+                }
+                return text.contains("done ")
+            }, within: seconds)
         return text.split(separator: "\n").compactMap { Session.Event(String($0)) }
     }
 
@@ -184,7 +185,7 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(hud.configuration.mode, .error)
         XCTAssertEqual(hud.configuration.details, "Exit status 2")
         XCTAssertTrue(hud.isVisible, "the result did not stay")
-        close(c)   // the client may leave once its command ended: the result stays its time
+        close(c)  // the client may leave once its command ended: the result stays its time
         loop.run(for: 0.5)
         XCTAssertFalse(hud.recording.disposed)
         XCTAssertTrue(loop.run(until: { hud.recording.disposed }, within: 3))
@@ -260,9 +261,11 @@ final class ServerTests: XCTestCase {
             let o = h.stackOffset, s = h.bezelSize
             return Rect(x: 640 - s.width / 2 + o.x, y: 400 - s.height / 2 + o.y, width: s.width, height: s.height)
         }
-        for i in frames.indices { for j in frames.indices where j > i {
-            XCTAssertFalse(overlap(frames[i], frames[j]), "HUDs \(i) and \(j) overlap: \(frames[i]) \(frames[j])")
-        } }
+        for i in frames.indices {
+            for j in frames.indices where j > i {
+                XCTAssertFalse(overlap(frames[i], frames[j]), "HUDs \(i) and \(j) overlap: \(frames[i]) \(frames[j])")
+            }
+        }
     }
 
     private func overlap(_ a: Rect, _ b: Rect) -> Bool {

@@ -6,29 +6,31 @@ import Testing
 
 @Suite struct DesktopPreferencesTests {
     @Test func settingsINIGivesTheFontAndThePreference() {
-        let p = DesktopPreferences(settingsINI: """
-            # lxappearance
-            [Settings]
-            gtk-theme-name=Arc-Dark
-            gtk-font-name = "Noto Sans 10"
-            gtk-application-prefer-dark-theme=0
-            [Other]
-            gtk-font-name=Wrong 9
-            """)
+        let p = DesktopPreferences(
+            settingsINI: """
+                # lxappearance
+                [Settings]
+                gtk-theme-name=Arc-Dark
+                gtk-font-name = "Noto Sans 10"
+                gtk-application-prefer-dark-theme=0
+                [Other]
+                gtk-font-name=Wrong 9
+                """)
         #expect(p.fontName == "Noto Sans 10")
-        #expect(p.prefersDark == true)   // the theme is dark, whatever the application flag says
+        #expect(p.prefersDark == true)  // the theme is dark, whatever the application flag says
     }
 
     @Test func theDarkFlagAndALightThemeSayLightOrDark() {
         #expect(DesktopPreferences(settingsINI: "[Settings]\ngtk-application-prefer-dark-theme=1\n").prefersDark == true)
         #expect(DesktopPreferences(settingsINI: "[Settings]\ngtk-application-prefer-dark-theme=false\ngtk-theme-name=Adwaita\n").prefersDark == false)
         #expect(DesktopPreferences(settingsINI: "[Settings]\ngtk-theme-name=Adwaita\n").prefersDark == nil)
-        #expect(DesktopPreferences(settingsINI: "gtk-application-prefer-dark-theme=1\n").prefersDark == nil)   // no group
+        #expect(DesktopPreferences(settingsINI: "gtk-application-prefer-dark-theme=1\n").prefersDark == nil)  // no group
     }
 
     @Test func xsettingsThemeNames() {
-        #expect(DesktopPreferences(xsettings: ["Net/ThemeName": "Adwaita-dark", "Gtk/FontName": "Cantarell 11"])
-            == DesktopPreferences(prefersDark: true, fontName: "Cantarell 11"))
+        #expect(
+            DesktopPreferences(xsettings: ["Net/ThemeName": "Adwaita-dark", "Gtk/FontName": "Cantarell 11"])
+                == DesktopPreferences(prefersDark: true, fontName: "Cantarell 11"))
         #expect(DesktopPreferences(xsettings: ["Net/ThemeName": "Yaru:dark"]).prefersDark == true)
         #expect(DesktopPreferences(xsettings: ["Net/ThemeName": "Darkroom", "Gtk/FontName": " "]) == DesktopPreferences())
     }

@@ -9,7 +9,6 @@ import HUDCommandLine
 /// The configuration keys: the option table's.
 let keys = OptionTable.settingKeys
 
-
 /// A scratch directory with files, removed at the end.
 final class Scratch {
     let path: String
@@ -31,19 +30,21 @@ final class Scratch {
 
 @Suite struct SettingsFileTests {
     @Test func readsTopLevelAndSectionsWithLines() {
-        let f = SettingsFile(path: "c.toml", text: """
-        # xhud
-        mode = "bar"
-        margin = 12
-        shadow = false
-        offset = [0, 200]
+        let f = SettingsFile(
+            path: "c.toml",
+            text: """
+                # xhud
+                mode = "bar"
+                margin = 12
+                shadow = false
+                offset = [0, 200]
 
-        [notification]
-        min-duration = 3
+                [notification]
+                min-duration = 3
 
-        [id.volume]
-        label = "Volume"
-        """, keys: keys)
+                [id.volume]
+                label = "Volume"
+                """, keys: keys)
         #expect(f.warnings.isEmpty)
         #expect(f.top.map(\.key) == ["mode", "margin", "shadow", "offset"])
         #expect(f.top[0].source.line == 2)
@@ -54,12 +55,14 @@ final class Scratch {
     }
 
     @Test func unknownKeysAndBadTypesAreWarningsNamingFileAndLine() {
-        let f = SettingsFile(path: "c.toml", text: """
-        mode = "bar"
-        colour = "red"
-        margin = "wide"
-        square = 3
-        """, keys: keys)
+        let f = SettingsFile(
+            path: "c.toml",
+            text: """
+                mode = "bar"
+                colour = "red"
+                margin = "wide"
+                square = 3
+                """, keys: keys)
         #expect(f.top.map(\.key) == ["mode"])
         #expect(f.warnings.count == 3)
         #expect(f.warnings[0].contains("c.toml:2") && f.warnings[0].contains("unknown key 'colour'"))
@@ -103,21 +106,23 @@ final class Scratch {
 
 @Suite(.serialized) struct SettingsResolutionTests {
     @Test func rulesMatchNotificationsAndLayerAfterTheirSection() {
-        let f = SettingsFile(path: "u.toml", text: """
-        margin = 10
-        [notification]
-        margin = 12
-        [rule.music]
-        match-app-name = "Spot*"
-        match-urgency = "normal"
-        margin = 14
-        position = "bottom-left"
-        [rule.all]
-        corner-radius = 3
-        [rule.bad]
-        match-colour = "red"
-        margin = 99
-        """, keys: keys)
+        let f = SettingsFile(
+            path: "u.toml",
+            text: """
+                margin = 10
+                [notification]
+                margin = 12
+                [rule.music]
+                match-app-name = "Spot*"
+                match-urgency = "normal"
+                margin = 14
+                position = "bottom-left"
+                [rule.all]
+                corner-radius = 3
+                [rule.bad]
+                match-colour = "red"
+                margin = 99
+                """, keys: keys)
         #expect(f.rules.map(\.name) == ["music", "all"])
         #expect(f.warnings.count == 1 && f.warnings[0].contains("'match-colour' must be one of"))
         let settings = Settings(files: [f], keys: keys)
@@ -125,32 +130,34 @@ final class Scratch {
         let song = settings.resolve(.init(isNotification: true, notification: ["app-name": "Spotify", "urgency": "normal"]))
         #expect(value(song, "margin") == .number(14))
         #expect(value(song, "position") == .string("bottom-left"))
-        #expect(value(song, "corner-radius") == .number(3))         // a rule without patterns: every one
+        #expect(value(song, "corner-radius") == .number(3))  // a rule without patterns: every one
         let critical = settings.resolve(.init(isNotification: true, notification: ["app-name": "Spotify", "urgency": "critical"]))
         #expect(value(critical, "margin") == .number(12))
-        #expect(value(settings.resolve(.init(isNotification: true)), "corner-radius") == nil)   // xhud's own: no rules
+        #expect(value(settings.resolve(.init(isNotification: true)), "corner-radius") == nil)  // xhud's own: no rules
     }
 
     @Test func layersGoThemeFileSectionsInOrder() {
         let dir = Scratch()
         dir.write("themes/big.toml", "margin = 30\ncorner-radius = 18\nstyle = \"light\"\n")
-        let user = SettingsFile(path: "u.toml", text: """
-        theme = "\(dir.path)/themes/big.toml"
-        margin = 10
-        [wrap]
-        grace = 1
-        [id.volume]
-        margin = 5
-        label = "Volume"
-        """, keys: keys)
+        let user = SettingsFile(
+            path: "u.toml",
+            text: """
+                theme = "\(dir.path)/themes/big.toml"
+                margin = 10
+                [wrap]
+                grace = 1
+                [id.volume]
+                margin = 5
+                label = "Volume"
+                """, keys: keys)
         let settings = Settings(files: [user], keys: keys)
         func value(_ r: Settings.Resolution, _ key: String) -> SettingValue? { r.settings.first { $0.key == key }?.value }
 
         let plain = settings.resolve(.init())
         #expect(plain.warnings.isEmpty)
-        #expect(value(plain, "margin") == .number(10))              // the file over the theme
-        #expect(value(plain, "corner-radius") == .number(18))       // the theme under everything
-        #expect(value(plain, "grace") == nil)                        // [wrap] only when wrapping
+        #expect(value(plain, "margin") == .number(10))  // the file over the theme
+        #expect(value(plain, "corner-radius") == .number(18))  // the theme under everything
+        #expect(value(plain, "grace") == nil)  // [wrap] only when wrapping
         #expect(plain.settings.first { $0.key == "corner-radius" }?.source.theme != nil)
 
         let volume = settings.resolve(.init(id: "volume"))
@@ -187,25 +194,27 @@ final class Scratch {
 @Suite(.serialized) struct IconThemeTests {
     @Test func findsTheBestFileAndFollowsInheritance() {
         let dir = Scratch()
-        dir.write("icons/Base/index.theme", """
-        [Icon Theme]
-        Name=Base
-        Directories=16x16/status,48x48/status,scalable/status
+        dir.write(
+            "icons/Base/index.theme",
+            """
+            [Icon Theme]
+            Name=Base
+            Directories=16x16/status,48x48/status,scalable/status
 
-        [16x16/status]
-        Size=16
-        Type=Fixed
+            [16x16/status]
+            Size=16
+            Type=Fixed
 
-        [48x48/status]
-        Size=48
-        Type=Fixed
+            [48x48/status]
+            Size=48
+            Type=Fixed
 
-        [scalable/status]
-        Size=48
-        MinSize=8
-        MaxSize=512
-        Type=Scalable
-        """)
+            [scalable/status]
+            Size=48
+            MinSize=8
+            MaxSize=512
+            Type=Scalable
+            """)
         dir.write("icons/Base/16x16/status/audio-volume-high.png", "x")
         dir.write("icons/Base/48x48/status/audio-volume-high.png", "x")
         dir.write("icons/Base/scalable/status/dialog-information.svg", "x")
@@ -215,11 +224,17 @@ final class Scratch {
         defer { unsetenv("XDG_DATA_DIRS"); unsetenv("XDG_DATA_HOME") }
 
         // Exact size wins; else the bitmap at least as large (scaled down, never up).
-        #expect(IconTheme.lookup("audio-volume-high", size: 16, scale: 1, theme: "Child") == dir.path + "/icons/Base/16x16/status/audio-volume-high.png")
-        #expect(IconTheme.lookup("audio-volume-high", size: 37, scale: 1, theme: "Child") == dir.path + "/icons/Base/48x48/status/audio-volume-high.png")
-        #expect(IconTheme.lookup("dialog-information", size: 37, scale: 2, theme: "Child") == dir.path + "/icons/Base/scalable/status/dialog-information.svg")
+        #expect(
+            IconTheme.lookup("audio-volume-high", size: 16, scale: 1, theme: "Child") == dir.path + "/icons/Base/16x16/status/audio-volume-high.png")
+        #expect(
+            IconTheme.lookup("audio-volume-high", size: 37, scale: 1, theme: "Child") == dir.path + "/icons/Base/48x48/status/audio-volume-high.png")
+        #expect(
+            IconTheme.lookup("dialog-information", size: 37, scale: 2, theme: "Child") == dir.path
+                + "/icons/Base/scalable/status/dialog-information.svg")
         // GTK's fallback: the last part of the name dropped.
-        #expect(IconTheme.lookup("audio-volume-high-extra", size: 48, scale: 1, theme: "Base") == dir.path + "/icons/Base/48x48/status/audio-volume-high.png")
+        #expect(
+            IconTheme.lookup("audio-volume-high-extra", size: 48, scale: 1, theme: "Base") == dir.path
+                + "/icons/Base/48x48/status/audio-volume-high.png")
         #expect(IconTheme.lookup("no-such-icon-at-all", size: 48, scale: 1, theme: "Base") == nil)
         #expect(!IconTheme.isIconName("./a.png") && !IconTheme.isIconName("a/b") && IconTheme.isIconName("dialog-information"))
     }

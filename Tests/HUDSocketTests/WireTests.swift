@@ -20,7 +20,7 @@ final class WireTests: XCTestCase {
     }
 
     func testRejectsOversizedLengthBeforeReading() {
-        let header: [UInt8] = Array("xhq2".utf8) + [0, 0, 0xa0, 0]   // 10 MB
+        let header: [UInt8] = Array("xhq2".utf8) + [0, 0, 0xa0, 0]  // 10 MB
         XCTAssertThrowsError(try Wire.frameLength(header: header, tag: Wire.requestTag)) { e in
             XCTAssertTrue("\(e)".contains("limit"))
         }
@@ -28,12 +28,12 @@ final class WireTests: XCTestCase {
 
     func testRejectsMismatchedLengthUnterminatedAndInvalidUTF8() {
         var bytes = Wire.Request(cwd: "/", arguments: ["x"]).encoded()
-        XCTAssertThrowsError(try Wire.Request.decode(bytes + [0]))          // trailing byte
+        XCTAssertThrowsError(try Wire.Request.decode(bytes + [0]))  // trailing byte
         bytes.removeLast()
         bytes[4] -= 1
-        XCTAssertThrowsError(try Wire.Request.decode(bytes))                // no final NUL
+        XCTAssertThrowsError(try Wire.Request.decode(bytes))  // no final NUL
         let bad: [UInt8] = Array("xhq2".utf8) + [4, 0, 0, 0] + [0x2f, 0, 0xff, 0]
-        XCTAssertThrowsError(try Wire.Request.decode(bad))                  // 0xff is not UTF-8
+        XCTAssertThrowsError(try Wire.Request.decode(bad))  // 0xff is not UTF-8
     }
 
     func testRejectsTooManyFields() {

@@ -10,7 +10,7 @@ final class ResidentPagesTests: XCTestCase {
         defer { fclose(f) }
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, 256, f) != nil {
-            let s = String(cString: line)
+            let s = String(nulTerminated: line)
             if s.hasPrefix("VmRSS:") { return Int(s.split(separator: " ")[1]) ?? 0 }
         }
         return 0
@@ -31,7 +31,7 @@ final class ResidentPagesTests: XCTestCase {
         defer { munmap(written, size); munmap(clean, size) }
         written.storeBytes(of: 0x5A5A_5A5A, as: UInt32.self)
         XCTAssertEqual(mprotect(written, size, PROT_READ), 0)
-        _ = clean.load(as: UInt32.self)   // resident, unwritten
+        _ = clean.load(as: UInt32.self)  // resident, unwritten
 
         XCTAssertGreaterThan(ResidentPages.releaseUnwrittenFilePages(), 0)
         XCTAssertEqual(written.load(as: UInt32.self), 0x5A5A_5A5A, "the written copy was dropped")
@@ -45,6 +45,6 @@ final class ResidentPagesTests: XCTestCase {
         let after = residentKiB()
         XCTAssertGreaterThan(released, 1024 * 1024, "less than a MiB of file pages released")
         XCTAssertLessThan(after, before - 512, "the resident set did not shrink (\(before) -> \(after) KiB)")
-        XCTAssertEqual([3, 1, 2].sorted(), [1, 2, 3])   // code runs again after its pages went
+        XCTAssertEqual([3, 1, 2].sorted(), [1, 2, 3])  // code runs again after its pages went
     }
 }

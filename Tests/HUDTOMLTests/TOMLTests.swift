@@ -10,20 +10,21 @@ private func failure(_ s: String) -> TOMLError? {
 
 @Suite struct TOMLValueTests {
     @Test func strings() throws {
-        let t = try parse(#"""
-        a = "tab\there \"q\" \\ \u00e9 \U0001F600 \b\f\r\n"
-        b = 'C:\no\escapes'
-        c = """
-        one
-        two \
-            three"""
-        d = '''
-        raw \n ''line'' '''
-        e = """a "quoted" word"""""
-        f = ''
-        "quoted key" = 1
-        'literal key' = 2
-        """#)
+        let t = try parse(
+            #"""
+            a = "tab\there \"q\" \\ \u00e9 \U0001F600 \b\f\r\n"
+            b = 'C:\no\escapes'
+            c = """
+            one
+            two \
+                three"""
+            d = '''
+            raw \n ''line'' '''
+            e = """a "quoted" word"""""
+            f = ''
+            "quoted key" = 1
+            'literal key' = 2
+            """#)
         #expect(t["a"] == .string("tab\there \"q\" \\ é 😀 \u{8}\u{C}\r\n"))
         #expect(t["b"] == .string(#"C:\no\escapes"#))
         #expect(t["c"] == .string("one\ntwo three"))
@@ -34,27 +35,28 @@ private func failure(_ s: String) -> TOMLError? {
     }
 
     @Test func numbersAndBooleans() throws {
-        let t = try parse("""
-        a = 42
-        b = -17
-        c = +1_000_000
-        d = 0xDEAD_beef
-        e = 0o755
-        f = 0b1101
-        g = 3.14
-        h = -2e-3
-        i = 6.626E+34
-        j = 1_000.000_1
-        k = inf
-        l = -inf
-        m = nan
-        n = true
-        o = false
-        p = 9223372036854775807
-        q = -9223372036854775808
-        r = 0
-        s = -0.0
-        """)
+        let t = try parse(
+            """
+            a = 42
+            b = -17
+            c = +1_000_000
+            d = 0xDEAD_beef
+            e = 0o755
+            f = 0b1101
+            g = 3.14
+            h = -2e-3
+            i = 6.626E+34
+            j = 1_000.000_1
+            k = inf
+            l = -inf
+            m = nan
+            n = true
+            o = false
+            p = 9223372036854775807
+            q = -9223372036854775808
+            r = 0
+            s = -0.0
+            """)
         #expect(t["a"] == .integer(42) && t["b"] == .integer(-17) && t["c"] == .integer(1_000_000))
         #expect(t["d"] == .integer(0xDEADBEEF) && t["e"] == .integer(0o755) && t["f"] == .integer(13))
         #expect(t["g"] == .float(3.14) && t["h"] == .float(-0.002) && t["i"] == .float(6.626e34) && t["j"] == .float(1000.0001))
@@ -66,17 +68,18 @@ private func failure(_ s: String) -> TOMLError? {
     }
 
     @Test func arraysAndInlineTables() throws {
-        let t = try parse("""
-        a = [1, 2, 3]
-        b = [ [1, 2], ["x", 'y'], [] ]
-        c = [
-          0,      # a comment
-          200,    # a trailing comma
-        ]
-        d = { x = 1, y.z = "w" }
-        e = [{ name = "a" }, { name = "b" }]
-        f = {}
-        """)
+        let t = try parse(
+            """
+            a = [1, 2, 3]
+            b = [ [1, 2], ["x", 'y'], [] ]
+            c = [
+              0,      # a comment
+              200,    # a trailing comma
+            ]
+            d = { x = 1, y.z = "w" }
+            e = [{ name = "a" }, { name = "b" }]
+            f = {}
+            """)
         #expect(t["a"] == .array([.integer(1), .integer(2), .integer(3)]))
         #expect(t["b"] == .array([.array([.integer(1), .integer(2)]), .array([.string("x"), .string("y")]), .array([])]))
         #expect(t["c"] == .array([.integer(0), .integer(200)]))
@@ -89,26 +92,27 @@ private func failure(_ s: String) -> TOMLError? {
 
 @Suite struct TOMLTableTests {
     @Test func tablesDottedKeysAndTheirLines() throws {
-        let t = try parse("""
-        # top
-        mode = "bar"
+        let t = try parse(
+            """
+            # top
+            mode = "bar"
 
-        [notification]
-        min-duration = 3
+            [notification]
+            min-duration = 3
 
-        [id.volume]   # a named HUD
-        label = "Volume"
-        [ id . "with space" ]
-        label = "x"
-        [id.'brightness']
-        site."google.com" = true
-        a.b.c = 1
-        a.b.d = 2
-        [[fruit]]
-        name = "apple"
-        [[fruit]]
-        name = "banana"
-        """)
+            [id.volume]   # a named HUD
+            label = "Volume"
+            [ id . "with space" ]
+            label = "x"
+            [id.'brightness']
+            site."google.com" = true
+            a.b.c = 1
+            a.b.d = 2
+            [[fruit]]
+            name = "apple"
+            [[fruit]]
+            name = "banana"
+            """)
         #expect(t.keys == ["mode", "notification", "id", "fruit"])
         #expect(t.line(of: "mode") == 2)
         #expect(t["notification"]?.table?["min-duration"] == .integer(3))
@@ -120,8 +124,11 @@ private func failure(_ s: String) -> TOMLError? {
         let b = try #require(id["brightness"]?.table)
         #expect(b["site"]?.table?["google.com"] == .bool(true))
         #expect(b["a"]?.table?["b"]?.table?["d"] == .integer(2))
-        if case .array(let fruit)? = t["fruit"] { #expect(fruit.map { $0.table?["name"] } == [.string("apple"), .string("banana")]) }
-        else { Issue.record("fruit") }
+        if case .array(let fruit)? = t["fruit"] {
+            #expect(fruit.map { $0.table?["name"] } == [.string("apple"), .string("banana")])
+        } else {
+            Issue.record("fruit")
+        }
     }
 
     @Test func aParentTableMayBeDefinedAfterItsChild() throws {
@@ -138,56 +145,57 @@ private func failure(_ s: String) -> TOMLError? {
 
 @Suite struct TOMLErrorTests {
     /// Each bad text, the line and column of its error, and a word the message must hold.
-    @Test(arguments: [
-        ("a = = 3", 1, 5, "expected a value"),
-        ("a = 1\nmargin = = 3\n", 2, 10, "expected a value"),
-        ("a = 1\na = 2", 2, 1, "defined twice"),
-        ("[t]\nx = 1\n[t]\n", 3, 1, "defined twice"),
-        ("a = \"open", 1, 5, "not closed"),
-        ("a = \"x\ny\"", 1, 5, "not closed on its line"),
-        ("a = \"\\q\"", 1, 6, "unknown escape"),
-        ("a = \"\\uD800\"", 1, 6, "not a Unicode scalar"),
-        ("a = \"\\u12\"", 1, 6, "hexadecimal"),
-        ("a = 1979-05-27", 1, 5, "dates and times are not supported"),
-        ("a = 07:32:00", 1, 5, "dates and times"),
-        ("a = 1979-05-27T07:32:00Z", 1, 5, "dates"),
-        ("a = 012", 1, 5, "not a valid number"),
-        ("a = 1__2", 1, 5, "not a valid number"),
-        ("a = _1", 1, 5, "expected a value"),
-        ("a = 1.", 1, 5, "not a valid number"),
-        ("a = .5", 1, 5, "not a valid number"),
-        ("a = 1e", 1, 5, "not a valid number"),
-        ("a = 0x", 1, 5, "not a valid number"),
-        ("a = +0x10", 1, 5, "not a valid number"),
-        ("a = 9223372036854775808", 1, 5, "64-bit"),
-        ("a = bar", 1, 5, "in quotes"),
-        ("a = True", 1, 5, "in quotes"),
-        ("a = 1 b = 2", 1, 7, "end of the line"),
-        ("a = [1, 2", 1, 10, "expected ',' or ']'"),
-        ("a = [1 2]", 1, 8, "expected ',' or ']'"),
-        ("a = [,]", 1, 6, "expected a value"),
-        ("a = { x = 1, }", 1, 14, "comma"),
-        ("a = { x = 1\n}", 1, 12, "one line"),
-        ("a = { x = 1 }\n[a]", 2, 2, "inline"),
-        ("a = { x = 1 }\na.y = 2", 2, 1, "cannot be extended"),
-        ("a.b = 1\n[a.b]", 2, 4, "already has a value"),
-        ("[a]\nb.c = 1\n[a.b]", 3, 1, "defined twice"),
-        ("[a.b]\n[a]\nb.c = 1", 3, 1, "cannot be extended"),
-        ("a = [1]\n[[a]]", 2, 3, "already has a value"),
-        ("[[a]]\n[a]", 2, 1, "array of tables"),
-        ("[a]\n[[a]]", 2, 3, "not an array of tables"),
-        ("[a", 1, 3, "expected ']'"),
-        ("[]", 1, 2, "expected a key"),
-        ("= 1", 1, 1, "expected a key"),
-        ("a", 1, 2, "expected '='"),
-        ("\"\"\"k\"\"\" = 1", 1, 1, "multi-line"),
-        ("a = 1\r", 1, 6, "carriage return"),
-        ("# \u{7} bell", 1, 3, "control character"),
-        ("a = \"\u{1}\"", 1, 6, "must be escaped"),
-        ("a = \"\"\"x\"\"\"\"\"\"", 1, 9, "too many quotes"),
-        ("é = 1", 1, 1, "expected a key, found 'é'"),
-        ("a = \"é\" é", 1, 9, "'é'"),
-    ] as [(String, Int, Int, String)])
+    @Test(
+        arguments: [
+            ("a = = 3", 1, 5, "expected a value"),
+            ("a = 1\nmargin = = 3\n", 2, 10, "expected a value"),
+            ("a = 1\na = 2", 2, 1, "defined twice"),
+            ("[t]\nx = 1\n[t]\n", 3, 1, "defined twice"),
+            ("a = \"open", 1, 5, "not closed"),
+            ("a = \"x\ny\"", 1, 5, "not closed on its line"),
+            ("a = \"\\q\"", 1, 6, "unknown escape"),
+            ("a = \"\\uD800\"", 1, 6, "not a Unicode scalar"),
+            ("a = \"\\u12\"", 1, 6, "hexadecimal"),
+            ("a = 1979-05-27", 1, 5, "dates and times are not supported"),
+            ("a = 07:32:00", 1, 5, "dates and times"),
+            ("a = 1979-05-27T07:32:00Z", 1, 5, "dates"),
+            ("a = 012", 1, 5, "not a valid number"),
+            ("a = 1__2", 1, 5, "not a valid number"),
+            ("a = _1", 1, 5, "expected a value"),
+            ("a = 1.", 1, 5, "not a valid number"),
+            ("a = .5", 1, 5, "not a valid number"),
+            ("a = 1e", 1, 5, "not a valid number"),
+            ("a = 0x", 1, 5, "not a valid number"),
+            ("a = +0x10", 1, 5, "not a valid number"),
+            ("a = 9223372036854775808", 1, 5, "64-bit"),
+            ("a = bar", 1, 5, "in quotes"),
+            ("a = True", 1, 5, "in quotes"),
+            ("a = 1 b = 2", 1, 7, "end of the line"),
+            ("a = [1, 2", 1, 10, "expected ',' or ']'"),
+            ("a = [1 2]", 1, 8, "expected ',' or ']'"),
+            ("a = [,]", 1, 6, "expected a value"),
+            ("a = { x = 1, }", 1, 14, "comma"),
+            ("a = { x = 1\n}", 1, 12, "one line"),
+            ("a = { x = 1 }\n[a]", 2, 2, "inline"),
+            ("a = { x = 1 }\na.y = 2", 2, 1, "cannot be extended"),
+            ("a.b = 1\n[a.b]", 2, 4, "already has a value"),
+            ("[a]\nb.c = 1\n[a.b]", 3, 1, "defined twice"),
+            ("[a.b]\n[a]\nb.c = 1", 3, 1, "cannot be extended"),
+            ("a = [1]\n[[a]]", 2, 3, "already has a value"),
+            ("[[a]]\n[a]", 2, 1, "array of tables"),
+            ("[a]\n[[a]]", 2, 3, "not an array of tables"),
+            ("[a", 1, 3, "expected ']'"),
+            ("[]", 1, 2, "expected a key"),
+            ("= 1", 1, 1, "expected a key"),
+            ("a", 1, 2, "expected '='"),
+            ("\"\"\"k\"\"\" = 1", 1, 1, "multi-line"),
+            ("a = 1\r", 1, 6, "carriage return"),
+            ("# \u{7} bell", 1, 3, "control character"),
+            ("a = \"\u{1}\"", 1, 6, "must be escaped"),
+            ("a = \"\"\"x\"\"\"\"\"\"", 1, 9, "too many quotes"),
+            ("é = 1", 1, 1, "expected a key, found 'é'"),
+            ("a = \"é\" é", 1, 9, "'é'"),
+        ] as [(String, Int, Int, String)])
     func badTextNamesLineAndColumn(_ text: String, _ line: Int, _ column: Int, _ word: String) {
         let e = failure(text)
         #expect(e != nil, "parsed: \(text)")

@@ -28,10 +28,10 @@ final class BufferSlotsTests: XCTestCase {
 
     func testAReusedBufferCatchesUpWithTheFramesItMissed() {
         var s = BufferSlots()
-        s.attached(0, changed: nil)     // the first frame, whole
+        s.attached(0, changed: nil)  // the first frame, whole
         s.released(0)
         XCTAssertNil(s.repaint(1, area: spinner), "buffer 1 was never drawn")
-        s.attached(1, changed: spinner) // drawn whole, but only the spinner changed on screen
+        s.attached(1, changed: spinner)  // drawn whole, but only the spinner changed on screen
         s.released(1)
         XCTAssertEqual(s.repaint(0, area: label), label.union(spinner), "buffer 0 missed the spinner's change")
         s.attached(0, changed: label)

@@ -33,7 +33,7 @@ final class LayerPlacementTests: XCTestCase {
 
     func testScaleTwoHalvesEverythingAndRoundsTheSizeUp() {
         let p = LayerPlacement(rect: Rect(x: 1001, y: 400, width: 201, height: 100), output: Size(width: 3840, height: 2160), scale: 2)
-        XCTAssertEqual(p.width, 101)   // the buffer (202 px) covers the window's 201
+        XCTAssertEqual(p.width, 101)  // the buffer (202 px) covers the window's 201
         XCTAssertEqual(p.height, 50)
         XCTAssertEqual(p.anchor, LayerPlacement.top | LayerPlacement.left)
         XCTAssertEqual(p.margins.left, 500)
@@ -43,7 +43,8 @@ final class LayerPlacementTests: XCTestCase {
     func testSamePlacementIsEqual() {
         let r = Rect(x: 10, y: 10, width: 50, height: 50)
         XCTAssertEqual(LayerPlacement(rect: r, output: output, scale: 1), LayerPlacement(rect: r, output: output, scale: 1))
-        XCTAssertNotEqual(LayerPlacement(rect: r, output: output, scale: 1),
-                          LayerPlacement(rect: r.offsetBy(dx: 1, dy: 0), output: output, scale: 1))
+        XCTAssertNotEqual(
+            LayerPlacement(rect: r, output: output, scale: 1),
+            LayerPlacement(rect: r.offsetBy(dx: 1, dy: 0), output: output, scale: 1))
     }
 }

@@ -5,7 +5,7 @@ import XCTest
 /// keeping the pace across a stop and start within a frame.
 final class DisplayLinkTests: XCTestCase {
     func testTicksOnAnAbsoluteGridAndSkipsMissedFrames() {
-        var link = DisplayLink(hz: 50)   // 20 ms
+        var link = DisplayLink(hz: 50)  // 20 ms
         XCTAssertFalse(link.fire(now: 1), "stopped: never due")
         link.start(now: 1)
         XCTAssertTrue(link.fire(now: 1), "the first tick comes at once")

@@ -16,8 +16,12 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func stringsAmongIntegersAndColours(bigEndian: Bool) {
-        let v = value(bigEndian: bigEndian, [(0, "Xft/DPI", [0, 0, 1, 128]), (1, "Gtk/FontName", Array("Cantarell 11".utf8)),
-                                            (2, "Gtk/Color", Array(repeating: 9, count: 8)), (1, "Net/ThemeName", Array("Adwaita-dark".utf8))])
+        let v = value(
+            bigEndian: bigEndian,
+            [
+                (0, "Xft/DPI", [0, 0, 1, 128]), (1, "Gtk/FontName", Array("Cantarell 11".utf8)),
+                (2, "Gtk/Color", Array(repeating: 9, count: 8)), (1, "Net/ThemeName", Array("Adwaita-dark".utf8)),
+            ])
         #expect(X11Display.xsettingsStrings(v) == ["Gtk/FontName": "Cantarell 11", "Net/ThemeName": "Adwaita-dark"])
     }
 

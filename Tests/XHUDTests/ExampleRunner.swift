@@ -49,7 +49,8 @@ enum ExampleRunner {
             ended.wait()
         }
         readers.wait()
-        return Outcome(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self), timedOut: timedOut)
+        return Outcome(
+            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), timedOut: timedOut)
     }
 }

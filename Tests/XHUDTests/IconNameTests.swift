@@ -11,7 +11,8 @@ final class IconNameTests: XCTestCase {
         display = try TestDisplay.start()
         HUD.callbackQueue = nil
         guard IconTheme.lookup("dialog-information", size: 74, scale: 1) != nil,
-              IconTheme.lookup("emblem-ok-symbolic", size: 56, scale: 1) != nil else {
+            IconTheme.lookup("emblem-ok-symbolic", size: 56, scale: 1) != nil
+        else {
             throw XCTSkip("no icon theme with dialog-information and emblem-ok-symbolic (install adwaita-icon-theme)")
         }
     }

@@ -19,7 +19,10 @@ enum TestDisplay {
         // -displayfd 3: Xvfb writes the display number it picked on fd 3, our pipe. The shell
         // ends Xvfb when the test process goes: its stdin is a pipe only that process writes to.
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "\(xvfb) -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -noreset 3>&1 1>/dev/null 2>/dev/null </dev/null & x=$!; read -r _; kill $x"]
+        p.arguments = [
+            "-c",
+            "\(xvfb) -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -noreset 3>&1 1>/dev/null 2>/dev/null </dev/null & x=$!; read -r _; kill $x",
+        ]
         p.standardOutput = pipe
         p.standardInput = Pipe()
         try p.run()
@@ -150,10 +153,12 @@ final class LibraryTests: XCTestCase {
         try await hud.hide(animated: true)
         XCTAssertFalse(hud.isVisible)
         XCTAssertGreaterThan(Date().timeIntervalSince(t0), 0.25, "returned before min show time and the hide animation")
-        let value = try await HUD.show(over: .monitor("pointer"), display: display, while: { () async throws -> Int in
-            try await Task.sleep(nanoseconds: 100_000_000)
-            return 42
-        })
+        let value = try await HUD.show(
+            over: .monitor("pointer"), display: display,
+            while: { () async throws -> Int in
+                try await Task.sleep(nanoseconds: 100_000_000)
+                return 42
+            })
         XCTAssertEqual(value, 42)
         XCTAssertNil(HUD.hud(over: .monitor("pointer")))
         struct Failure: Error {}

@@ -28,8 +28,10 @@ final class MigrationSpellingTests: XCTestCase {
         XCTAssertEqual(mb.bezelView.style, .blur, "MBProgressHUD's bezel is blurred by default")
         XCTAssertEqual(hud.blur, MBProgressHUD.bezelBlurRadius)
 
-        let modes: [(MBProgressHUDMode, HUDMode)] = [(.indeterminate, .indeterminate), (.determinate, .determinate),
-            (.determinateHorizontalBar, .bar), (.annularDeterminate, .annular), (.customView, .custom), (.text, .text)]
+        let modes: [(MBProgressHUDMode, HUDMode)] = [
+            (.indeterminate, .indeterminate), (.determinate, .determinate),
+            (.determinateHorizontalBar, .bar), (.annularDeterminate, .annular), (.customView, .custom), (.text, .text),
+        ]
         for (m, h) in modes {
             mb.mode = m
             XCTAssertEqual(hud.mode, h)

@@ -10,19 +10,23 @@ final class NotificationLog: @unchecked Sendable {
         let object: AnyObject?
         let at: Date
     }
-    static let names = [ProgressHUD.willAppearNotification, ProgressHUD.didAppearNotification,
-                        ProgressHUD.willDisappearNotification, ProgressHUD.didDisappearNotification]
+    static let names = [
+        ProgressHUD.willAppearNotification, ProgressHUD.didAppearNotification,
+        ProgressHUD.willDisappearNotification, ProgressHUD.didDisappearNotification,
+    ]
     private let lock = NSLock()
     private var list: [Entry] = []
     private var tokens: [NSObjectProtocol] = []
 
     init() {
         for name in Self.names {
-            tokens.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                let e = Entry(name: note.name, status: note.userInfo?[ProgressHUD.statusUserInfoKey] as? String,
-                              object: note.object as AnyObject?, at: Date())
-                self?.lock.withLock { self?.list.append(e) }
-            })
+            tokens.append(
+                NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
+                    let e = Entry(
+                        name: note.name, status: note.userInfo?[ProgressHUD.statusUserInfoKey] as? String,
+                        object: note.object as AnyObject?, at: Date())
+                    self?.lock.withLock { self?.list.append(e) }
+                })
         }
     }
 
@@ -51,13 +55,15 @@ final class NotificationLog: @unchecked Sendable {
 func resetSharedHUD(display: String) {
     ProgressHUD.dismiss()
     let end = Date().addingTimeInterval(3)
-    while ProgressHUD.isVisible || ((try? ProgressHUD.State.shared.current?.runtime.sync { ProgressHUD.State.shared.current?.hostForTests?.isVisible ?? false }) ?? false) {
+    while ProgressHUD.isVisible
+        || ((try? ProgressHUD.State.shared.current?.runtime.sync { ProgressHUD.State.shared.current?.hostForTests?.isVisible ?? false }) ?? false)
+    {
         if Date() > end { break }
         usleep(10_000)
     }
     ProgressHUD.settings { s in s = ProgressHUD.State.Settings() }
     ProgressHUD.setDisplay(display)
-    usleep(50_000)   // callbacks of the hide above are out before a test starts its log
+    usleep(50_000)  // callbacks of the hide above are out before a test starts its log
 }
 
 /// SVProgressHUD's notifications are posted when things happen on screen, for the HUD they

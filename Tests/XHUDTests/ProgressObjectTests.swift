@@ -18,7 +18,9 @@ final class ProgressObjectTests: XCTestCase {
         let p = Progress(totalUnitCount: 10)
         let source = FoundationProgressSource(p)
         let done = expectation(description: "set")
-        DispatchQueue.global().async { p.completedUnitCount = 7; done.fulfill() }
+        DispatchQueue.global().async {
+            p.completedUnitCount = 7; done.fulfill()
+        }
         wait(for: [done], timeout: 2)
         XCTAssertEqual(source.snapshot().fraction, 0.7, accuracy: 1e-9)
     }

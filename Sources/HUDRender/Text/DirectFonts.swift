@@ -95,7 +95,7 @@ enum DirectFonts {
         var font: OpaquePointer?
         if let match = kept?[description] { font = xhud_direct_font_open_match(match, options) }
         if font == nil, let d = FontDescription(description) {
-            FontWarmup.waitForConfiguration()   // the match needs it; it may be loading on the warm-up thread
+            FontWarmup.waitForConfiguration()  // the match needs it; it may be loading on the warm-up thread
             font = xhud_direct_font_open(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, options)
         }
         fonts[description] = font
@@ -120,7 +120,7 @@ enum DirectFonts {
         let descriptions = Set(opened.keys).union((read ?? [:]).keys).union(FontDescription.defaults)
         for description in descriptions.sorted().prefix(limit) {
             guard let d = FontDescription(description),
-                  let text = xhud_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, nil)
+                let text = xhud_font_match(d.families, d.weight, d.slant, d.width, d.pixelSize, FontDescription.dpi, nil)
             else { continue }
             matches[description] = String(cString: text)
             if let file = xhud_direct_match_file(text) {
@@ -141,8 +141,11 @@ enum DirectFonts {
         var configurationFiles: [String] = [], directories: [String] = []
         if let list = xhud_fontconfig_sources() {
             for line in String(cString: list).split(separator: "\n") where line.count > 2 {
-                if line.hasPrefix("f ") { configurationFiles.append(String(line.dropFirst(2))) }
-                else { directories.append(String(line.dropFirst(2))) }
+                if line.hasPrefix("f ") {
+                    configurationFiles.append(String(line.dropFirst(2)))
+                } else {
+                    directories.append(String(line.dropFirst(2)))
+                }
             }
             free(list)
         }

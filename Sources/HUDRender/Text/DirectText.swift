@@ -34,7 +34,7 @@ final class DirectText {
     /// The line for a request, or nil when it is Pango's.
     func line(for r: TextRequest) -> Line? {
         if let known = lines[r] { return known }
-        if lines.count > 64 { // a label that changes every frame must not grow the cache
+        if lines.count > 64 {  // a label that changes every frame must not grow the cache
             for case var l? in lines.values { xhud_direct_line_free(&l.shaped) }
             lines.removeAll()
         }
@@ -48,9 +48,11 @@ final class DirectText {
         for scalar in r.text.unicodeScalars where xhud_direct_font_covers(font, scalar.value) == 0 { return nil }
         var shaped = xhud_direct_line()
         let utf8 = Array(r.text.utf8)
-        guard utf8.withUnsafeBufferPointer({ b in
-            b.withMemoryRebound(to: CChar.self) { xhud_direct_shape(font, $0.baseAddress, Int32(b.count), &shaped) }
-        }) != 0 else { return nil }
+        guard
+            utf8.withUnsafeBufferPointer({ b in
+                b.withMemoryRebound(to: CChar.self) { xhud_direct_shape(font, $0.baseAddress, Int32(b.count), &shaped) }
+            }) != 0
+        else { return nil }
         // The layout's width as PangoText sets it; a line wider than that Pango ellipsizes.
         let layoutWidth = Int32(saturating: max(1, r.maxWidth) * 1024)
         guard shaped.width <= layoutWidth else {
@@ -65,7 +67,7 @@ final class DirectText {
         let line = Line(font: font, shaped: shaped, offset: offset, width: shaped.width, ascent: ascent, descent: descent)
         if let maxHeight = r.maxHeight, !r.singleLine, Double(line.pixelHeight) > maxHeight {
             xhud_direct_line_free(&shaped)
-            return nil   // a multi-line text cut at its height: Pango's
+            return nil  // a multi-line text cut at its height: Pango's
         }
         return line
     }
@@ -92,8 +94,9 @@ final class DirectText {
         guard !text.isEmpty, text.utf8.count <= 1024 else { return false }
         if r.markup && (text.contains("<") || text.contains("&")) { return false }
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-              first.value != 0x20, last.value != 0x20 else { return false }
-        var script: UInt8 = 0   // 1 Latin, 2 Greek, 3 Cyrillic: one of them at most
+            first.value != 0x20, last.value != 0x20
+        else { return false }
+        var script: UInt8 = 0  // 1 Latin, 2 Greek, 3 Cyrillic: one of them at most
         for s in text.unicodeScalars {
             let v = s.value
             var letterScript: UInt8 = 0

@@ -24,9 +24,11 @@ import HUDSystem
 enum FontMatchCache {
     static let header = "xhud font matches 1"
     /// What fontconfig reads from the environment (fcinit.c, fccfg.c, fclang.c).
-    static let environment = ["FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT", "FC_LANG",
-                              "LC_ALL", "LC_CTYPE", "LANG", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
-                              "XDG_CACHE_HOME"]
+    static let environment = [
+        "FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT", "FC_LANG",
+        "LC_ALL", "LC_CTYPE", "LANG", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+        "XDG_CACHE_HOME",
+    ]
 
     static var path: String? { PrivateCache.fontMatchesPath }
 
@@ -88,8 +90,10 @@ enum FontMatchCache {
     /// Writes the matches with what they depend on now: fontconfig's configuration files and
     /// directories (`xhud_fontconfig_sources`), the matched fonts' files. False if it could not.
     @discardableResult
-    static func write(_ matches: [String: String], configurationFiles: [String], directories: [String],
-                      fontFiles: [String], to path: String? = FontMatchCache.path) -> Bool {
+    static func write(
+        _ matches: [String: String], configurationFiles: [String], directories: [String],
+        fontFiles: [String], to path: String? = FontMatchCache.path
+    ) -> Bool {
         guard let path else { return false }
         var paths: [String] = []
         var seen = Set<String>()

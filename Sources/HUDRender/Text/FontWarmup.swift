@@ -93,42 +93,45 @@ package enum FontWarmup {
         let mode = (readKept ? 1 : 0) | (thenSettle ? 2 : 0) | Int((helper ?? -1) + 1) << 2
         // Only the start's thread, whose work is on the way to a first frame, is kept beside.
         placement.withLock { $0 = readKept ? BesideThread() : nil }
-        if pthread_create(&t, nil, { mode in
-            FontWarmup.placement.withLock { $0 }?.keepOff()
-            let mode = Int(bitPattern: mode)
-            if mode & 1 != 0 {
-                var h = DirectFonts.readKeptMatches()
-                // The font helper's matches, when none are kept: they come while the main thread
-                // talks to X, and stand for kept ones (a font the helper does not answer loads
-                // the configuration itself).
-                var pipe = Int32(mode >> 2) - 1
-                if pipe >= 0, h { close(pipe); pipe = -1 }
-                if pipe >= 0 { DirectFonts.expectHelperMatches(); h = true }
-                FontWarmup.held.withLock { $0 = h }
-                sem_post(FontWarmup.keptRead)
-                if pipe >= 0 {
-                    // Waiting on the helper, then a moment's work a line, which the main thread
-                    // waits for: on any CPU (kept beside, the thread queued behind the helper
-                    // while the main thread's CPU idled). HarfBuzz is the main thread's to load.
-                    FontWarmup.placement.withLock { $0?.release() }
-                    sem_post(FontWarmup.configured)
-                    DirectFonts.takeHelperMatches(from: pipe)
-                    return nil
+        if pthread_create(
+            &t, nil,
+            { mode in
+                FontWarmup.placement.withLock { $0 }?.keepOff()
+                let mode = Int(bitPattern: mode)
+                if mode & 1 != 0 {
+                    var h = DirectFonts.readKeptMatches()
+                    // The font helper's matches, when none are kept: they come while the main thread
+                    // talks to X, and stand for kept ones (a font the helper does not answer loads
+                    // the configuration itself).
+                    var pipe = Int32(mode >> 2) - 1
+                    if pipe >= 0, h { close(pipe); pipe = -1 }
+                    if pipe >= 0 { DirectFonts.expectHelperMatches(); h = true }
+                    FontWarmup.held.withLock { $0 = h }
+                    sem_post(FontWarmup.keptRead)
+                    if pipe >= 0 {
+                        // Waiting on the helper, then a moment's work a line, which the main thread
+                        // waits for: on any CPU (kept beside, the thread queued behind the helper
+                        // while the main thread's CPU idled). HarfBuzz is the main thread's to load.
+                        FontWarmup.placement.withLock { $0?.release() }
+                        sem_post(FontWarmup.configured)
+                        DirectFonts.takeHelperMatches(from: pipe)
+                        return nil
+                    }
+                    if h {
+                        _ = xhud_direct_load()  // the label's shaping, while the main thread talks to X
+                        sem_post(FontWarmup.configured)
+                        return nil
+                    }
                 }
-                if h {
-                    _ = xhud_direct_load()   // the label's shaping, while the main thread talks to X
-                    sem_post(FontWarmup.configured)
-                    return nil
+                xhud_font_config_load()
+                sem_post(FontWarmup.configured)
+                if mode & 2 != 0 {
+                    if let p = FontWarmup.previous { pthread_join(p, nil) }
+                    DirectFonts.settle()
                 }
-            }
-            xhud_font_config_load()
-            sem_post(FontWarmup.configured)
-            if mode & 2 != 0 {
-                if let p = FontWarmup.previous { pthread_join(p, nil) }
-                DirectFonts.settle()
-            }
-            return nil
-        }, UnsafeMutableRawPointer(bitPattern: mode)) == 0 {
+                return nil
+            }, UnsafeMutableRawPointer(bitPattern: mode)) == 0
+        {
             thread = t
         } else {
             placement.withLock { $0?.release() }

@@ -38,7 +38,7 @@ package final class HUDText: TextMeasurer {
         // text as a mask (silhouettes), and Cairo 1.16 replays only the last of a run of them.
         case .shaped(let s)?: if request.text.hasColourGlyphs { pango.draw(request, in: rect, cr: cr) } else { s.draw(in: rect, cr: cr) }
         case .cut?: pango.draw(Self.cut(request), in: rect, cr: cr)
-        case nil: pango.draw(request, in: rect, cr: cr)   // Pango's here, as without a shaper
+        case nil: pango.draw(request, in: rect, cr: cr)  // Pango's here, as without a shaper
         }
     }
 

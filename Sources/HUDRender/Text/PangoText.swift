@@ -94,7 +94,8 @@ package final class PangoText: TextMeasurer {
         var index: Int32 = 0, trailing: Int32 = 0
         let scale = Double(PANGO_SCALE)
         guard pango_layout_xy_to_index(layout, Int32(saturating: x * scale), Int32(saturating: y * scale), &index, &trailing) != 0,
-              let text = pango_layout_get_text(layout) else { return nil }
+            let text = pango_layout_get_text(layout)
+        else { return nil }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(index))
         let mark = Array(String(Character(marker)).utf8)
         var count = 0, i = 0
@@ -120,8 +121,9 @@ package final class PangoText: TextMeasurer {
         pango_cairo_show_layout(cr, layout)
         cairo_destroy(cr)
         if let l = layouts.removeValue(forKey: r) { g_object_unref(UnsafeMutableRawPointer(l)) }
-        return ShapedText(size: size, logical: (Double(logical.x), Double(logical.y), Double(logical.width)),
-                          recording: recording, painted: ink != nil)
+        return ShapedText(
+            size: size, logical: (Double(logical.x), Double(logical.y), Double(logical.width)),
+            recording: recording, painted: ink != nil)
     }
 
     /// The ink and logical rectangles in logical pixels.
@@ -137,7 +139,7 @@ package final class PangoText: TextMeasurer {
 
     package func layout(for r: TextRequest) -> OpaquePointer {
         if let l = layouts[r] { return l }
-        if layouts.count > 64 { // a label that changes every frame must not grow the cache
+        if layouts.count > 64 {  // a label that changes every frame must not grow the cache
             for l in layouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
             layouts.removeAll()
         }
@@ -159,7 +161,8 @@ package final class PangoText: TextMeasurer {
         if r.markup && pango_parse_markup(r.text, -1, 0, nil, nil, nil, nil) != 0 {
             pango_layout_set_markup(layout, r.singleLine ? r.text : BreakOpportunities.add(to: r.text, markup: true), -1)
         } else if !r.singleLine, r.maxHeight != nil, r.text.utf8.count > Self.prefixCharacters,
-                  case let prefix = String(r.text.prefix(Self.prefixCharacters)), prefix.utf8.count < r.text.utf8.count {
+            case let prefix = String(r.text.prefix(Self.prefixCharacters)), prefix.utf8.count < r.text.utf8.count
+        {
             // A long text cut at its height shows its first lines: when those of a prefix
             // already fill the height (Pango ellipsizes the last), they are the text's own, and
             // the rest (up to 16 KB of details) is never laid out on the loop.

@@ -24,8 +24,10 @@ package final class TextShaper: Sendable {
     private let worker: BoundedWorker<TextRequest, Result>
 
     /// `layOut`: how a worker lays a request out (tests slow it down).
-    package init(seconds: Double = 1.0,
-                 layOut: @escaping @Sendable (PangoText, TextRequest) -> ShapedText = { $0.shaped($1) }) {
+    package init(
+        seconds: Double = 1.0,
+        layOut: @escaping @Sendable (PangoText, TextRequest) -> ShapedText = { $0.shaped($1) }
+    ) {
         worker = BoundedWorker(name: "xhud-text", seconds: seconds, kept: Self.kept, overrun: { _ in .cut }) {
             let pango = PangoText()
             return { .shaped(layOut(pango, $0)) }
