@@ -55,7 +55,7 @@ let package = Package(
         // A label font's match as Pango makes it, with fontconfig alone: the server's text and the
         // font helper share it.
         .target(name: "CFontMatch", linkerSettings: [.linkedLibrary("fontconfig")]),
-        .target(name: "HUDRender", dependencies: ["HUDSystem", "HUDCore", "HUDFiles", "CCairo", "CPango", "CDirectText", "CFontMatch"]),
+        .target(name: "HUDRender", dependencies: ["HUDSystem", "HUDCore", "CCairo", "CPango", "CDirectText", "CFontMatch"]),
         // A HUD's orchestration on no particular display (lifecycle, layout, when and what to
         // draw), the interface a display backend implements (HUDBackend, HUDOutput), and the
         // registry that stacks a process's HUDs (the server's, the library's), and what every
@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "HUDSocket", dependencies: ["HUDSystem"], swiftSettings: ownSections),
         // The thin client: a HUD's session with the server (stdin forwarded, a wrapped command
         // run, the server restarted if it dies). No X11, Cairo, Pango or Foundation.
-        .target(name: "HUDClient", dependencies: ["HUDSystem", "HUDCore", "HUDSocket", "HUDFiles"], swiftSettings: ownSections),
+        .target(name: "HUDClient", dependencies: ["HUDSystem", "HUDCore", "HUDSocket"], swiftSettings: ownSections),
         // The command line, parsed: every option typed (`HUDOptions`), a table-driven parser that
         // costs microseconds (the server parses every HUD's command line). No Foundation.
         .target(name: "HUDCommandLine", dependencies: ["HUDSystem", "HUDCore", "HUDSocket", "HUDSettings"], swiftSettings: ownSections),
@@ -103,10 +103,7 @@ let package = Package(
         // locations, icon themes. Used by the command and its server.
         // No unsafe flags: the library resolves icon names with it, and a package that depends on
         // the library by version may not build a target that has them.
-        .target(name: "HUDSettings", dependencies: ["HUDSystem", "HUDFiles", "HUDTOML"]),
-        // Small files of the user's own (read bounded, stamped, cached privately and written
-        // whole): the kept font matches, the named HUDs' journal, images. Plain Glibc.
-        .target(name: "HUDFiles"),
+        .target(name: "HUDSettings", dependencies: ["HUDSystem", "HUDTOML"]),
         // `org.freedesktop.Notifications` on the session bus: libdbus loaded with dlopen on a
         // thread of its own once the server is up (nothing of D-Bus on the way to a first frame,
         // nothing in the thin client), each call turned into the `xhud` invocation it means.
@@ -135,7 +132,7 @@ let package = Package(
             name: "HUDService",
             dependencies: [
                 "HUDSystem",
-                "HUDX11", "HUDWayland", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDFiles",
+                "HUDX11", "HUDWayland", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDSystem",
                 "HUDNotifications", "HUDAccessibility", "HUDBus",
             ], swiftSettings: ownSections),
         // The server's program (HostCommand): `xhud server`, a server started by a client, a
@@ -170,7 +167,7 @@ let package = Package(
         .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
         // Prints the cost of reading a configuration file: TOML parsed, and the cached lines read
         // (a benchmark, never a test).
-        .executableTarget(name: "xhud-settings-bench", dependencies: ["HUDSystem", "HUDCommandLine", "HUDSettings", "HUDTOML", "HUDFiles"]),
+        .executableTarget(name: "xhud-settings-bench", dependencies: ["HUDSystem", "HUDCommandLine", "HUDSettings", "HUDTOML"]),
 
         // Examples of the library, built with the package (import XHUD alone).
         .executableTarget(name: "example-readme", dependencies: ["XHUD"], path: "Examples/ReadmeExample"),
@@ -198,7 +195,7 @@ let package = Package(
         .testTarget(name: "HUDClientTests", dependencies: ["HUDClient", "HUDSocket"]),
         .testTarget(name: "HUDEngineTests", dependencies: ["HUDEngine", "HUDCore", "HUDRender", "HUDSystem", "HUDTesting"]),
         .testTarget(name: "HUDCommandLineTests", dependencies: ["HUDCommandLine", "HUDSettings", "HUDCore"]),
-        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDFiles", "HUDCommandLine"]),
+        .testTarget(name: "HUDSettingsTests", dependencies: ["HUDSettings", "HUDSystem", "HUDCommandLine"]),
         .testTarget(name: "HUDTOMLTests", dependencies: ["HUDTOML"]),
         .testTarget(name: "HUDSystemTests", dependencies: ["HUDSystem", "CSched"]),
         // The example programs it runs are built with it (ExampleRunner).

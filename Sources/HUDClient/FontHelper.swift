@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import HUDCore
-import HUDFiles
 import HUDSocket
 import HUDSystem
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import HUDFiles
+import HUDSystem
 import CCairo
 import HUDCore
 

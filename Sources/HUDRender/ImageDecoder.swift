@@ -1,5 +1,4 @@
 import CCairo
-import HUDFiles
 import HUDSystem
 
 /// Reads and decodes, on a thread of its own, the bitmaps a server's HUDs show: a file named by

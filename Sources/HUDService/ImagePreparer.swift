@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import HUDFiles
 import HUDEngine
 import HUDRender
 import HUDSettings

@@ -1,4 +1,4 @@
-import HUDFiles
+import HUDSystem
 
 /// What the desktop says of its look outside the settings portal: whether it prefers dark, and
 /// its UI font as it names it (`Cantarell 11`). Two places, the first that says wins:

@@ -2,7 +2,6 @@
 import HUDSystem
 import Glibc
 #endif
-import HUDFiles
 /// Finds a freedesktop icon by name (`audio-volume-high`, `dialog-information`) as the XDG icon
 /// theme specification says: the user's theme, the themes it inherits, hicolor; the directory
 /// whose size matches, else the closest; PNG or SVG; then `/usr/share/pixmaps`. Names that are not

@@ -1,4 +1,3 @@
-import HUDFiles
 import HUDSystem
 /// Every configuration file that applies, and the defaults they give one invocation.
 ///

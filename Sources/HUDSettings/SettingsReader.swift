@@ -2,7 +2,6 @@
 import HUDSystem
 import Glibc
 #endif
-import HUDFiles
 
 /// Reads configuration files and themes: the file read (bounded, never blocking on a FIFO) and
 /// parsed in this process with `HUDTOML`. A parse costs microseconds (the shipped example:

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import CCairo
 import HUDCore
-import HUDFiles
 @testable import HUDRender
 import HUDSystem
 import XCTest

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import HUDSettings
-import HUDFiles
+import HUDSystem
 import HUDCommandLine
 
 /// The configuration keys: the option table's.

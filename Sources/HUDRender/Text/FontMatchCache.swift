@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CDirectText
-import HUDFiles
 import HUDSystem
 
 /// fontconfig's matches for label fonts, kept on disk from one server to the next: a server

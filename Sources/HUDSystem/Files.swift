@@ -77,7 +77,7 @@ package enum PrivateCache {
     /// Where `directory` is, made or not: its parent (`$XDG_CACHE_HOME` or `~/.cache`, made
     /// with it), `BASE/xhud` and `BASE/xhud/NAME`.
     private static func location(_ name: String, preferringRuntime: Bool) -> (parent: String?, base: String, directory: String)? {
-        func env(_ n: String) -> String? { getenv(n).map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } }
+        func env(_ n: String) -> String? { Environment.value(n).flatMap { $0.hasPrefix("/") ? $0 : nil } }
         if preferringRuntime, let r = env("XDG_RUNTIME_DIR") { return (nil, r + "/xhud", r + "/xhud/" + name) }
         let parent: String
         if let c = env("XDG_CACHE_HOME") { parent = c } else if let h = env("HOME") { parent = h + "/.cache" } else { return nil }
@@ -107,15 +107,9 @@ package enum PrivateCache {
         let tmp = path + ".\(getpid()).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return false }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            done += n
-        }
+        let written = Descriptor.writeAll(fd, bytes)
         close(fd)
-        if done == bytes.count, rename(tmp, path) == 0 { return true }
+        if written, rename(tmp, path) == 0 { return true }
         unlink(tmp)
         return false
     }
