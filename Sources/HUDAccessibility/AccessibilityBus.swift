@@ -156,15 +156,7 @@ package final class AccessibilityBus: @unchecked Sendable {
         _ c: LibDBus.Ptr, _ destination: String, _ path: String, _ interface: String, _ member: String,
         _ args: [BusValue], timeout: Int32 = 2000, read: (BusIter) -> T?
     ) -> T? {
-        guard let m = lib.newMethodCall(destination, path, interface, member) else { return nil }
-        defer { lib.messageUnref(m) }
-        let it = BusIter.appending(lib, m)
-        for a in args { it.append(a) }
-        let error = BusError(lib)
-        guard let reply = lib.sendWithReplyAndBlock(c, m, timeout, error.raw) else { _ = error.take(otherwise: ""); return nil }
-        defer { lib.messageUnref(reply) }
-        guard lib.messageType(reply) == 2, let r = BusIter.reading(lib, reply) else { return nil }
-        return read(r)
+        lib.callAndWait(c, destination, path, interface, member, args, timeout: timeout, read: read)
     }
 
     /// `org.a11y.atspi.Socket.Embed` on the registry: our root joins the desktop, whose

@@ -44,12 +44,13 @@ package final class AppearanceWatch: Sendable {
         // Signals first, so that no change between the read and the match is missed.
         for (namespace, key) in [Self.schemeKey, Self.fontKey] {
             let rule = "type='signal',interface='\(Self.interface)',member='SettingChanged',arg0='\(namespace)',arg1='\(key)'"
-            _ = call(lib, c, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", [rule]) { _ in true }
+            _ = lib.callAndWait(c, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", [.string(rule)], timeout: 500)
+            { _ in true }
         }
         // Portals before version 2 have Read alone, which answers a variant in a variant.
         func read<T>(_ key: (String, String), _ value: (BusIter) -> T?) -> T? {
-            call(lib, c, Self.portal, Self.path, Self.interface, "ReadOne", [key.0, key.1]) { $0.flatMap(value) }
-                ?? call(lib, c, Self.portal, Self.path, Self.interface, "Read", [key.0, key.1]) { $0.flatMap(value) }
+            lib.callAndWait(c, Self.portal, Self.path, Self.interface, "ReadOne", [.string(key.0), .string(key.1)], timeout: 500, read: value)
+                ?? lib.callAndWait(c, Self.portal, Self.path, Self.interface, "Read", [.string(key.0), .string(key.1)], timeout: 500, read: value)
         }
         if let f = read(Self.fontKey, Self.string(in:)) { font.withLock { $0 = f } }
         if let v = read(Self.schemeKey, Self.scheme(in:)) { set(v) }
@@ -89,23 +90,5 @@ package final class AppearanceWatch: Sendable {
         var it = it
         while it.type == BusIter.Code.variant { it = it.recurse() }
         return it.string.flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// A method call with string arguments that waits (half a second: on the watch's own thread)
-    /// for its reply, its first value read (nil: the reply has none); nil on an error (no
-    /// portal, no such method).
-    private func call<T>(
-        _ lib: LibDBus, _ c: LibDBus.Ptr, _ destination: String, _ path: String, _ interface: String,
-        _ member: String, _ args: [String], read: (BusIter?) -> T?
-    ) -> T? {
-        guard let m = lib.newMethodCall(destination, path, interface, member) else { return nil }
-        defer { lib.messageUnref(m) }
-        let it = BusIter.appending(lib, m)
-        for a in args { it.append(a) }
-        let error = BusError(lib)
-        guard let reply = lib.sendWithReplyAndBlock(c, m, 500, error.raw) else { _ = error.take(otherwise: ""); return nil }
-        defer { lib.messageUnref(reply) }
-        guard lib.messageType(reply) == 2 else { return nil }
-        return read(BusIter.reading(lib, reply))
     }
 }
