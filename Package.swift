@@ -131,7 +131,6 @@ let package = Package(
         .target(
             name: "HUDService",
             dependencies: [
-                "HUDSystem",
                 "HUDX11", "HUDWayland", "HUDEngine", "HUDRender", "HUDCore", "HUDSocket", "HUDSettings", "HUDCommandLine", "HUDSystem",
                 "HUDNotifications", "HUDAccessibility", "HUDBus",
             ], swiftSettings: ownSections),

@@ -53,9 +53,12 @@ test=(
   # screen reader's view of them (pyatspi, for Debian's /usr/bin/python3).
   at-spi2-core python3-pyatspi
 )
+# Installed without their recommends (KDE's would bring 470 packages more).
+# Tests/Integration/test_kwin.py: KWin headless, the fractional scale (150 %) and KDE's layer shell.
+lean=(kwin-wayland)
 case "${1:-test}" in
   run) packages=("${run[@]}") ;;
-  test) packages=("${run[@]}" "${test[@]}")
+  test) packages=("${run[@]}" "${test[@]}" "${lean[@]}")
         "$python" -c 'import pytest' 2>/dev/null || packages+=(python3-pytest)
         # The integration tests two files at a time (scripts/test; without it, one at a time).
         "$python" -c 'import xdist' 2>/dev/null || packages+=(python3-pytest-xdist) ;;
@@ -74,7 +77,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "deps.sh: installing ${missing[*]}"
   "${SUDO[@]}" apt-get update -qq
   # env, not a prefix assignment: sudo would drop it from the environment.
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  plain=() bare=()
+  for p in "${missing[@]}"; do
+    if [[ " ${lean[*]} " == *" $p "* ]]; then bare+=("$p"); else plain+=("$p"); fi
+  done
+  [ ${#plain[@]} -eq 0 ] || "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${plain[@]}" >/dev/null
+  [ ${#bare[@]} -eq 0 ] || "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${bare[@]}" >/dev/null
 fi
 if [ "${1:-test}" = test ] && ! "$python" -c 'import pytest' 2>/dev/null; then
   echo "deps.sh: $python cannot import pytest: install python3-pytest, or name a Python that can in XHUD_PYTHON" >&2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes the Wayland protocols' interface tables (C, `wayland-scanner private-code`) that
 # Sources/CWayland compiles: the core protocol, xdg-shell (layer-shell's get_popup names
-# xdg_popup), viewporter (an input blocker's one pixel stretched over its output) and
+# xdg_popup), viewporter (an input blocker's one pixel stretched over its output; a fractionally scaled
+# buffer shown at its surface's size), fractional-scale, xdg-output (an output's logical size) and
 # wlr-layer-shell (Resources/protocols). Checked in rather than made by the
 # build: a SwiftPM build-tool plugin's output cannot be a C target's source.
 #   scripts/wayland-protocols.sh           write them
@@ -14,6 +15,8 @@ inputs=(
   "wayland-protocol.c:/usr/share/wayland/wayland.xml"
   "xdg-shell-protocol.c:/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
   "viewporter-protocol.c:/usr/share/wayland-protocols/stable/viewporter/viewporter.xml"
+  "fractional-scale-protocol.c:/usr/share/wayland-protocols/staging/fractional-scale/fractional-scale-v1.xml"
+  "xdg-output-protocol.c:/usr/share/wayland-protocols/unstable/xdg-output/xdg-output-unstable-v1.xml"
   "wlr-layer-shell-protocol.c:$root/Resources/protocols/wlr-layer-shell-unstable-v1.xml"
 )
 check=false

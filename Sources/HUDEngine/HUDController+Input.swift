@@ -30,10 +30,13 @@ extension HUDController {
     /// The backend saw the window it covers go away.
     package func parentGone() { onParentGone?() }
 
-    /// The parent region moved or changed size (a followed window).
-    package func regionMoved(to r: Rect) {
-        guard r != region else { return }
+    /// The parent region moved or changed size (a followed window), or its scale changed (an
+    /// output's, or the HUD moved to another output).
+    package func regionMoved(to r: Rect, scale newScale: Double? = nil) {
+        let k = newScale.map { Limits.scale.clamp($0) } ?? scale
+        guard r != region || k != scale else { return }
         region = r
+        scale = k
         relayout(regionMoved: true)
         dirty = true
         drawFrame()

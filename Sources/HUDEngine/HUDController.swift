@@ -19,7 +19,7 @@ package final class HUDController {
     package private(set) var configuration: HUDConfiguration
     /// The parent region, device pixels on the screen.
     package internal(set) var region: Rect
-    package let scale: Double
+    package internal(set) var scale: Double
 
     package var onButton: (() -> Void)?
     /// One of `extraButtons` was clicked (its index there).

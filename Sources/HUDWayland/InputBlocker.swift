@@ -17,26 +17,27 @@ final class InputBlocker {
     private var viewport: OpaquePointer?
     private var buffer: ShmBuffer?
     private let placement: LayerPlacement
-    private let scale: Int
+    private let scale: Double
     private let region: Rect
     private var hole: Rect?
 
-    init?(connection: WaylandConnection, screen: WaylandScreen, region: Rect, hole: Rect) {
+    init?(connection: WaylandConnection, screen: WaylandScreen, scale: Double, namesOutput: Bool, region: Rect, hole: Rect) {
         guard let compositor = connection.compositor, let shell = connection.layerShell,
             let s = connection.request(compositor, 0, [wl_argument(n: 0)], creating: xhud_wl_surface_interface())
         else { return nil }
         let l = "xhud-blocker".withCString {
             connection.request(
-                shell, 0, [wl_argument(n: 0), wl_argument(o: s), wl_argument(o: screen.proxy), wl_argument(u: 3), wl_argument(s: $0)],
+                shell, 0,
+                [wl_argument(n: 0), wl_argument(o: s), wl_argument(o: namesOutput ? screen.proxy : nil), wl_argument(u: 3), wl_argument(s: $0)],
                 creating: xhud_layer_surface_interface())
         }
         guard let l else { connection.destroy(s, opcode: 0); return nil }
         self.connection = connection
         surface = s
         layerSurface = l
-        scale = screen.scale
+        self.scale = scale
         self.region = region
-        placement = LayerPlacement(rect: region, output: Size(width: screen.rect.width, height: screen.rect.height), scale: screen.scale)
+        placement = LayerPlacement(rect: region, output: screen.logicalSize, scale: scale)
         connection.listen(l) { [unowned self] op, args in
             guard op == 0 else { return }  // configure
             connection.request(layerSurface, 6, [wl_argument(u: args[0].u)])
@@ -55,7 +56,7 @@ final class InputBlocker {
                 connection.request(viewport, 2, [wl_argument(i: Int32(placement.width)), wl_argument(i: Int32(placement.height))])
             }
         } else if connection.compositorVersion >= 3 {
-            connection.request(s, 8, [wl_argument(i: Int32(scale))])
+            connection.request(s, 8, [wl_argument(i: Int32(scale.rounded()))])
         }
         exclude(hole)
         connection.request(s, 6, [])
@@ -66,7 +67,7 @@ final class InputBlocker {
     func exclude(_ r: Rect) {
         guard r != hole else { return }
         hole = r
-        let k = Double(scale)
+        let k = scale
         let local = Rect(
             x: ((r.x - region.x) / k).rounded(.down), y: ((r.y - region.y) / k).rounded(.down),
             width: (r.width / k).rounded(.up), height: (r.height / k).rounded(.up))
@@ -94,7 +95,7 @@ final class InputBlocker {
     /// The pixel (or the region's worth of them), once: the surface takes input wherever it is.
     private func attach() {
         guard buffer == nil else { return }
-        let side = viewport != nil ? (1, 1) : (placement.width * scale, placement.height * scale)
+        let side = viewport != nil ? (1, 1) : (placement.bufferWidth, placement.bufferHeight)
         guard let b = ShmBuffer(connection: connection, width: side.0, height: side.1) else { return }
         buffer = b
         connection.request(surface, 1, [wl_argument(o: b.buffer), wl_argument(i: 0), wl_argument(i: 0)])

@@ -11,15 +11,19 @@ struct LayerPlacement: Equatable {
     var anchor: UInt32
     /// top, right, bottom, left (surface coordinates).
     var margins: (top: Int, right: Int, bottom: Int, left: Int)
-    /// The surface's size (surface coordinates); the buffer is `scale` times it.
+    /// The surface's size (surface coordinates).
     var width: Int, height: Int
+    /// Device pixels per surface coordinate.
+    var scale: Double
 
-    init(rect: Rect, output: Size, scale: Int) {
-        let s = Double(max(1, scale))
+    /// `output`: the output's size in surface coordinates.
+    init(rect: Rect, output: Size, scale: Double) {
+        let s = max(0.01, scale)
+        self.scale = s
         let r = rect.integral
         width = max(1, Int((r.width / s).rounded(.up)))
         height = max(1, Int((r.height / s).rounded(.up)))
-        let outW = Int((output.width / s).rounded(.down)), outH = Int((output.height / s).rounded(.down))
+        let outW = Int(output.width.rounded(.down)), outH = Int(output.height.rounded(.down))
         let x = Int((r.x / s).rounded(.down)), y = Int((r.y / s).rounded(.down))
         let rightGap = outW - x - width, bottomGap = outH - y - height
         var a: UInt32 = 0
@@ -30,8 +34,12 @@ struct LayerPlacement: Equatable {
         margins = m
     }
 
+    /// The buffer's size in pixels: the surface's at `scale`, as wp_fractional_scale_v1 rounds it.
+    var bufferWidth: Int { max(1, Int((Double(width) * scale).rounded())) }
+    var bufferHeight: Int { max(1, Int((Double(height) * scale).rounded())) }
+
     static func == (a: LayerPlacement, b: LayerPlacement) -> Bool {
-        a.anchor == b.anchor && a.width == b.width && a.height == b.height && a.margins.top == b.margins.top
+        a.anchor == b.anchor && a.width == b.width && a.height == b.height && a.scale == b.scale && a.margins.top == b.margins.top
             && a.margins.right == b.margins.right && a.margins.bottom == b.margins.bottom && a.margins.left == b.margins.left
     }
 }

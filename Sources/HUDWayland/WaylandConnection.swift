@@ -17,6 +17,8 @@ package final class WaylandConnection {
     private(set) var shm: OpaquePointer?
     private(set) var layerShell: OpaquePointer?
     private(set) var viewporter: OpaquePointer?
+    private(set) var fractionalScaler: OpaquePointer?
+    private var xdgOutputs: OpaquePointer?
     private(set) var screens: [WaylandScreen] = []
     private var seat: OpaquePointer?
     private var pointer: OpaquePointer?
@@ -31,6 +33,13 @@ package final class WaylandConnection {
     /// and Escape pressed on it.
     private(set) var keyboardSurface: OpaquePointer?
     var onEscape: ((OpaquePointer) -> Void)?
+    /// An output changed (its mode, scale or logical size, once it says it is done) or went away.
+    var onScreenChanged: ((WaylandScreen) -> Void)?
+    var onScreenRemoved: ((WaylandScreen) -> Void)?
+
+    /// A buffer can be shown at a fractional scale: the compositor says which
+    /// (wp_fractional_scale_v1) and the viewporter sizes the buffer to the surface.
+    var scalesFractionally: Bool { fractionalScaler != nil && viewporter != nil }
 
     /// Connects to `$WAYLAND_DISPLAY` and learns its globals and outputs (two round trips).
     package init() throws(WaylandError) {
@@ -46,11 +55,14 @@ package final class WaylandConnection {
         display = d
         registry = request(d, 1, [], creating: xhud_wl_registry_interface(), version: 1)
         listen(registry) { [unowned self] op, args in
-            guard op == 0, let name = args[1].s else { return }
-            bindGlobal(args[0].u, String(cString: name), args[2].u)
+            switch op {
+            case 0: if let name = args[1].s { bindGlobal(args[0].u, String(cString: name), args[2].u) }
+            case 1: removeGlobal(args[0].u)
+            default: break
+            }
         }
         _ = lib.roundtrip(d)
-        _ = lib.roundtrip(d)  // the outputs' modes and scales
+        _ = lib.roundtrip(d)  // the outputs' modes, scales and logical sizes
         guard compositor != nil, shm != nil else { throw .missing("the Wayland compositor offers no wl_compositor or wl_shm") }
         guard layerShell != nil else {
             throw .missing(
@@ -80,6 +92,10 @@ package final class WaylandConnection {
         case "wl_shm": shm = bind(xhud_wl_shm_interface(), 1)
         case "zwlr_layer_shell_v1": layerShell = bind(xhud_layer_shell_interface(), min(version, 4))
         case "wp_viewporter": viewporter = bind(xhud_viewporter_interface(), 1)
+        case "wp_fractional_scale_manager_v1": fractionalScaler = bind(xhud_fractional_scale_manager_interface(), 1)
+        case "zxdg_output_manager_v1":
+            xdgOutputs = bind(xhud_xdg_output_manager_interface(), min(version, 3))
+            for s in screens { describe(s.proxy) }
         case "wl_output":
             guard let o = bind(xhud_wl_output_interface(), min(version, 4)) else { return }
             screens.append(WaylandScreen(proxy: o, name: name))
@@ -90,11 +106,13 @@ package final class WaylandConnection {
                     screens[i].pixelWidth = Int(args[1].i)
                     screens[i].pixelHeight = Int(args[2].i)
                     if args[3].i > 0 { screens[i].refresh = Double(args[3].i) / 1000 }
-                case 3: screens[i].scale = max(1, Int(args[0].i))
+                case 2: onScreenChanged?(screens[i])  // done
+                case 3: screens[i].bufferScale = max(1, Int(args[0].i))
                 case 4: screens[i].outputName = args[0].s.map { String(cString: $0) }  // since version 4
                 default: break
                 }
             }
+            describe(o)
         case "wl_seat" where seat == nil:
             seat = bind(xhud_wl_seat_interface(), min(version, 5))
             listen(seat) { [unowned self] op, args in
@@ -121,6 +139,31 @@ package final class WaylandConnection {
             }
         default: break
         }
+    }
+
+    /// Asks an output's logical size (xdg-output), when the compositor offers it.
+    private func describe(_ output: OpaquePointer) {
+        guard let manager = xdgOutputs, let i = screens.firstIndex(where: { $0.proxy == output }), screens[i].xdgOutput == nil,
+            let x = request(manager, 1, [wl_argument(n: 0), wl_argument(o: output)], creating: xhud_xdg_output_interface())
+        else { return }
+        screens[i].xdgOutput = x
+        listen(x) { [unowned self] op, args in
+            guard op == 1, let i = screens.firstIndex(where: { $0.xdgOutput == x }) else { return }  // logical_size
+            let changed = screens[i].logicalWidth != Int(args[0].i) || screens[i].logicalHeight != Int(args[1].i)
+            screens[i].logicalWidth = Int(args[0].i)
+            screens[i].logicalHeight = Int(args[1].i)
+            // Said at once: compositors send it after wl_output's done of the same change (a scale).
+            if changed { onScreenChanged?(screens[i]) }
+        }
+    }
+
+    /// A global gone: an output unplugged (or turned off) is forgotten, and said.
+    private func removeGlobal(_ name: UInt32) {
+        guard let i = screens.firstIndex(where: { $0.name == name }) else { return }
+        let gone = screens.remove(at: i)
+        if let x = gone.xdgOutput { destroy(x, opcode: 0) }
+        release(gone.proxy, opcode: 0)
+        onScreenRemoved?(gone)
     }
 
     private func pointerEvent(_ op: UInt32, _ args: UnsafeMutablePointer<wl_argument>) {
@@ -150,7 +193,7 @@ package final class WaylandConnection {
         }
     }
 
-    /// `release` (seat version 3 on) or, before it, the object forgotten here.
+    /// `release` (version 3 on: wl_seat's devices, wl_output) or, before it, the object forgotten here.
     private func release(_ proxy: OpaquePointer, opcode: UInt32) {
         if lib.version(proxy) >= 3 { destroy(proxy, opcode: opcode) } else { forget(proxy) }
     }
@@ -204,27 +247,17 @@ package final class WaylandConnection {
         return r
     }
 
-    /// The screen an output name or index picks (nil: the first).
-    func screen(named which: String?) throws(WaylandError) -> WaylandScreen {
-        guard let which, !["pointer", "focused", "primary"].contains(which) else { return screens[0] }
-        if let s = screens.first(where: { $0.outputName == which }) { return s }
-        if let i = Int(which), screens.indices.contains(i) { return screens[i] }
+    /// The screen an output name or index picks. Unnamed (or `pointer`, `focused`) where there
+    /// are several: the compositor's choice (`compositorPicks`, the output the user is on), first
+    /// guessed to be the first. `primary`: the first, Wayland having no primary output.
+    func screen(named which: String?) throws(WaylandError) -> (screen: WaylandScreen, compositorPicks: Bool) {
+        guard let first = screens.first else { throw .missing("the Wayland compositor has no output") }
+        guard let which, !["pointer", "focused", "primary"].contains(which) else {
+            return (first, which != "primary" && screens.count > 1)
+        }
+        if let s = screens.first(where: { $0.outputName == which }) { return (s, false) }
+        if let i = Int(which), screens.indices.contains(i) { return (screens[i], false) }
         let names = screens.compactMap(\.outputName).joined(separator: ", ")
         throw .missing("no Wayland output \(which): outputs are numbered 0 to \(screens.count - 1)" + (names.isEmpty ? "" : " (\(names))"))
     }
-}
-
-/// A `wl_output`: its current mode (pixels), integer scale and refresh rate.
-struct WaylandScreen {
-    let proxy: OpaquePointer
-    let name: UInt32
-    var pixelWidth = 0, pixelHeight = 0
-    var scale = 1
-    var refresh = 60.0
-    /// Its name (`HEADLESS-1`, `DP-2`), from compositors with wl_output version 4.
-    var outputName: String?
-
-    /// The output in device pixels (the HUD's region, at the origin: a layer surface is placed
-    /// on its own output).
-    var rect: Rect { Rect(x: 0, y: 0, width: Double(max(1, pixelWidth)), height: Double(max(1, pixelHeight))) }
 }

@@ -36,6 +36,8 @@ package final class WaylandLoop: PollingLoop {
         connection.onEscape = { [unowned self] surface in
             huds.first(where: { $0.output?.surface == surface })?.controller?.escapePressed()
         }
+        connection.onScreenChanged = { [unowned self] screen in for h in huds { h.screenChanged(screen) } }
+        connection.onScreenRemoved = { [unowned self] screen in for h in huds { h.screenRemoved(screen) } }
     }
 
     func add(_ hud: WaylandHUD) { huds.append(hud) }

@@ -14,7 +14,12 @@ import HUDEngine
 final class WaylandOutput: HUDOutput {
     private unowned let loop: WaylandLoop
     private var connection: WaylandConnection { loop.connection }
-    let screen: WaylandScreen
+    private(set) var screen: WaylandScreen
+    /// Device pixels per surface coordinate: the buffer's scale, a fraction where the
+    /// compositor scales buffers by one (its viewport then sizes the buffer to the surface).
+    private var scale: Double
+    /// The layer surface names its output; otherwise the compositor puts it where the user is.
+    private let namesOutput: Bool
     private(set) var rect: Rect
     private(set) var isMapped = false
     /// The compositor blends every surface; what shows through is blurred only where it blurs
@@ -29,6 +34,8 @@ final class WaylandOutput: HUDOutput {
     private var clickThrough: Bool
     private(set) var surface: OpaquePointer?
     private var layerSurface: OpaquePointer?
+    private var viewport: OpaquePointer?
+    private var fractionalScale: OpaquePointer?
     private var configured = false
     private var placement: LayerPlacement?
     private var frameCallback: OpaquePointer?
@@ -46,9 +53,11 @@ final class WaylandOutput: HUDOutput {
     private var inputChanged = true
     private var shapeKey: (Rect, Double)?
 
-    init(loop: WaylandLoop, screen: WaylandScreen, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool) {
+    init(loop: WaylandLoop, screen: WaylandScreen, scale: Double, namesOutput: Bool, rect: Rect, blockInputOver region: Rect?, clickThrough: Bool) {
         self.loop = loop
         self.screen = screen
+        self.scale = scale
+        self.namesOutput = namesOutput
         self.rect = rect.integral
         blockedRegion = region
         self.clickThrough = clickThrough
@@ -65,8 +74,26 @@ final class WaylandOutput: HUDOutput {
         cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, r.width)), Int32(max(1, r.height)))
     }
 
-    /// Called when the compositor closed the layer surface: the HUD has nowhere to show.
+    /// Called when the compositor closed the layer surface (its output went, or it took the
+    /// surface down), when the surface enters an output, and with the scale the compositor
+    /// prefers for it (wp_fractional_scale_v1).
     var onClosed: (() -> Void)?
+    var onEnter: ((OpaquePointer) -> Void)?
+    var onPreferredScale: ((Double) -> Void)?
+
+    /// The HUD moved to another output or scale; `remap`: the layer surface is made anew there
+    /// (its output is gone). The next frame (the controller's, at the new size) shows it.
+    func moveTo(screen s: WaylandScreen, scale k: Double, remap: Bool) {
+        screen = s
+        scale = k
+        placement = nil
+        shapeKey = nil
+        inputChanged = true
+        if remap, isMapped {
+            unmap()
+            map()
+        }
+    }
 
     /// Waiting for the compositor's frame callback.
     var awaitsFrame: Bool { frameCallback != nil }
@@ -97,13 +124,17 @@ final class WaylandOutput: HUDOutput {
         guard !isMapped, let compositor = connection.compositor, let shell = connection.layerShell else { return }
         isMapped = true
         if let region = blockedRegion, !rect.contains(region) {
-            blocker = InputBlocker(connection: connection, screen: screen, region: region, hole: rect)
+            blocker = InputBlocker(connection: connection, screen: screen, scale: scale, namesOutput: namesOutput, region: region, hole: rect)
         }
         guard let s = connection.request(compositor, 0, [wl_argument(n: 0)], creating: xhud_wl_surface_interface()) else { return }
         surface = s
+        connection.listen(s) { [unowned self] op, args in
+            if op == 0, let o = args[0].o { onEnter?(o) }  // enter
+        }
         layerSurface = "xhud".withCString {
             connection.request(
-                shell, 0, [wl_argument(n: 0), wl_argument(o: s), wl_argument(o: screen.proxy), wl_argument(u: 3), wl_argument(s: $0)],
+                shell, 0,
+                [wl_argument(n: 0), wl_argument(o: s), wl_argument(o: namesOutput ? screen.proxy : nil), wl_argument(u: 3), wl_argument(s: $0)],
                 creating: xhud_layer_surface_interface())
         }
         guard let l = layerSurface else { return }
@@ -124,7 +155,13 @@ final class WaylandOutput: HUDOutput {
         }
         connection.request(l, 2, [wl_argument(i: -1)])  // exclusive zone: never moved for panels
         connection.request(l, 4, [wl_argument(u: 0)])  // keyboard interactivity: none
-        if connection.compositorVersion >= 3 { connection.request(s, 8, [wl_argument(i: Int32(screen.scale))]) }
+        if connection.scalesFractionally, let viewporter = connection.viewporter, let scaler = connection.fractionalScaler {
+            viewport = connection.request(viewporter, 1, [wl_argument(n: 0), wl_argument(o: s)], creating: xhud_viewport_interface())
+            fractionalScale = connection.request(scaler, 1, [wl_argument(n: 0), wl_argument(o: s)], creating: xhud_fractional_scale_interface())
+            connection.listen(fractionalScale) { [unowned self] op, args in
+                if op == 0, args[0].u > 0 { onPreferredScale?(Double(args[0].u) / 120) }  // preferred_scale, in 120ths
+            }
+        }
         place()
         applyInput()
         connection.request(s, 6, [])  // the first commit, without a buffer: the compositor configures
@@ -139,6 +176,8 @@ final class WaylandOutput: HUDOutput {
         blocker = nil
         if let f = frameCallback { connection.forget(f); frameCallback = nil }
         if let l = layerSurface { connection.destroy(l, opcode: 7); layerSurface = nil }
+        if let v = viewport { connection.destroy(v, opcode: 0); viewport = nil }
+        if let f = fractionalScale { connection.destroy(f, opcode: 0); fractionalScale = nil }
         buffers = []
         slots.reset()
         if let s = surface { connection.destroy(s, opcode: 0); surface = nil }
@@ -205,9 +244,13 @@ final class WaylandOutput: HUDOutput {
 
     private func place() {
         guard let l = layerSurface else { return }
-        let p = LayerPlacement(rect: rect, output: Size(width: screen.rect.width, height: screen.rect.height), scale: screen.scale)
+        let p = LayerPlacement(rect: rect, output: screen.logicalSize, scale: scale)
         guard p != placement else { return }
+        if p.scale != placement?.scale, viewport == nil, let s = surface, connection.compositorVersion >= 3 {
+            connection.request(s, 8, [wl_argument(i: Int32(p.scale.rounded()))])  // set_buffer_scale
+        }
         placement = p
+        if let v = viewport { connection.request(v, 2, [wl_argument(i: Int32(p.width)), wl_argument(i: Int32(p.height))]) }
         connection.request(l, 0, [wl_argument(u: UInt32(p.width)), wl_argument(u: UInt32(p.height))])
         connection.request(l, 1, [wl_argument(u: p.anchor)])
         connection.request(
@@ -223,7 +266,7 @@ final class WaylandOutput: HUDOutput {
     private func applyInput() {
         guard inputChanged, let s = surface else { return }
         inputChanged = false
-        let k = Double(screen.scale)
+        let k = scale
         var rects: [Rect] = []
         if blockedRegion != nil {
             rects = [Rect(x: 0, y: 0, width: rect.width / k, height: rect.height / k)]
@@ -245,7 +288,7 @@ final class WaylandOutput: HUDOutput {
         guard let c = held, isMapped, configured, frameCallback == nil, let s = surface else { return }
         place()
         guard let p = placement else { return }
-        let w = p.width * screen.scale, h = p.height * screen.scale
+        let w = p.bufferWidth, h = p.bufferHeight
         if buffers.first.map({ $0.width != w || $0.height != h }) ?? true {
             buffers = []
             for _ in 0..<slots.count {

@@ -3,7 +3,8 @@ import HUDCore
 @testable import HUDWayland
 
 /// The HUD's window rectangle becomes a layer surface's size, anchors and margins: each axis is
-/// anchored to the nearer edge, in surface coordinates (device pixels over the output's scale).
+/// anchored to the nearer edge, in surface coordinates (device pixels over the output's scale,
+/// the output given in surface coordinates).
 final class LayerPlacementTests: XCTestCase {
     let output = Size(width: 1920, height: 1080)
 
@@ -32,7 +33,7 @@ final class LayerPlacementTests: XCTestCase {
     }
 
     func testScaleTwoHalvesEverythingAndRoundsTheSizeUp() {
-        let p = LayerPlacement(rect: Rect(x: 1001, y: 400, width: 201, height: 100), output: Size(width: 3840, height: 2160), scale: 2)
+        let p = LayerPlacement(rect: Rect(x: 1001, y: 400, width: 201, height: 100), output: Size(width: 1920, height: 1080), scale: 2)
         XCTAssertEqual(p.width, 101)  // the buffer (202 px) covers the window's 201
         XCTAssertEqual(p.height, 50)
         XCTAssertEqual(p.anchor, LayerPlacement.top | LayerPlacement.left)
@@ -46,5 +47,20 @@ final class LayerPlacementTests: XCTestCase {
         XCTAssertNotEqual(
             LayerPlacement(rect: r, output: output, scale: 1),
             LayerPlacement(rect: r.offsetBy(dx: 1, dy: 0), output: output, scale: 1))
+    }
+
+    func testFractionalScaleSizesTheBufferAsTheProtocolRounds() {
+        // KDE at 150 %: a 1920x1200 mode is 1280x800 in surface coordinates.
+        let p = LayerPlacement(rect: Rect(x: 808, y: 508, width: 301, height: 181), output: Size(width: 1280, height: 800), scale: 1.5)
+        XCTAssertEqual(p.width, 201)  // 301 / 1.5 = 200.7, up
+        XCTAssertEqual(p.height, 121)
+        XCTAssertEqual(p.bufferWidth, 302)  // round(201 * 1.5): covers the window's 301
+        XCTAssertEqual(p.bufferHeight, 182)
+        XCTAssertEqual(p.margins.left, 538)
+        XCTAssertEqual(p.margins.top, 338)  // 508 / 1.5, down
+        let bottomRight = LayerPlacement(rect: Rect(x: 1590, y: 1020, width: 300, height: 150), output: Size(width: 1280, height: 800), scale: 1.5)
+        XCTAssertEqual(bottomRight.anchor, LayerPlacement.bottom | LayerPlacement.right)
+        XCTAssertEqual(bottomRight.margins.right, 1280 - 1060 - 200)
+        XCTAssertEqual(bottomRight.margins.bottom, 800 - 680 - 100)
     }
 }

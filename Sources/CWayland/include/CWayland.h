@@ -26,6 +26,10 @@ extern const struct wl_interface zwlr_layer_shell_v1_interface;
 extern const struct wl_interface zwlr_layer_surface_v1_interface;
 extern const struct wl_interface wp_viewporter_interface;
 extern const struct wl_interface wp_viewport_interface;
+extern const struct wl_interface wp_fractional_scale_manager_v1_interface;
+extern const struct wl_interface wp_fractional_scale_v1_interface;
+extern const struct wl_interface zxdg_output_manager_v1_interface;
+extern const struct wl_interface zxdg_output_v1_interface;
 
 typedef struct wl_display *(*xhud_wl_display_connect)(const char *name);
 typedef void (*xhud_wl_display_disconnect)(struct wl_display *display);
@@ -56,5 +60,9 @@ static inline const struct wl_interface *xhud_layer_shell_interface(void) { retu
 static inline const struct wl_interface *xhud_layer_surface_interface(void) { return &zwlr_layer_surface_v1_interface; }
 static inline const struct wl_interface *xhud_viewporter_interface(void) { return &wp_viewporter_interface; }
 static inline const struct wl_interface *xhud_viewport_interface(void) { return &wp_viewport_interface; }
+static inline const struct wl_interface *xhud_fractional_scale_manager_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
+static inline const struct wl_interface *xhud_fractional_scale_interface(void) { return &wp_fractional_scale_v1_interface; }
+static inline const struct wl_interface *xhud_xdg_output_manager_interface(void) { return &zxdg_output_manager_v1_interface; }
+static inline const struct wl_interface *xhud_xdg_output_interface(void) { return &zxdg_output_v1_interface; }
 
 #endif

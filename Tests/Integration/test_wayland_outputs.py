@@ -1,0 +1,113 @@
+"""A HUD follows its output on sway: a new scale lays it out again, an output unplugged moves it
+to the one left, and a HUD that names no output shows where the user is (the focused output).
+Outputs are made with `swaymsg create_output` (HEADLESS-2, to the right of HEADLESS-1). sway
+1.7 keeps a disabled output's wl_output: an output is unplugged in a sway nested in the headless
+one (its outputs are windows there, WL-1 and WL-2), by closing its window."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import XHUD_BIN
+from test_wayland import BACKGROUND, HEIGHT, WIDTH, Shot, shown, sway, wait_until  # noqa: F401 (fixture)
+
+
+def swaymsg(s, *args) -> str:
+    r = subprocess.run(s.command(["swaymsg", *args]), capture_output=True, text=True, timeout=10)
+    assert r.returncode == 0, (args, r.stdout, r.stderr)
+    return r.stdout
+
+
+def shot_of(s, output: str) -> Shot:
+    out = subprocess.run(s.command(["grim", "-o", output, "-t", "ppm", "-"]), capture_output=True, timeout=10)
+    assert out.returncode == 0, out.stderr.decode()
+    return Shot(out.stdout)
+
+
+def second_output(s) -> None:
+    swaymsg(s, "create_output")
+    swaymsg(s, "output", "HEADLESS-2", "resolution", f"{WIDTH}x{HEIGHT}", "position", str(WIDTH), "0")
+    assert wait_until(lambda: shot_of(s, "HEADLESS-2").pixel(WIDTH // 2, HEIGHT // 2) == BACKGROUND, 10), \
+        "HEADLESS-2 has no background"
+
+
+def test_a_new_output_scale_lays_the_hud_out_again(sway):
+    p = sway.spawn("--label", "Hello")
+    box = shown(sway)
+    assert box, "no HUD"
+    swaymsg(sway, "output", "HEADLESS-1", "scale", "2")
+
+    def doubled():
+        b = sway.shot().bezel()
+        return b is not None and b[2] >= 1.8 * box[2] and b[3] >= 1.8 * box[3]
+    assert wait_until(doubled, 5), (box, sway.shot().bezel())
+    x, y, w, h = sway.shot().bezel()
+    assert abs(x + w / 2 - WIDTH / 2) <= 4 and abs(y + h / 2 - HEIGHT / 2) <= 4, (x, y, w, h)
+    assert p.poll() is None, "the HUD's client ended"
+
+
+@pytest.fixture
+def nested(sway):
+    """A sway inside the headless one (its outputs windows there): its clients' environment."""
+    env = dict(WAYLAND_DISPLAY="wayland-1", WLR_BACKENDS="wayland", WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1")
+    args = sway.command(["sway", "-c", str(sway.directory / "sway.conf")], **env)
+    inner = subprocess.Popen(args, stdout=sway.log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        assert wait_until(lambda: (sway.runtime / "wayland-2").exists(), 10), "the nested sway did not start"
+
+        def socket():
+            return next((str(p) for p in sway.runtime.glob("sway-ipc.*.sock") if str(p) != sway.env["SWAYSOCK"]), None)
+        assert wait_until(lambda: socket() is not None, 5), "the nested sway has no IPC socket"
+        sock = socket()
+        yield {"WAYLAND_DISPLAY": "wayland-2", "SWAYSOCK": sock}
+    finally:
+        os.killpg(inner.pid, signal.SIGTERM)
+        inner.wait(timeout=5)
+
+
+def test_an_unplugged_output_hands_its_hud_to_the_one_left(sway, nested):
+    """WL-2 goes (its window closed): the HUD on it moves to WL-1, whole and centred, and its
+    client goes on; WL-2 is then no output to name."""
+    def run(*args):
+        r = subprocess.run(sway.command(list(args), **nested), capture_output=True, text=True, timeout=10)
+        assert r.returncode == 0, (args, r.stdout, r.stderr)
+
+    def shot(output):
+        out = subprocess.run(sway.command(["grim", "-o", output, "-t", "ppm", "-"], **nested), capture_output=True, timeout=10)
+        return Shot(out.stdout) if out.returncode == 0 else None
+
+    run("swaymsg", "create_output")
+    assert wait_until(lambda: shot("WL-2") is not None, 5), "no WL-2"
+    p = subprocess.Popen(sway.command([str(XHUD_BIN), "--label", "Moving", "--monitor", "WL-2"], **nested),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    sway.clients.append(p)
+    assert wait_until(lambda: shot("WL-2").bezel(reach=None, step=4) is not None, 5), "no HUD on WL-2"
+    assert shot("WL-1").bezel(reach=None, step=4) is None, "the HUD is on WL-1 too"
+    swaymsg(sway, '[title="wlroots - WL-2"]', "kill")
+    assert wait_until(lambda: (s := shot("WL-1")) is not None and s.bezel(reach=None, step=4) is not None, 5), \
+        "the HUD did not move to WL-1"
+    time.sleep(0.5)
+    s = shot("WL-1")
+    x, y, w, h = s.bezel(reach=None)
+    assert abs(x + w / 2 - s.width / 2) <= 4 and abs(y + h / 2 - s.height / 2) <= 4, (x, y, w, h, s.width, s.height)
+    assert p.poll() is None, "the HUD's client ended with its output"
+    r = subprocess.run(sway.command([str(XHUD_BIN), "--label", "After", "--monitor", "WL-2", "--hide-after", "1"], **nested),
+                       capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and "WL-2" in r.stderr, (r.returncode, r.stderr)
+
+
+def test_a_hud_naming_no_output_shows_on_the_focused_one(sway):
+    second_output(sway)
+    swaymsg(sway, "focus", "output", "HEADLESS-2")
+    p = sway.spawn("--label", "Here")
+    assert wait_until(lambda: shot_of(sway, "HEADLESS-2").bezel() is not None, 5), "no HUD on the focused output"
+    time.sleep(0.5)
+    x, y, w, h = shot_of(sway, "HEADLESS-2").bezel()
+    assert abs(x + w / 2 - WIDTH / 2) <= 4 and abs(y + h / 2 - HEIGHT / 2) <= 4, (x, y, w, h)
+    assert shot_of(sway, "HEADLESS-1").bezel() is None, "the HUD is on the unfocused output too"
+    assert p.poll() is None
