@@ -50,6 +50,8 @@ extension HUDServer where Display == WaylandServerDisplay {
         _ = loop.addTimer(after: 0.05) { [unowned loop] in
             if FontWarmup.keptMatchesHeld { _ = loop.addTimer(after: 0.35) { FontWarmup.settle() } } else { FontWarmup.settle() }
         }
+        // The accessibility bus is the session bus's to tell (org.a11y.Bus), on Wayland as on X11.
+        server.accessibility = AccessibilityRelay(server: server)
         // The desktop's light or dark preference, after the request that started the server.
         _ = loop.addTimer(after: 0) { [unowned server] in
             server.appearance = AppearanceWatch()

@@ -6,7 +6,9 @@ one (its outputs are windows there, WL-1 and WL-2), by closing its window."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -14,6 +16,8 @@ import time
 import pytest
 
 from conftest import XHUD_BIN
+from conftest import wait_until as wait_for
+from test_accessibility import LAUNCHER, PYATSPI, WALK
 from test_wayland import BACKGROUND, HEIGHT, WIDTH, Shot, shown, sway, wait_until  # noqa: F401 (fixture)
 
 
@@ -111,3 +115,40 @@ def test_a_hud_naming_no_output_shows_on_the_focused_one(sway):
     assert abs(x + w / 2 - WIDTH / 2) <= 4 and abs(y + h / 2 - HEIGHT / 2) <= 4, (x, y, w, h)
     assert shot_of(sway, "HEADLESS-1").bezel() is None, "the HUD is on the unfocused output too"
     assert p.poll() is None
+
+
+def test_a_screen_reader_reads_a_hud_on_wayland(sway, tmp_path):
+    """The server is an AT-SPI application on Wayland too: the accessibility bus comes from the
+    session bus (org.a11y.Bus), as there is no X root window to carry it; a HUD is a child
+    named by its label, as on X11."""
+    if not (os.path.exists(LAUNCHER) and PYATSPI and shutil.which("dbus-daemon")):
+        pytest.skip("at-spi2-core, pyatspi or dbus-daemon missing (scripts/deps.sh installs them)")
+    bus = sway.runtime / "bus"
+    env = {"DBUS_SESSION_BUS_ADDRESS": f"unix:path={bus}"}
+    daemon = subprocess.Popen(sway.command(["dbus-daemon", "--session", "--nofork", "--address", env["DBUS_SESSION_BUS_ADDRESS"]]),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+    launcher = None
+    try:
+        assert wait_until(bus.exists, 10), "no session bus"
+        launcher = subprocess.Popen(sway.command([LAUNCHER, "--launch-immediately"], **env), stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        sway.clients.append(subprocess.Popen(sway.command([str(XHUD_BIN), "--label", "Reading"], **env),
+                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                             start_new_session=True))
+        assert shown(sway), "no HUD"
+
+        def child():
+            r = subprocess.run(sway.command([PYATSPI, "-c", WALK], **env), capture_output=True, text=True, timeout=20)
+            if r.returncode != 0 or not r.stdout.strip():
+                return None
+            apps = json.loads(r.stdout.strip().splitlines()[-1])
+            app = next((a for a in apps if a["name"] == "xhud"), None)
+            return app and next((c for c in app["children"] if c["name"] == "Reading"), None)
+        found = wait_for(child, 15, 0.2)
+        assert found, "no accessible HUD named Reading under the xhud application"
+        assert found["showing"], found
+    finally:
+        for p in (launcher, daemon):
+            if p and p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+                p.wait(timeout=5)
