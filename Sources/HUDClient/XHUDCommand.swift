@@ -17,7 +17,7 @@ package enum XHUDCommand {
         let wantsHost =
             verb == .server
             || own.contains {
-                ["-h", "--help", "--help-hidden", "--version", "--print-config", "--render-png"].contains($0)
+                ["-h", "--help", "--help-hidden", "--version", "--print-config", "--render-png", "--generate-manual-options"].contains($0)
                     || $0.hasPrefix("--generate-completion-script") || $0.hasPrefix("--render-png=")
             }
         let named = verb?.isNamed == true || own.contains { $0 == "--id" || $0.hasPrefix("--id=") }

@@ -29,18 +29,11 @@ package enum Completions {
 
     static func bash() -> String {
         var words: [String] = []
-        for o in options {
-            switch o.kind {
-            case .value: words.append("--\(o.name)")
-            case .flag: words.append("--\(o.name)")
-            case .toggle: words += ["--\(o.name)", "--no-\(o.name)"]
-            }
-        }
+        for o in options { words += o.spellings }
         words += ["--version", "--help", "-h"]
         var cases = ""
         var plain: [String] = []
-        for o in OptionTable.all {
-            guard case .value = o.kind else { continue }
+        for o in OptionTable.all where o.takesValue {
             switch o.completion {
             case .choices(let c):
                 cases += "        --\(o.name)) COMPREPLY=($(compgen -W '\(c.joined(separator: " "))' -- \"$cur\")); return ;;\n"
@@ -115,8 +108,7 @@ package enum Completions {
 
     /// Every option that takes its value as the next word, as a bash pattern.
     static var plainAndChoiceOptions: String {
-        OptionTable.all.compactMap { o -> String? in if case .value = o.kind { return "--\(o.name)" } else { return nil } }
-            .joined(separator: "|")
+        OptionTable.all.filter(\.takesValue).map { "--\($0.name)" }.joined(separator: "|")
     }
 
     // MARK: zsh
@@ -137,9 +129,9 @@ package enum Completions {
     static func zsh() -> String {
         var specs: [String] = []
         for o in options {
-            let help = zshQuoted(OptionSpecHelp.short(o.help))
+            let help = zshQuoted(OptionSpecHelp.short(o.helpText))
             switch o.kind {
-            case .value:
+            case .value, .ignored(takesValue: true):
                 let action: String
                 switch o.completion {
                 case .choices(let c): action = "(\(c.joined(separator: " ")))"
@@ -147,7 +139,7 @@ package enum Completions {
                 case .none: action = " "
                 }
                 specs.append("'--\(o.name)=[\(help)]:\(o.name):\(action)'")
-            case .flag:
+            case .flag, .ignored:
                 specs.append("'--\(o.name)[\(help)]'")
             case .toggle:
                 specs.append("'(--\(o.name) --no-\(o.name))--\(o.name)[\(help)]'")
@@ -186,15 +178,15 @@ package enum Completions {
             "complete -c xhud -n __fish_use_subcommand -a \(fishQuoted(verbs.joined(separator: " "))) -d 'What to do'",
         ]
         for o in options {
-            let help = fishQuoted(OptionSpecHelp.short(o.help))
+            let help = fishQuoted(OptionSpecHelp.short(o.helpText))
             switch o.kind {
-            case .value:
+            case .value, .ignored(takesValue: true):
                 switch o.completion {
                 case .choices(let c): lines.append("complete -c xhud -l \(o.name) -x -a \(fishQuoted(c.joined(separator: " "))) -d \(help)")
                 case .files: lines.append("complete -c xhud -l \(o.name) -r -F -d \(help)")
                 case .none: lines.append("complete -c xhud -l \(o.name) -x -d \(help)")
                 }
-            case .flag:
+            case .flag, .ignored:
                 lines.append("complete -c xhud -l \(o.name) -d \(help)")
             case .toggle:
                 lines.append("complete -c xhud -l \(o.name) -d \(help)")

@@ -64,7 +64,7 @@ package struct HUDOptions: Sendable, Equatable {
     package var minShow: Double?
     package var hideAfter: Double?
     package var wait = false
-    package var minDuration: Double = 5
+    package var minDuration = OptionDefaults.minDuration
     package var maxDuration: Double?
     package var clickThrough: Bool?
 
@@ -88,8 +88,8 @@ package struct HUDOptions: Sendable, Equatable {
     package var geometry: String?
     package var scale: Double?
 
-    package var resultTime: Double = 1
-    package var killTimeout: Double = 5
+    package var resultTime = OptionDefaults.resultTime
+    package var killTimeout = OptionDefaults.killTimeout
     package var progressFromOutput: Bool?
 
     package var id: String?
@@ -103,7 +103,8 @@ package struct HUDOptions: Sendable, Equatable {
     /// Tests: the frame the renderer draws for these options written to a PNG instead of shown.
     package var renderPng: String?
 
-    // zenity's --progress dialog and its options, so that its scripts run with the name changed.
+    // zenity's --progress dialog and the options of it that xhud reads (the others are taken
+    // and ignored: `OptionSpec.Kind.ignored`), so that its scripts run with the name changed.
     package var zenityProgress = false
     package var text: String?
     package var percentage: Double?
@@ -111,24 +112,11 @@ package struct HUDOptions: Sendable, Equatable {
     package var autoClose = false
     package var autoKill = false
     package var noCancel = false
-    package var title: String?
-    package var width: Int?
-    package var height: Int?
     package var timeRemaining = false
     package var cancelLabel: String?
-    package var okLabel: String?
-    package var windowIcon: String?
     package var attach: String?
     package var timeout: Double?
     package var extraButton: [String] = []
-    package var iconName: String?
-    package var display: String?
-    package var `class`: String?
-    package var name: String?
-    package var modal = false
-    package var ellipsize = false
-    package var noWrap = false
-    package var gtkModule: String?
 
     /// What rules match of another program's notification (`Rule.matchable`).
     package var notificationFacts: [String: String]? {
@@ -179,31 +167,9 @@ package struct HUDOptions: Sendable, Equatable {
         return (requestedMode?.isNotification ?? false) && command.isEmpty
     }
 
-    /// Checks what no single option can: every number against the ranges in `Limits` (past this
-    /// point no conversion can trap and no deadline is out of reach), options that exclude each
-    /// other, what a verb takes.
+    /// Checks what no single option can (each checks its own value as it parses it): options
+    /// that exclude each other, what a verb takes.
     package func validate() throws(UsageError) {
-        let seconds: [(String, Double?)] = [
-            ("--grace", grace), ("--min-show", minShow), ("--hide-after", hideAfter),
-            ("--min-duration", minDuration), ("--max-duration", maxDuration), ("--result-time", resultTime),
-            ("--kill-timeout", killTimeout), ("--delay", delay), ("--linger", linger), ("--timeout", timeout),
-            ("--fade-in", fadeIn), ("--fade-out", fadeOut),
-        ]
-        for case let (name, v?) in seconds { try Self.check(name, v, Limits.seconds, unit: " seconds") }
-        let others: [(String, Double?, ClosedRange<Double>)] = [
-            ("--progress", progress, Limits.progress),
-            ("--margin", margin, Limits.margin),
-            ("--corner-radius", cornerRadius, Limits.cornerRadius), ("--image-size", imageSize, Limits.imageSize),
-            ("--scale", scale, Limits.scale), ("--spacing", spacing, Limits.margin), ("--blur", blur, Limits.blur),
-            ("--max-text-width", maxTextWidth, Limits.textWidth),
-            ("--ring-thickness", ringThickness, Limits.ringThickness), ("--ring-radius", ringRadius, Limits.ringRadius),
-        ]
-        for case let (name, v?, range) in others { try Self.check(name, v, range, unit: "") }
-        // zenity clamps its percentage; only what is not a number at all is refused.
-        if let p = percentage, !p.isFinite { throw UsageError("--percentage must be a number, got \(p)") }
-        if let g = geometry, parseGeometry(g) == nil {
-            throw UsageError("--geometry must be WxH+X+Y in whole pixels (sizes 1 to 32767, positions -32768 to 32767), got '\(g)'")
-        }
         if [window, monitor, geometry].compactMap({ $0 }).count > 1 {
             throw UsageError("give only one of --window, --monitor and --geometry")
         }
@@ -227,21 +193,13 @@ package struct HUDOptions: Sendable, Equatable {
             if v.needsID && id == nil { throw UsageError("'\(v.rawValue)' needs --id NAME") }
             if !command.isEmpty { throw UsageError("'\(v.rawValue)' cannot wrap a command") }
         }
-        if let id { try Self.validateName(id) }
         if id != nil && !command.isEmpty { throw UsageError("--id cannot wrap a command") }
         if mode == .custom && image == nil { throw UsageError("--mode custom needs --image FILE") }
         if mode == .text && !hasText && id == nil && command.isEmpty { throw UsageError("--mode text needs a text: --label or --details") }
-        if image == "" { throw UsageError("--image needs a file (PNG, SVG, JPEG, ...) or an icon name, got ''") }
     }
 
     /// Some text to show: a notification's, --label, --details or zenity's --text.
     var hasText: Bool { [message, label, details, text].contains { !($0 ?? "").isEmpty } }
-
-    static func check(_ name: String, _ v: Double, _ range: ClosedRange<Double>, unit: String) throws(UsageError) {
-        guard v.isFinite, range.contains(v) else {
-            throw UsageError("\(name) must be \(Limits.describe(range))\(unit), got \(v)")
-        }
-    }
 
     package static func validateName(_ id: String) throws(UsageError) {
         guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {

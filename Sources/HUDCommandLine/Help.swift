@@ -40,7 +40,9 @@ package enum HelpText {
         ("-h, --help", "Show help information (--help-hidden: with the options xhud takes and ignores)."),
     ]
 
-    /// The subjects, already wrapped (to 72 columns).
+    private static func t(_ v: Double) -> String { OptionDefaults.text(v) }
+
+    /// The subjects, already wrapped (to 72 columns); the defaults they state are the code's.
     package static let discussion = """
         PROGRESS ON STDIN (when stdin is a pipe or a FIFO; one command a line)
           42  42%          a percentage (zenity), clamped to 0-100
@@ -66,7 +68,7 @@ package enum HelpText {
         WRAPPING A COMMAND
         The command's stdin, stdout, stderr and exit status pass through
         untouched, with or without a display. The HUD appears after --grace
-        (0.5 s), stays at least --min-show (0.5 s), then shows a success or
+        (\(t(OptionDefaults.wrappingGrace)) s), stays at least --min-show (\(t(OptionDefaults.wrappingMinShow)) s), then shows a success or
         error icon for --result-time. Cancel (--button TITLE, or Escape while
         the HUD blocks input) sends SIGTERM to the command and its children,
         SIGKILL after --kill-timeout, and exits 1.
@@ -74,7 +76,7 @@ package enum HelpText {
         NOTIFICATIONS
         xhud success|error|info|warning TEXT, and --mode text|custom, return
         at once (the HUD lives on) unless --wait, and hide after SVProgressHUD's
-        duration: 0.06 s a character + 0.5 s, at least --min-duration (5 s),
+        duration: 0.06 s a character + 0.5 s, at least --min-duration (\(t(OptionDefaults.minDuration)) s),
         at most --max-duration; or after --hide-after. A click dismisses an
         icon notification; text-only ones let clicks through. The display's
         HUD server shows them, stacked with other notifications and named HUDs.
@@ -82,7 +84,7 @@ package enum HelpText {
         NAMED HUDS (keybindings)
         xhud --id NAME ... shows NAME, or updates it in place when it is
         showing on this display, and returns at once; only the options given
-        change. It hides --hide-after (1.5 s) after the last update. push and
+        change. It hides --hide-after (\(t(OptionDefaults.namedHideAfter)) s) after the last update. push and
         pop count activities: the HUD stays while the count is above zero.
         Several names stack top to bottom in the order they appeared, centred
         as a group. `xhud server` runs the display's server in the foreground
@@ -140,8 +142,8 @@ package enum HelpText {
 
     /// An option's help as listed: its text, and the words its value may be.
     static func helpLine(_ o: OptionSpec) -> String {
-        if case .choices(let words) = o.completion { return o.help + " (values: " + words.joined(separator: ", ") + ")" }
-        return o.help
+        if case .choices(let words) = o.completion { return o.helpText + " (values: " + words.joined(separator: ", ") + ")" }
+        return o.helpText
     }
 
     /// The option after two spaces, its help from `column` on: on the same line when the

@@ -13,7 +13,8 @@ import HUDSocket
 /// next argument whatever it looks like; a repeated option's last value wins (so the command
 /// line overrides the settings placed before it); `--flag` / `--no-flag` for switches; words
 /// that are not options are the verb, then the notification's text; everything after `--` is the
-/// command to wrap.
+/// command to wrap. zenity's options that xhud does nothing with are taken (with their value)
+/// and ignored.
 extension HUDOptions {
     /// `base`: what the configuration's settings gave (`OptionTable.apply`); the command line
     /// goes over it.
@@ -57,20 +58,18 @@ extension HUDOptions {
             let name = String(body[..<(equals ?? body.endIndex)])
             let inline = equals.map { String(body[body.index(after: $0)...]) }
             if let option = OptionTable.byName[name] {
+                var value = inline
+                if option.takesValue && inline == nil {
+                    guard i < arguments.count else { throw UsageError("Missing value for '--\(name) <\(name)>'") }
+                    value = arguments[i]
+                    i += 1
+                } else if !option.takesValue && inline != nil {
+                    throw UsageError("'--\(name)' takes no value, got '\(a)'")
+                }
                 switch option.kind {
-                case .value(let set):
-                    let value: String
-                    if let inline {
-                        value = inline
-                    } else {
-                        guard i < arguments.count else { throw UsageError("Missing value for '--\(name) <\(name)>'") }
-                        value = arguments[i]
-                        i += 1
-                    }
-                    try set(&o, value)
-                case .flag(let set), .toggle(let set):
-                    guard inline == nil else { throw UsageError("'--\(name)' takes no value, got '\(a)'") }
-                    set(&o, true)
+                case .value(let set): try set(&o, value ?? "")
+                case .flag(let set), .toggle(let set): set(&o, true)
+                case .ignored: break
                 }
             } else if name.hasPrefix("no-"), let option = OptionTable.byName[String(name.dropFirst(3))],
                 case .toggle(let set) = option.kind

@@ -9,7 +9,8 @@ extension OptionTable {
     package static let settingKeys = SettingKeys(
         all.filter { $0.name == "theme" }.compactMap(\.settingKey) + all.filter { $0.name != "theme" }.compactMap(\.settingKey))
 
-    /// Gives a setting's value to its option, as the command line would give it.
+    /// Gives a setting's value to its option, as the command line would give it: the entry checks
+    /// it (a number's range) as it checks the command line's.
     package static func apply(_ setting: Setting, to options: inout HUDOptions) throws(UsageError) {
         guard let spec = byName[setting.key], spec.setting != nil else { throw UsageError("unknown key '\(setting.key)'") }
         let argument: SettingKeys.Argument

@@ -71,7 +71,8 @@ package enum Limits {
     /// "between 0 and 86400" for messages.
     package static func describe(_ r: ClosedRange<Double>) -> String { "between \(format(r.lowerBound)) and \(format(r.upperBound))" }
 
-    static func format(_ v: Double) -> String {
+    /// "0.5", "86400": a bound as messages and the help write it.
+    package static func format(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
     }
 }

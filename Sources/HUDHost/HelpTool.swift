@@ -4,18 +4,19 @@ import Glibc
 import HUDCommandLine
 import HUDService
 
-/// `--help`, `--help-hidden`, `--version` and `--generate-completion-script SHELL`, written from
-/// the option table the parser runs on (`HelpText`, `Completions`): no other program, no
-/// argument parser.
+/// `--help`, `--help-hidden`, `--version`, `--generate-completion-script SHELL` and
+/// `--generate-manual-options`, written from the option table the parser runs on (`HelpText`,
+/// `Completions`, `ManualOptions`): no other program, no argument parser.
 enum HelpTool {
     static func handles(_ argument: String) -> Bool {
-        ["-h", "--help", "--help-hidden", "--version"].contains(argument)
+        ["-h", "--help", "--help-hidden", "--version", "--generate-manual-options"].contains(argument)
             || argument.hasPrefix("--generate-completion-script")
     }
 
     /// Prints what was asked for; the exit status.
     static func run(_ arguments: [String]) -> Int32 {
         let own = Array(arguments.prefix { $0 != "--" })
+        if own.contains("--generate-manual-options") { return write(ManualOptions.section()) }
         if let i = own.firstIndex(where: { $0.hasPrefix("--generate-completion-script") }) {
             let a = own[i]
             let shell: String?

@@ -256,8 +256,8 @@ extension HUDServer {
         var config: HUDConfiguration
         do { config = try options.hudConfiguration() } catch { return usageError("\(error)") }
         if plan.wraps {
-            config.graceTime = options.grace ?? 0.5  // a quick command never flashes a HUD
-            config.minShowTime = options.minShow ?? 0.5  // a shown one never flickers
+            config.graceTime = options.grace ?? OptionDefaults.wrappingGrace  // a quick command never flashes a HUD
+            config.minShowTime = options.minShow ?? OptionDefaults.wrappingMinShow  // a shown one never flickers
         }
         // A HUD that was showing when its server died comes back at once.
         if request.resumes { config.graceTime = 0 }

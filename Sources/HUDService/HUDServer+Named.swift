@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HUDCommandLine
 import HUDCore
 import HUDSocket
 import HUDEngine
@@ -132,7 +133,7 @@ extension HUDServer {
         entry.hud.show(animated: true)
         var hideAfter: Double?
         if entry.activity == 0 {
-            let after = options.isNotification ? options.notificationDuration(for: config) : (options.hideAfter ?? 1.5)
+            let after = options.isNotification ? options.notificationDuration(for: config) : (options.hideAfter ?? OptionDefaults.namedHideAfter)
             entry.hud.hide(animated: true, afterDelay: options.hideDelay(showing: after, config))
             hideAfter = after
         }

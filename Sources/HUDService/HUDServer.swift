@@ -28,7 +28,7 @@ package final class HUDServer<Display: ServerDisplay> {
     /// volume bar with its label).
     package let huds = HUDRegistry<HUDController, ParentSpec>()
     var lingerTimer: Int?
-    package var linger: Double = 10
+    package var linger = OptionDefaults.linger
     private var connections: [Int32: (bytes: [UInt8], timer: Int)] = [:]
     /// The configuration files, read again when they change (`--config` files each on their own).
     private var settings: [String: SettingsCache] = [:]

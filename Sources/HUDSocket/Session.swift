@@ -13,8 +13,10 @@ package enum Session {
         package var readsStdin = false
         package var wraps = false
         package var scansOutput = false
-        package var killTimeout: Double = 5
-        package init(readsStdin: Bool = false, wraps: Bool = false, scansOutput: Bool = false, killTimeout: Double = 5) {
+        /// Seconds between SIGTERM and SIGKILL when nothing says otherwise (`--kill-timeout`).
+        package static let defaultKillTimeout = 5.0
+        package var killTimeout = defaultKillTimeout
+        package init(readsStdin: Bool = false, wraps: Bool = false, scansOutput: Bool = false, killTimeout: Double = defaultKillTimeout) {
             self.readsStdin = readsStdin; self.wraps = wraps; self.scansOutput = scansOutput; self.killTimeout = killTimeout
         }
         package var encoded: String {

@@ -14,6 +14,8 @@ final class OptionsMeaningTests: XCTestCase {
             return on == HUDConfiguration() ? ["--no-\(spec.name)"] : ["--\(spec.name)"]
         case .flag:
             return ["--\(spec.name)"]
+        case .ignored:
+            return []
         case .value:
             if case .choices(let words) = spec.completion {
                 let fresh = HUDConfiguration()

@@ -106,6 +106,18 @@ def test_a_file_that_does_not_parse_names_its_line_and_the_hud_shows(xplain):
     assert res.stderr.startswith(f"xhud: {path}:2:") and "ignored" in res.stderr, res.stderr
 
 
+def test_a_number_out_of_its_range_in_the_file_is_named_and_ignored(xplain):
+    """The file's numbers go through the option's entry: checked against its range, as the
+    command line's are, the message naming the file, line and key; the rest still applies."""
+    path = write_config(xplain, 'label = "x"\nmargin = 900\nfade-in = -1\n')
+    res = xhud(xplain, "--mode", "text", "--label", "Still here", "--hide-after", "0.3")
+    assert res.returncode == 0, res.stderr
+    assert f"{path}:2: 'margin': --margin must be between 0 and 500, got 900.0; ignored" in res.stderr, res.stderr
+    assert f"{path}:3: 'fade-in': --fade-in must be between 0 and 86400 seconds, got -1.0; ignored" in res.stderr, res.stderr
+    out = xhud(xplain, "--print-config").stdout
+    assert any(l.startswith("margin = 20") for l in out.splitlines()), out
+
+
 def test_print_config_names_every_source(xplain):
     path = write_config(xplain, 'theme = "sv-light"\ncorner-radius = 7\n[notification]\nmin-duration = 2\n')
     out = xhud(xplain, "--print-config", "--margin", "9").stdout

@@ -133,6 +133,20 @@ def test_completion_scripts_are_the_packaged_ones(shell):
     assert r.returncode == 2 and "bash, zsh, fish" in r.stderr, r.stderr
 
 
+def test_the_man_page_options_are_the_generated_ones():
+    """`xhud --generate-manual-options` writes what packaging/xhud.1 holds between its OPTIONS
+    markers (regenerate with packaging/generate-manual.sh, which generate.sh runs)."""
+    if not os.access(XHUD_BIN, os.X_OK):
+        pytest.skip(f"no xhud at {XHUD_BIN}")
+    r = subprocess.run([str(XHUD_BIN), "--generate-manual-options"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(".SH OPTIONS\n") and "\n.SS General\n" in r.stdout, r.stdout[:200]
+    page = (REPO / "packaging" / "xhud.1").read_text()
+    m = re.search(r'^\.\\" OPTIONS begin[^\n]*\n(.*?)^\.\\" OPTIONS end$', page, re.M | re.S)
+    assert m, "packaging/xhud.1 has no OPTIONS begin/end markers"
+    assert m.group(1) == r.stdout, "packaging/xhud.1's OPTIONS are stale: run packaging/generate-manual.sh"
+
+
 def test_the_readme_options_table_names_every_configuration_key(tmp_path):
     """The configuration keys are the option table's (`--print-config` lists them): the README's
     table of options names each, so that a new option is documented where users look."""

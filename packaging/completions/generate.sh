@@ -6,6 +6,8 @@
 #   packaging/completions/generate.sh .build/debug/xhud-host
 #
 # The scripts complete the command `xhud` (the front door), which takes the same arguments.
+# The man page's OPTIONS section comes from the same table: it is regenerated too
+# (packaging/generate-manual.sh).
 set -eu
 
 host=${1:?usage: generate.sh PATH/TO/xhud-host}
@@ -25,3 +27,5 @@ gen() {  # gen SHELL FILE
 gen bash xhud.bash
 gen zsh _xhud
 gen fish xhud.fish
+
+sh "$here/../generate-manual.sh" "$host"
