@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "CWayland"),
         .target(name: "HUDWayland", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "CCairo", "CWayland"]),
         // The library facade: an MBProgressHUD-style HUD and an SVProgressHUD-style shared HUD.
-        .target(name: "XHUD", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "HUDX11", "HUDSettings"]),
+        .target(name: "XHUD", dependencies: ["HUDSystem", "HUDCore", "HUDRender", "HUDEngine", "HUDX11", "HUDWayland", "HUDSettings"]),
         // The executables' arguments, taken from glibc instead of the Swift runtime's reading of
         // /proc/self/maps before main (see argv.c). Only xhud and xhud-host link it.
         .target(name: "CArgv"),

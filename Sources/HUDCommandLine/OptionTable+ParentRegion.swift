@@ -17,7 +17,8 @@ extension OptionTable {
                 key: .text { _, o in o.monitor ?? "pointer" }
             ) { $0.monitor = $1 }.man(
                 value: "monitor",
-                "A monitor: `pointer`, `focused`, `primary`, an XRandR output *name* such as `HDMI-1`, or an *index*; by default `{default}`."),
+                "A monitor: `pointer`, `focused`, `primary`, an XRandR output *name* such as `HDMI-1`, or an *index*; by default `{default}`. On Wayland an output's name or index; `pointer` and `focused` let the compositor put the HUD on the output the user is on, and the HUD moves to another output when its own is unplugged."
+            ),
             text(
                 "geometry", "Parent region WxH+X+Y in screen pixels.",
                 check: { g throws(UsageError) in
@@ -29,7 +30,8 @@ extension OptionTable {
                 $0.scale = $1
             }.man(
                 value: "factor",
-                "The scale factor, from {range} (default: the `Xft.dpi` resource divided by 96; on Wayland, the output's scale)."),
+                "The scale factor, from {range} (default: the `Xft.dpi` resource divided by 96; on Wayland, the output's scale, a fraction such as 1.5 where the compositor offers wp_fractional_scale_v1)."
+            ),
             choice(
                 "backend", DisplayBackend.self,
                 "x11 | wayland (default: Wayland where WAYLAND_DISPLAY is set and the compositor has layer-shell, else X11)."

@@ -16,7 +16,7 @@ import HUDSystem
 ///
 /// Owned by the loop's thread: the keys, the objects' ids and what each said last. The bus
 /// thread gets values (`AccessibilityBus.Change`) and answers only with its status, posted here.
-final class AccessibilityRelay<Display: ServerDisplay> {
+final class AccessibilityRelay<Display: HUDDisplay> {
     private enum State { case waiting, on, off }
 
     private unowned let server: HUDServer<Display>

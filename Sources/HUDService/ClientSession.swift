@@ -10,7 +10,7 @@ import HUDRender
 /// The server's side of a HUD that lives as long as its client (`Session`): a plain HUD, one fed
 /// on stdin, a wrapped command's, a notification that waits. The client sends its lines and gets
 /// back `cancel`, warnings and the status it exits with.
-final class ClientSession<Display: ServerDisplay> {
+final class ClientSession<Display: HUDDisplay> {
     let fd: Int32
     let hud: HUDController
     private let loop: any HUDEventLoop

@@ -10,40 +10,14 @@ import HUDSocket
 import HUDSystem
 import HUDWayland
 
-/// A Wayland compositor with layer-shell and its loop.
-package final class WaylandServerDisplay: ServerDisplay {
-    package let waylandLoop: WaylandLoop
-    package var loop: any HUDEventLoop { waylandLoop }
-
-    package init(_ loop: WaylandLoop) { waylandLoop = loop }
-
-    package var dpi: Double? { nil }
-    /// A monitor is an output (by index), a geometry a rectangle of the first; another client's
-    /// window is nothing a Wayland client can see or follow.
-    package func makeHUD(configuration: HUDConfiguration, parent: ParentSpec, scale: Double?) throws -> HUDController {
-        switch parent {
-        case .monitor(let m):
-            return try WaylandHUD.makeHUD(loop: waylandLoop, configuration: configuration, output: m, scale: scale)
-        case .geometry(let g):
-            guard let r = parseGeometry(g) else { throw ParentError.badGeometry(g) }
-            return try WaylandHUD.makeHUD(loop: waylandLoop, configuration: configuration, area: r, scale: scale)
-        case .window:
-            throw WaylandError.notOnWayland(
-                "--window and --attach have no meaning on Wayland: a client cannot see another's windows (the HUD would cover its output: leave them out, or use --backend x11 under XWayland)"
-            )
-        }
-    }
-    package func rootString(_ name: String) -> String? { nil }
-}
-
 /// The server on a Wayland compositor.
-package typealias WaylandServer = HUDServer<WaylandServerDisplay>
+package typealias WaylandServer = HUDServer<WaylandHUDDisplay>
 
-extension HUDServer where Display == WaylandServerDisplay {
+extension HUDServer where Display == WaylandHUDDisplay {
     static func make(paths: ServerPaths?, connection: WaylandConnection, listener: Int32) -> WaylandServer {
         let loop = WaylandLoop(connection: connection)
         loop.textShaper = TextShaper.shared
-        let server = WaylandServer(paths: paths, display: WaylandServerDisplay(loop), listener: listener)
+        let server = WaylandServer(paths: paths, display: WaylandHUDDisplay(loop), listener: listener)
         server.desktop = .gtkSettings()
         loop.installSignalHandlers()
         loop.onSignal = { [unowned server] _ in server.exit() }
@@ -70,7 +44,7 @@ extension HUDServer where Display == WaylandServerDisplay {
             server.notifications = NotificationRelay(server: server, directory: paths.directory, replace: replace)
             server.notifications?.start()
         }
-        return server.display.waylandLoop.run()
+        return server.display.run()
     }
 
     /// A server started by a client, on Wayland.
@@ -79,7 +53,7 @@ extension HUDServer where Display == WaylandServerDisplay {
         FontWarmup.loadShaping()
         server.scheduleExit()
         _ = server.loop.addTimer(after: 0) { server.takeOverFromDeadServer() }
-        return server.display.waylandLoop.run()
+        return server.display.run()
     }
 
     /// A client's private server, on Wayland.
@@ -88,6 +62,6 @@ extension HUDServer where Display == WaylandServerDisplay {
         FontWarmup.loadShaping()
         server.linger = 0
         server.accept(client)
-        return server.display.waylandLoop.run()
+        return server.display.run()
     }
 }

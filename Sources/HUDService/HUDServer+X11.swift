@@ -11,31 +11,16 @@ import HUDSystem
 import HUDX11
 import HUDWayland
 
-/// The X11 display and its loop.
-package final class X11ServerDisplay: ServerDisplay {
-    package let hudLoop: HUDLoop
-    package var loop: any HUDEventLoop { hudLoop }
-    package var display: X11Display { hudLoop.display }
-
-    package init(_ loop: HUDLoop) { hudLoop = loop }
-
-    package var dpi: Double? { display.xftDPI }
-    package func makeHUD(configuration: HUDConfiguration, parent: ParentSpec, scale: Double?) throws -> HUDController {
-        try X11HUD.makeHUD(loop: hudLoop, configuration: configuration, parent: parent, scale: scale)
-    }
-    package func rootString(_ name: String) -> String? { display.rootString(name) }
-}
-
 /// The server on an X11 display (or, where `BackendChoice` picks it, on Wayland).
-package typealias X11Server = HUDServer<X11ServerDisplay>
+package typealias X11Server = HUDServer<X11HUDDisplay>
 
 /// Its three starts: `xhud server`, a server started by a client, a client's private server.
-extension HUDServer where Display == X11ServerDisplay {
+extension HUDServer where Display == X11HUDDisplay {
     /// A server on `display`'s own loop, ending on SIGTERM or SIGINT.
     static func make(paths: ServerPaths?, display: X11Display, listener: Int32) -> X11Server {
         let loop = HUDLoop(display: display)
         loop.textShaper = TextShaper.shared
-        let server = X11Server(paths: paths, display: X11ServerDisplay(loop), listener: listener)
+        let server = X11Server(paths: paths, display: X11HUDDisplay(loop), listener: listener)
         // GTK's settings before the first request (a file); XSETTINGS after the first frames
         // (two round trips, 200 ms over a 100 ms link, on no cold start's way to its first
         // frame): a cold start's first HUD takes fontconfig's system-ui there.
@@ -114,7 +99,7 @@ extension HUDServer where Display == X11ServerDisplay {
             server.notifications?.start()
         }
         _ = lock  // held until this process exits
-        return server.display.hudLoop.run()
+        return server.display.run()
     }
 
     /// A server started by a client (`ServerLauncher`): the client bound the socket and took the
@@ -141,7 +126,7 @@ extension HUDServer where Display == X11ServerDisplay {
         server.scheduleExit()
         // After the request that started it (its client waits; a journal is rare).
         _ = server.loop.addTimer(after: 0) { server.takeOverFromDeadServer() }
-        return server.display.hudLoop.run()
+        return server.display.run()
     }
 
     /// The server of one client where no display-wide server can run (the runtime directory is
@@ -165,6 +150,6 @@ extension HUDServer where Display == X11ServerDisplay {
         FontWarmup.loadShaping()
         server.linger = 0
         server.accept(connection)
-        return server.display.hudLoop.run()
+        return server.display.run()
     }
 }

@@ -13,9 +13,9 @@ import HUDSystem
 /// A display's HUD server: one process, one X connection and one display link for every HUD of
 /// the display (named, notifications, and each client's own: `ClientSession`), so that they
 /// stack as one group. It answers invocations on its socket and exits `--linger` seconds after
-/// its last HUD is hidden. Its rules know nothing of X11 (`ServerDisplay`): the X11 server is
+/// its last HUD is hidden. Its rules know nothing of X11 (`HUDDisplay`): the X11 server is
 /// `X11Server` (HUDServer+X11.swift), the tests' runs on a recording backend.
-package final class HUDServer<Display: ServerDisplay> {
+package final class HUDServer<Display: HUDDisplay> {
     /// Nil for a private server (`runPrivate`): no socket, no journal, no other client.
     let paths: ServerPaths?
     package let display: Display

@@ -13,7 +13,7 @@ import HUDSystem
 /// finds no room (`limit` on screen, or a screen that is full) waits its turn, a "+N" HUD says
 /// how many wait, and what cannot wait goes to the history with reason 4.
 /// Owned by the loop's thread; the bus thread reaches it only through `loop.post`.
-final class NotificationRelay<Display: ServerDisplay> {
+final class NotificationRelay<Display: HUDDisplay> {
     /// A notification as the bus gave it: enough to show it, again if need be.
     struct Pending {
         var id: UInt32

@@ -1,7 +1,6 @@
 import Foundation
 import HUDSystem
 import HUDCore
-import HUDX11
 import HUDEngine
 import HUDRender
 

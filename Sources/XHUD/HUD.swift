@@ -1,7 +1,6 @@
 import Foundation
 import HUDSystem
 import HUDCore
-import HUDX11
 import HUDEngine
 import HUDRender
 
@@ -78,14 +77,15 @@ public final class HUD: @unchecked Sendable {
 
     // MARK: Creating and finding HUDs
 
-    /// A HUD over `parent` on `display` (nil: `$DISPLAY`), not shown yet. Throws
-    /// `HUDError.noDisplay` without an X display and `HUDError.badParent` for an unknown
-    /// monitor or window.
+    /// A HUD over `parent` on `display` (an X display's name; nil: the session's, a Wayland
+    /// compositor with layer-shell where `WAYLAND_DISPLAY` is set, else `$DISPLAY`), not shown
+    /// yet. Throws `HUDError.noDisplay` without a display and `HUDError.badParent` for an
+    /// unknown monitor or window (or any window, on Wayland).
     public init(over parent: ParentSpec = .monitor("pointer"), display: String? = nil) throws {
         self.parent = parent
         runtime = try Runtime.forDisplay(display)
         let d = runtime.display
-        do { _ = try runtime.sync { try d.resolve(parent) } } catch {
+        do { try runtime.sync { try d.check(parent) } } catch {
             throw HUDError.badParent("\(error)")
         }
     }
@@ -172,7 +172,7 @@ public final class HUD: @unchecked Sendable {
             notePhase()
             if delay > 0 {
                 // MBProgressHUD's `finished` is set when the delayed hide starts, not when asked.
-                runtime.loop.addTimer(after: delay) { [weak self] in
+                _ = runtime.loop.addTimer(after: delay) { [weak self] in
                     self?.change(apply: false) { if $0.showCount == show { $0.finished = true } }
                 }
             }
@@ -250,7 +250,7 @@ public final class HUD: @unchecked Sendable {
         if let host { return host }
         let s = read { $0 }
         do {
-            let h = try X11HUD.makeHUD(loop: runtime.loop, configuration: s.config, parent: parent, scale: s.scale)
+            let h = try runtime.display.makeHUD(configuration: s.config, parent: parent, scale: s.scale)
             h.onHidden = { [weak self] in self?.wasHidden() }
             h.onButton = { [weak self] in self?.buttonPressed() }
             h.onExtraButton = { [weak self] i in

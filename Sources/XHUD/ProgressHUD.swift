@@ -1,6 +1,5 @@
 import Foundation
 import HUDCore
-import HUDX11
 import HUDSystem
 
 /// An SVProgressHUD for X11: one shared HUD, static calls from any thread.

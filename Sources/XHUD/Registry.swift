@@ -1,5 +1,4 @@
 import HUDSystem
-import HUDX11
 
 /// The HUDs shown over each parent, in the order they were shown; a shown HUD is kept alive here
 /// until it is hidden (a HUD that nobody holds still hides, and its completion still runs).

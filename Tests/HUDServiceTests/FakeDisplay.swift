@@ -4,7 +4,7 @@ import HUDService
 import HUDTesting
 
 /// The display the server's tests run it on: HUDs on recording backends, ticked by a manual loop.
-final class FakeDisplay: ServerDisplay {
+final class FakeDisplay: HUDDisplay {
     let manualLoop = ManualLoop()
     var loop: any HUDEventLoop { manualLoop }
     var dpi: Double? { nil }
@@ -16,5 +16,7 @@ final class FakeDisplay: ServerDisplay {
         made.append(hud)
         return hud
     }
+    func check(_ parent: ParentSpec) throws {}
     func rootString(_ name: String) -> String? { nil }
+    func run() -> Int32 { 0 }
 }
