@@ -3,7 +3,7 @@ import HUDCore
 /// Where a layer surface goes on its output: the HUD's window rectangle (device pixels, the
 /// output's top-left at the origin) as a size, anchors and margins in surface coordinates. Each
 /// axis is anchored to the nearer edge, so that a HUD at an edge (`--position`) stays there
-/// if the output's size changes, and one in the middle stays put by its top-left.
+/// if the output's size changes; a centred one to neither, so that it stays centred.
 struct LayerPlacement: Equatable {
     /// zwlr_layer_surface_v1.anchor's bits.
     static let top: UInt32 = 1, bottom: UInt32 = 2, left: UInt32 = 4, right: UInt32 = 8
@@ -28,8 +28,20 @@ struct LayerPlacement: Equatable {
         let rightGap = outW - x - width, bottomGap = outH - y - height
         var a: UInt32 = 0
         var m = (top: 0, right: 0, bottom: 0, left: 0)
-        if rightGap < x { a |= Self.right; m.right = rightGap } else { a |= Self.left; m.left = x }
-        if bottomGap < y { a |= Self.bottom; m.bottom = bottomGap } else { a |= Self.top; m.top = y }
+        // Centred on an axis: anchored to neither edge, which the compositor centres on whatever
+        // output it is on (its own choice, or after a change of size) from the first frame.
+        if abs(rightGap - x) <= 1 {
+        } else if rightGap < x {
+            a |= Self.right; m.right = rightGap
+        } else {
+            a |= Self.left; m.left = x
+        }
+        if abs(bottomGap - y) <= 1 {
+        } else if bottomGap < y {
+            a |= Self.bottom; m.bottom = bottomGap
+        } else {
+            a |= Self.top; m.top = y
+        }
         anchor = a
         margins = m
     }

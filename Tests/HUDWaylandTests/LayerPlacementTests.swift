@@ -8,13 +8,21 @@ import HUDCore
 final class LayerPlacementTests: XCTestCase {
     let output = Size(width: 1920, height: 1080)
 
-    func testCentredHUDIsPinnedByItsTopLeft() {
+    func testCentredHUDIsAnchoredToNoEdge() {
+        // The compositor centres it on its output, whichever that turns out to be.
         let p = LayerPlacement(rect: Rect(x: 860, y: 440, width: 200, height: 200), output: output, scale: 1)
-        XCTAssertEqual(p.anchor, LayerPlacement.top | LayerPlacement.left)
-        XCTAssertEqual(p.margins.left, 860)
-        XCTAssertEqual(p.margins.top, 440)
+        XCTAssertEqual(p.anchor, 0)
+        XCTAssertEqual(p.margins.left, 0)
+        XCTAssertEqual(p.margins.top, 0)
         XCTAssertEqual(p.width, 200)
         XCTAssertEqual(p.height, 200)
+    }
+
+    func testOffCentreHUDIsPinnedByItsNearerEdges() {
+        let p = LayerPlacement(rect: Rect(x: 700, y: 300, width: 200, height: 200), output: output, scale: 1)
+        XCTAssertEqual(p.anchor, LayerPlacement.top | LayerPlacement.left)
+        XCTAssertEqual(p.margins.left, 700)
+        XCTAssertEqual(p.margins.top, 300)
     }
 
     func testBottomRightHUDIsAnchoredToThoseEdges() {

@@ -33,10 +33,10 @@ def shot_of(s, output: str) -> Shot:
     return Shot(out.stdout)
 
 
-def second_output(s) -> None:
+def second_output(s, width=WIDTH, height=HEIGHT) -> None:
     swaymsg(s, "create_output")
-    swaymsg(s, "output", "HEADLESS-2", "resolution", f"{WIDTH}x{HEIGHT}", "position", str(WIDTH), "0")
-    assert wait_until(lambda: shot_of(s, "HEADLESS-2").pixel(WIDTH // 2, HEIGHT // 2) == BACKGROUND, 10), \
+    swaymsg(s, "output", "HEADLESS-2", "resolution", f"{width}x{height}", "position", str(WIDTH), "0")
+    assert wait_until(lambda: shot_of(s, "HEADLESS-2").pixel(width // 2, height // 2) == BACKGROUND, 10), \
         "HEADLESS-2 has no background"
 
 
@@ -106,13 +106,20 @@ def test_an_unplugged_output_hands_its_hud_to_the_one_left(sway, nested):
 
 
 def test_a_hud_naming_no_output_shows_on_the_focused_one(sway):
-    second_output(sway)
+    """On the focused output, centred there from its first frame, though that output is smaller
+    than the first (which the HUD is laid out on until its surface enters the other)."""
+    second_output(sway, 1024, 600)
     swaymsg(sway, "focus", "output", "HEADLESS-2")
-    p = sway.spawn("--label", "Here")
-    assert wait_until(lambda: shot_of(sway, "HEADLESS-2").bezel() is not None, 5), "no HUD on the focused output"
-    time.sleep(0.5)
-    x, y, w, h = shot_of(sway, "HEADLESS-2").bezel()
-    assert abs(x + w / 2 - WIDTH / 2) <= 4 and abs(y + h / 2 - HEIGHT / 2) <= 4, (x, y, w, h)
+    p = sway.spawn("--label", "Here", "--fade-in", "1")
+    frames = []
+    end = time.monotonic() + 5
+    while time.monotonic() < end and len(frames) < 12:
+        box = shot_of(sway, "HEADLESS-2").bezel(reach=None, step=2)
+        if box:
+            frames.append(box)
+    assert frames, "no HUD on the focused output"
+    for x, y, w, h in frames:
+        assert abs(x + w / 2 - 512) <= 4 and abs(y + h / 2 - 300) <= 4, frames
     assert shot_of(sway, "HEADLESS-1").bezel() is None, "the HUD is on the unfocused output too"
     assert p.poll() is None
 
