@@ -197,12 +197,12 @@ package final class SessionClient: HUDLink {
     private func runWrapped() -> Outcome {
         let (fd, started): (Int32, Bool)
         do { (fd, started) = try send(request) } catch { return .drawItYourself }
-        let now = MonotonicClock.seconds()
+        let now = MonotonicTime.seconds()
         self.fd = fd
         awaiting = ([], now + (started ? Self.startedAnswerTime : Self.answerTime), started)
         let startBy = now + Self.commandGrace
         while awaiting != nil {
-            let left = startBy - MonotonicClock.seconds()
+            let left = startBy - MonotonicTime.seconds()
             if left <= 0 { break }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&p, 1, Int32(saturatingMilliseconds: left)) < 0 && errno != EINTR { break }
@@ -257,7 +257,7 @@ package final class SessionClient: HUDLink {
         }
         switch outcome {
         case .waiting:
-            if MonotonicClock.seconds() < a.deadline {
+            if MonotonicTime.seconds() < a.deadline {
                 awaiting = a
                 return .waiting
             }
@@ -379,19 +379,19 @@ package final class SessionClient: HUDLink {
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: reading ? 0 : -1, events: Int16(POLLIN), revents: 0),
             ]
-            var timeout = deadline.map { Int32(saturatingMilliseconds: $0 - MonotonicClock.seconds()) } ?? -1
+            var timeout = deadline.map { Int32(saturatingMilliseconds: $0 - MonotonicTime.seconds()) } ?? -1
             // A font helper started beside the server: reaped once it ends (a few milliseconds),
             // and no timeout at all after that.
             if ServerLauncher.reapHelpers() { timeout = timeout < 0 ? 20 : min(timeout, 20) }
             if poll(&fds, 3, timeout) < 0 && errno != EINTR { return 1 }
-            if let d = deadline, MonotonicClock.seconds() >= d { return signalled ?? 0 }
+            if let d = deadline, MonotonicTime.seconds() >= d { return signalled ?? 0 }
             if fds[0].revents != 0 {
                 for s in signals.drain() {
                     if signalled != nil { return signalled! }
                     signalled = (s.signal == SIGINT || s.signal == SIGTERM) ? 0 : 128 + s.signal
                     quitting = true
                     write(Session.Control.quit.line)
-                    deadline = MonotonicClock.seconds() + 2  // the animation, with room to spare on a busy machine
+                    deadline = MonotonicTime.seconds() + 2  // the animation, with room to spare on a busy machine
                 }
             }
             if fds[1].revents != 0 {

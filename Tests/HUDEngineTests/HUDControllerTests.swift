@@ -311,8 +311,8 @@ final class TextOffTheLoopTests: XCTestCase {
     }
 
     private func settle(_ backend: RecordingBackend, _ hud: HUDController) {
-        let deadline = MonotonicClock.seconds() + 10
-        while backend.posted.isEmpty, MonotonicClock.seconds() < deadline { usleep(500) }
+        let deadline = MonotonicTime.seconds() + 10
+        while backend.posted.isEmpty, MonotonicTime.seconds() < deadline { usleep(500) }
         XCTAssertFalse(backend.posted.isEmpty, "the shaper never said it was done")
         backend.posted.runPosted()
         backend.run(hud, seconds: 0.05)
