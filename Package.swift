@@ -37,10 +37,12 @@ let package = Package(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo fontconfig",
             providers: [.apt(["libcairo2-dev", "libfontconfig-dev"])]),
 
-        // Platform-free: configuration, layout, animation, lifecycle, progress. No C, no Foundation.
-        .target(name: "HUDCore"),
+        // Platform-free: configuration, layout, animation, lifecycle, progress. No C, no Foundation;
+        // the monotonic clock is HUDSystem's, which every program that has HUDCore links anyway.
+        .target(name: "HUDCore", dependencies: ["HUDSystem"]),
         // The system's plumbing, written once: the standard streams (Swift 6 code may not touch
-        // Glibc's `stderr`), whole writes, the environment and the program's own path, threads.
+        // Glibc's `stderr`), whole writes, directory listings, the monotonic clock, the
+        // environment and the program's own path, threads and locks.
         // Plain Glibc, and the GNU calls of CSched.
         .target(name: "HUDSystem", dependencies: ["CSched"]),
         // The CPU placement of threads: glibc's GNU calls, which Swift does not import.
@@ -163,7 +165,7 @@ let package = Package(
             name: "xhud-fonts", dependencies: ["CFontMatch"],
             linkerSettings: [.unsafeFlags(["-nostartfiles", "-use-ld=lld", "-L", layout + "/static-libstdc++"])]),
         // Prints the cost of one rendered frame per mode (a benchmark, never a test).
-        .executableTarget(name: "xhud-render-bench", dependencies: ["HUDRender", "HUDCore", "CCairo"]),
+        .executableTarget(name: "xhud-render-bench", dependencies: ["HUDSystem", "HUDRender", "HUDCore", "CCairo"]),
         // Prints the cost of reading a configuration file: TOML parsed, and the cached lines read
         // (a benchmark, never a test).
         .executableTarget(name: "xhud-settings-bench", dependencies: ["HUDSystem", "HUDCommandLine", "HUDSettings", "HUDTOML"]),

@@ -20,19 +20,28 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+def ratio_parts(results: dict, name: str):
+    """The two medians (ms) of a ratio metric (`startup_ratio`, `busy_ratio`): xhud's and the C
+    floor's in the same run, without a compositor; None for another metric. Either may be None."""
+    kind, _, subject = name.partition(":")
+    if kind == "startup_ratio":
+        rows = (results.get("startup") or {}).get("no compositor") or {}
+    elif kind == "busy_ratio":
+        # Under a busy loop on each core: over the floor's median under the same load.
+        rows = ((results.get("busy") or {}).get("no compositor") or {}).get("rows") or {}
+    else:
+        return None
+    return median((rows.get(subject) or {}).get("times")), median((rows.get("floor") or {}).get("times"))
+
+
 def metric(results: dict, name: str):
     """The value of a metric of `thresholds.json` in a run's results (no compositor); None when the
     run did not measure it."""
     kind, _, subject = name.partition(":")
     plain = lambda section: (results.get(section) or {}).get("no compositor") or {}
-    if kind == "startup_ratio":
-        s = plain("startup")
-        x, floor = median((s.get(subject) or {}).get("times")), median((s.get("floor") or {}).get("times"))
-        return x / floor if x is not None and floor else None
-    if kind == "busy_ratio":
-        # Under a busy loop on each core: over the floor's median under the same load.
-        rows = plain("busy").get("rows") or {}
-        x, floor = median((rows.get(subject) or {}).get("times")), median((rows.get("floor") or {}).get("times"))
+    parts = ratio_parts(results, name)
+    if parts is not None:
+        x, floor = parts
         return x / floor if x is not None and floor else None
     if kind == "warm_ms":
         return median((plain("warm").get(subject) or {}).get("first"))

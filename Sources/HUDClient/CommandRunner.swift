@@ -157,10 +157,7 @@ package struct CommandRunner {
     /// The command's descendants, from /proc (a cancelled `make` takes its compilers with it).
     private func descendants(of root: pid_t) -> [pid_t] {
         var parents: [pid_t: pid_t] = [:]
-        guard let dir = opendir("/proc") else { return [] }
-        defer { closedir(dir) }
-        while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in Directory.names(at: "/proc") {
             guard let pid = pid_t(name), let f = fopen("/proc/\(name)/stat", "r") else { continue }
             var line = [CChar](repeating: 0, count: 512)
             if fgets(&line, 512, f) != nil {
@@ -188,5 +185,5 @@ package struct CommandRunner {
         return sig == 0 ? (ws >> 8) & 0xff : 128 + sig
     }
 
-    private func now() -> Double { MonotonicClock.seconds() }
+    private func now() -> Double { MonotonicTime.seconds() }
 }

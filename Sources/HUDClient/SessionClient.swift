@@ -32,9 +32,9 @@ package final class SessionClient: HUDLink {
     /// The wrapped command: the client's own business, never sent (the request carries only
     /// its first word, so that the server knows there is one).
     let command: [String]
-    package private(set) var fd: Int32 = -1
+    package internal(set) var fd: Int32 = -1
     private var events = LineBuffer(limit: 64 * 1024)
-    private var state = ReplayState()
+    var state = ReplayState()
     private var inputEnded = false
     private var quitting = false
 
@@ -53,10 +53,12 @@ package final class SessionClient: HUDLink {
 
     /// A wrapped command's request whose answer has not come: the connection (`fd` meanwhile,
     /// carrying nothing else until the answer), what of the answer came, and when it is given up.
-    private var awaiting: (bytes: [UInt8], deadline: Double, started: Bool)?
-    private var planKillTimeout: Double?
+    var awaiting: (bytes: [UInt8], deadline: Double, started: Bool)?
+    var planKillTimeout: Double?
     /// The command started before the answer said whether to scan its output.
-    private var scanning = false
+    var scanning = false
+    /// The answer asked for the command's output to be scanned (`--progress-from-output`).
+    var planScans = false
 
     package init(
         paths: ServerPaths, host: (() -> String?)?, request: Wire.Request, command: [String] = [],
@@ -118,7 +120,7 @@ package final class SessionClient: HUDLink {
     // MARK: Asking
 
     /// No server answered (`answerMissing` says why when one took the connection).
-    private struct NoAnswer: Error {}
+    struct NoAnswer: Error {}
 
     /// Sends `request` and reads the reply; throws when no server answers. A server that closes
     /// the connection unanswered was on its way out: the next one is asked.
@@ -154,7 +156,7 @@ package final class SessionClient: HUDLink {
     }
 
     /// A connection with `request` sent on it, and whether this call started its server.
-    private func send(_ request: Wire.Request) throws(NoAnswer) -> (fd: Int32, started: Bool) {
+    func send(_ request: Wire.Request) throws(NoAnswer) -> (fd: Int32, started: Bool) {
         for _ in 0..<3 {
             let fd: Int32, started: Bool
             if let c = privateConnection {
@@ -177,140 +179,25 @@ package final class SessionClient: HUDLink {
         throw NoAnswer()
     }
 
-    private static func noAnswer(started: Bool) -> String {
+    static func noAnswer(started: Bool) -> String {
         let t = started ? startedAnswerTime : answerTime
         return "the display's HUD server did not answer within \(t == t.rounded() ? String(Int(t)) : String(t)) s"
     }
 
-    private static func trimmed(_ message: String) -> String {
+    static func trimmed(_ message: String) -> String {
         var m = Substring(message)
         if m.hasPrefix("xhud: ") { m = m.dropFirst(6) }
         while m.last == "\n" { m = m.dropLast() }
         return String(m)
     }
 
-    // MARK: A wrapped command
-
-    /// The command starts when the server answers or `commandGrace` has passed, whichever is
-    /// first, and never waits for the HUD after that: an answer that comes later brings the HUD
-    /// in while the command runs; none within `answerTime` leaves the command without one.
-    private func runWrapped() -> Outcome {
-        let (fd, started): (Int32, Bool)
-        do { (fd, started) = try send(request) } catch { return .drawItYourself }
-        let now = MonotonicClock.seconds()
-        self.fd = fd
-        awaiting = ([], now + (started ? Self.startedAnswerTime : Self.answerTime), started)
-        let startBy = now + Self.commandGrace
-        while awaiting != nil {
-            let left = startBy - MonotonicClock.seconds()
-            if left <= 0 { break }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&p, 1, Int32(saturatingMilliseconds: left)) < 0 && errno != EINTR { break }
-            switch readAnswer(starting: true) {
-            case .waiting: continue
-            case .answered(let reply):
-                guard reply.plan != nil else { return .exit(reply.status) }
-            case .refused, .failed:
-                // Nothing has run yet: a private server draws the HUD, and runs the command.
-                return .drawItYourself
-            }
-        }
-        Console.flush()
-        signal(SIGPIPE, SIG_IGN)
-        scanning = awaiting == nil ? planScans : Self.scansOutputAsked(request.arguments)
-        let killTimeout = planKillTimeout ?? Session.Plan().killTimeout
-        return .exit(CommandRunner(command: command, scansOutput: scanning, killTimeout: killTimeout, hud: self).run())
-    }
-
-    private var planScans = false
-
-    private enum Answer { case waiting, answered(Wire.Reply), refused, failed }
-
-    /// Reads what came of the awaited answer, without waiting. An answer is acted on here: its
-    /// text printed, its plan taken (`fd` becomes the session's), a refusal or failure closes
-    /// `fd`. `starting`: the command has not started (a failure then leaves `answerMissing` to
-    /// be said by whoever draws the HUD instead).
-    private func readAnswer(starting: Bool) -> Answer {
-        guard var a = awaiting else { return .failed }
-        var chunk = [UInt8](repeating: 0, count: 8192)
-        var outcome: Answer = .waiting
-        while true {
-            let want =
-                a.bytes.count < 8
-                ? 8 - a.bytes.count : (try? Wire.frameLength(header: Array(a.bytes.prefix(8)), tag: Wire.replyTag)).map { $0 - a.bytes.count } ?? -1
-            if want < 0 { answerMissing = "the display's HUD server's answer broke the rules"; outcome = .failed; break }
-            if want == 0 {
-                guard let reply = try? Wire.Reply.decode(a.bytes) else {
-                    answerMissing = "the display's HUD server's answer broke the rules"; outcome = .failed; break
-                }
-                if reply.plan == nil, reply.status == Wire.Reply.unavailable {
-                    answerMissing = Self.trimmed(reply.error); outcome = .refused; break
-                }
-                outcome = .answered(reply)
-                break
-            }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min(8192, want), Int32(MSG_DONTWAIT)) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            if n <= 0 { answerMissing = "the display's HUD server closed the connection unanswered"; outcome = .failed; break }
-            a.bytes += chunk[0..<n]
-        }
-        switch outcome {
-        case .waiting:
-            if MonotonicClock.seconds() < a.deadline {
-                awaiting = a
-                return .waiting
-            }
-            answerMissing = Self.noAnswer(started: a.started)
-            awaiting = nil
-            close(fd); fd = -1
-            if !starting { Console.error("xhud: \(answerMissing!); the command runs on without a HUD\n") }
-            return .failed
-        case .answered(let reply):
-            awaiting = nil
-            if !reply.output.isEmpty { Console.output(reply.output) }
-            if !reply.error.isEmpty { Console.error(reply.error) }
-            if let plan = reply.plan {
-                planKillTimeout = plan.killTimeout
-                planScans = plan.scansOutput
-                if !starting {
-                    // The HUD comes in while the command runs: it is told what the command's
-                    // output said so far.
-                    for line in state.lines { write(Array(line.utf8) + [10]) }
-                    if plan.scansOutput && !scanning {
-                        Console.error(
-                            "xhud: the display's HUD server answered after the command started; its output is not scanned for progress this time\n")
-                    }
-                }
-            } else {
-                close(fd); fd = -1
-            }
-            return outcome
-        case .refused, .failed:
-            awaiting = nil
-            close(fd); fd = -1
-            if !starting { Console.error("xhud: \(answerMissing!); the command runs on without a HUD\n") }
-            return outcome
-        }
-    }
-
-    /// Whether the command line asks for `--progress-from-output` (the last of it and its `--no-`
-    /// form wins): what a command started before the server's answer goes by.
-    static func scansOutputAsked(_ arguments: [String]) -> Bool {
-        var asked = false
-        for a in arguments.prefix(while: { $0 != "--" }) {
-            if a == "--progress-from-output" { asked = true } else if a == "--no-progress-from-output" { asked = false }
-        }
-        return asked
-    }
-
     /// Why a server that took the connection gave no answer (busy past the reply's time, a reply
     /// that broke the rules); nil when none ran or it answered. `hide`, `list` and `pop` must
     /// say so rather than report success.
-    package private(set) var answerMissing: String?
+    package internal(set) var answerMissing: String?
 
     /// The server died under the HUD: a new one shows it again as the lines left it.
-    private func resume() -> Bool {
+    func resume() -> Bool {
         if fd >= 0 { close(fd); fd = -1 }
         // The server that died may be this client's child: reaped now, whoever starts the next.
         ServerLauncher.reapExitedServers()
@@ -325,17 +212,17 @@ package final class SessionClient: HUDLink {
         return true
     }
 
-    private func write(_ bytes: [UInt8]) {
+    func write(_ bytes: [UInt8]) {
         guard fd >= 0, awaiting == nil else { return }
         _ = UnixSocket.writeAll(fd, bytes)  // a failure shows as the end of the server's lines
     }
 
     /// `done` says whether a cancel came before it: a late client reads both at once, and the
     /// cancel must still end the command.
-    private enum Heard: Equatable { case nothing, cancel, done(Int32, killParent: Bool, cancelled: Bool), gone }
+    enum Heard: Equatable { case nothing, cancel, done(Int32, killParent: Bool, cancelled: Bool), gone }
 
     /// What the server said since the last call (its warnings go to stderr at once).
-    private func listen() -> Heard {
+    func listen() -> Heard {
         var buf = [UInt8](repeating: 0, count: 4096)
         let n = recv(fd, &buf, buf.count, 0)
         if n < 0 && (errno == EINTR || errno == EAGAIN) { return .nothing }
@@ -379,19 +266,19 @@ package final class SessionClient: HUDLink {
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: reading ? 0 : -1, events: Int16(POLLIN), revents: 0),
             ]
-            var timeout = deadline.map { Int32(saturatingMilliseconds: $0 - MonotonicClock.seconds()) } ?? -1
+            var timeout = deadline.map { Int32(saturatingMilliseconds: $0 - MonotonicTime.seconds()) } ?? -1
             // A font helper started beside the server: reaped once it ends (a few milliseconds),
             // and no timeout at all after that.
             if ServerLauncher.reapHelpers() { timeout = timeout < 0 ? 20 : min(timeout, 20) }
             if poll(&fds, 3, timeout) < 0 && errno != EINTR { return 1 }
-            if let d = deadline, MonotonicClock.seconds() >= d { return signalled ?? 0 }
+            if let d = deadline, MonotonicTime.seconds() >= d { return signalled ?? 0 }
             if fds[0].revents != 0 {
                 for s in signals.drain() {
                     if signalled != nil { return signalled! }
                     signalled = (s.signal == SIGINT || s.signal == SIGTERM) ? 0 : 128 + s.signal
                     quitting = true
                     write(Session.Control.quit.line)
-                    deadline = MonotonicClock.seconds() + 2  // the animation, with room to spare on a busy machine
+                    deadline = MonotonicTime.seconds() + 2  // the animation, with room to spare on a busy machine
                 }
             }
             if fds[1].revents != 0 {
@@ -421,75 +308,5 @@ package final class SessionClient: HUDLink {
                 }
             }
         }
-    }
-
-    // MARK: HUDLink, for a wrapped command
-
-    package var wakeAt: Double? { awaiting?.deadline }
-    package var killTimeout: Double? { planKillTimeout }
-
-    package func readCancelled() -> Bool {
-        if awaiting != nil { _ = readAnswer(starting: false); return false }
-        guard fd >= 0 else { return false }
-        switch listen() {
-        case .nothing: return false
-        case .cancel: return true
-        case .done(_, _, let cancelled):
-            // The HUD is over (hidden after a cancel, its parent window gone): the command is
-            // not, unless the user cancelled it.
-            close(fd); fd = -1
-            return cancelled
-        case .gone:
-            if !resume() { fd = -1 }
-            return false
-        }
-    }
-
-    package func send(_ line: String) {
-        state.record(line)
-        write(Array(line.utf8) + [10])
-    }
-
-    package func commandEnded(_ status: Int32) {
-        if awaiting != nil {
-            // Ended before the server answered: closing the connection tells it the client is gone.
-            awaiting = nil
-            close(fd); fd = -1
-            return
-        }
-        write((status > 128 ? Session.Control.signal(status - 128) : .exit(status)).line)
-        if fd >= 0 { close(fd); fd = -1 }
-    }
-}
-
-/// The least list of input lines that rebuilds a HUD's state: the last line of each kind
-/// (label, details, progress, mode, button, alternate, shown or hidden), in the order they came.
-/// zenity's lines are kinds of their own: the client does not know which reading its server
-/// applies, and each reading ignores the other's lines, so both are kept, in order.
-struct ReplayState {
-    private(set) var lines: [String] = []
-    private var kinds: [String] = []
-
-    mutating func record(_ line: String) {
-        let kind: String
-        switch (InputCommand.parseZenity(line), InputCommand.parse(line)) {
-        case (.set(.text), _): kind = "zenity text"
-        case (.set(.percentage), _): kind = "zenity percentage"
-        case (.set(.pulsate), _): kind = "zenity pulsate"
-        case (_, .set(let change)):
-            switch change {
-            case .label, .text: kind = "label"
-            case .details: kind = "details"
-            case .progress, .percentage: kind = "progress"
-            case .mode, .pulsate: kind = "mode"
-            case .button: kind = "button"
-            case .alternate: kind = "alternate"
-            }
-        case (_, .show), (_, .hide): kind = "visibility"
-        default: return
-        }
-        if let i = kinds.firstIndex(of: kind) { kinds.remove(at: i); lines.remove(at: i) }
-        kinds.append(kind)
-        lines.append(line)
     }
 }

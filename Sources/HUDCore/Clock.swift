@@ -1,21 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import HUDSystem
 
 /// Seconds on a monotonic time line. Injected so that the lifecycle is tested in virtual time.
 package protocol HUDClock: AnyObject {
     var now: Double { get }
 }
 
-/// The system's monotonic clock.
+/// The system's monotonic clock (HUDSystem's `MonotonicTime`), as a HUD's lifecycle reads it.
 package final class MonotonicClock: HUDClock {
     package init() {}
-    package var now: Double { MonotonicClock.seconds() }
-    package static func seconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
+    package var now: Double { MonotonicTime.seconds() }
 }
 
 /// A clock that moves only when told to.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import HUDCommandLine
 import HUDService
+import HUDSystem
 
 /// `--help`, `--help-hidden`, `--version`, `--generate-completion-script SHELL` and
 /// `--generate-manual-options`, written from the option table the parser runs on (`HelpText`,
@@ -41,14 +42,6 @@ enum HelpTool {
 
     /// All of `text` on stdout; a closed pipe (`xhud --help | head`) is not an error.
     static func write(_ text: String) -> Int32 {
-        var bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(1, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return errno == EPIPE ? Status.done : Status.usage }
-            done += n
-        }
-        return Status.done
+        Descriptor.writeAll(1, Array(text.utf8)) || errno == EPIPE ? Status.done : Status.usage
     }
 }

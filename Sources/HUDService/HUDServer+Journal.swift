@@ -1,5 +1,6 @@
 import HUDCore
 import HUDSocket
+import HUDSystem
 
 /// A server that takes over from one that died shows again what it showed without a client
 /// (named HUDs, notifications), each for the time it had left: read off the loop, then replayed
@@ -21,10 +22,10 @@ extension HUDServer {
     /// Replays requests for a slice, then lets the loop run; again at its next pass.
     func replaySome() {
         guard let journal else { return }
-        let start = MonotonicClock.seconds()
+        let start = MonotonicTime.seconds()
         while !journal.replayInFlight, let next = journal.nextReplay() {
             replay(next.key, next.request, last: next.last)
-            if MonotonicClock.seconds() - start >= Self.replaySlice { break }
+            if MonotonicTime.seconds() - start >= Self.replaySlice { break }
         }
         if journal.replayInFlight { return }  // its answer goes on
         if journal.hasPending {

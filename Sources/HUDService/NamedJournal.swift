@@ -119,7 +119,7 @@ final class NamedJournal {
     /// No journal rather than a stale one: memory alone is right from now on.
     private func failed(_ e: JournalFile.Failure) {
         broken = true
-        failedAt = MonotonicClock.seconds()
+        failedAt = MonotonicTime.seconds()
         var removed = unlink(path) == 0 || errno == ENOENT
         if !removed, fd >= 0 { removed = ftruncate(fd, 0) == 0 }
         if fd >= 0 { close(fd); fd = -1 }
@@ -137,7 +137,7 @@ final class NamedJournal {
 
     private func compactIfDue() {
         guard sinceLoad == nil, sinceSnapshot == nil, !cleared,
-            MonotonicClock.seconds() - failedAt >= retryAfter
+            MonotonicTime.seconds() - failedAt >= retryAfter
         else { return }
         if broken || fileBytes > max(2 * state.bytes, Self.compactAfter) { compact() }
     }
@@ -193,7 +193,7 @@ final class NamedJournal {
 
     /// The log as it was still holds everything (unless a write failed too): tried again later.
     private func compactionFailed(_ e: JournalFile.Failure) {
-        if broken { failedAt = MonotonicClock.seconds(); return }
+        if broken { failedAt = MonotonicTime.seconds(); return }
         failed(e)
     }
 

@@ -172,14 +172,7 @@ package enum IconTheme {
     /// per directory, not a stat of every directory for every name tried.
     static func files(in directory: String) -> Set<String> {
         if let known = cacheLock.withLock({ listings[directory] }) { return known }
-        var names = Set<String>()
-        if let dir = opendir(directory) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name.hasSuffix(".png") || name.hasSuffix(".svg") { names.insert(name) }
-            }
-            closedir(dir)
-        }
+        let names = Set(Directory.names(at: directory).filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") })
         cacheLock.withLock {
             if listings.count > 4096 { listings.removeAll() }; listings[directory] = names
         }

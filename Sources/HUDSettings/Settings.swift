@@ -130,7 +130,7 @@ package struct Theme: Equatable, Sendable {
     package static var available: [String] {
         var names: [String] = []
         for dir in searchPath {
-            for n in Directory.entries(dir) where n.hasSuffix(".toml") {
+            for n in Directory.names(at: dir) where n.hasSuffix(".toml") {
                 let name = String(n.dropLast(5))
                 if !names.contains(name) { names.append(name) }
             }

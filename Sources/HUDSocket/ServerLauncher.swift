@@ -37,7 +37,7 @@ package enum ServerLauncher {
         _ paths: ServerPaths, starting host: () -> String?, timeout: Double = 5,
         helper: (String) -> (path: String, arguments: [String])? = { _ in nil }
     ) throws(ServerError) -> (fd: Int32, started: Bool) {
-        let deadline = UnixSocket.now() + timeout
+        let deadline = MonotonicTime.seconds() + timeout
         var started = 0
         while true {
             switch UnixSocket.connect(paths.socket) {
@@ -74,7 +74,7 @@ package enum ServerLauncher {
                     continue
                 }
                 // Another client is starting the server: its socket appears in a moment.
-                guard UnixSocket.now() < deadline else { throw .io("no answer from the xhud server at \(paths.socket)") }
+                guard MonotonicTime.seconds() < deadline else { throw .io("no answer from the xhud server at \(paths.socket)") }
                 usleep(1000)
             }
         }

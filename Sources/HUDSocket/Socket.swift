@@ -81,15 +81,7 @@ package enum UnixSocket {
     /// Sends what fits now without waiting: the count sent (0 when the buffer is full), -1 on
     /// an error (the peer gone).
     package static func sendNonBlocking(_ fd: Int32, _ bytes: [UInt8]) -> Int {
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            if n <= 0 { return off > 0 ? off : -1 }
-            off += n
-        }
-        return off
+        Descriptor.writeAvailable(fd, bytes) { send($0, $1, $2, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
     package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
@@ -99,13 +91,13 @@ package enum UnixSocket {
     /// Reads one frame with `tag`, waiting at most `timeout` seconds in all; nil on EOF, timeout
     /// or a frame that breaks the rules (tag, length limit).
     package static func readFrame(_ fd: Int32, tag: [UInt8], timeout: Double) throws(ServerError) -> [UInt8] {
-        let deadline = now() + timeout
+        let deadline = MonotonicTime.seconds() + timeout
         var buf = [UInt8]()
         var want = 8
         var chunk = [UInt8](repeating: 0, count: 8192)
         while buf.count < want {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let left = Int32(max(0, min(3_600_000, (deadline - now()) * 1000)))
+            let left = Int32(max(0, min(3_600_000, (deadline - MonotonicTime.seconds()) * 1000)))
             let r = poll(&p, 1, left)
             if r < 0 && errno == EINTR { continue }
             guard r > 0 else { throw .io("timed out waiting for the xhud server") }
@@ -116,12 +108,6 @@ package enum UnixSocket {
             if buf.count == 8 && want == 8 { want = try Wire.frameLength(header: buf, tag: tag) }
         }
         return buf
-    }
-
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
 

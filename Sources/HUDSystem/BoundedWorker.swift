@@ -124,7 +124,7 @@ package final class BoundedWorker<Job: Hashable & Sendable, Output: Sendable>: @
             let next: Job? = state.wait(on: changed, until: { $0.generation != generation || !$0.queue.isEmpty || once }) { s, _ in
                 guard s.generation == generation, !s.queue.isEmpty else { return nil }
                 let j = s.queue.removeFirst()
-                s.current = (j, Self.now())
+                s.current = (j, MonotonicTime.seconds())
                 return j
             }
             guard let j = next else { return }
@@ -139,12 +139,6 @@ package final class BoundedWorker<Job: Hashable & Sendable, Output: Sendable>: @
             for c in callbacks { c() }
             if !live { return }
         }
-    }
-
-    private static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 
     /// The watchdog: a job past its budget is given up, and a new worker takes the queue.

@@ -18,16 +18,35 @@ package enum Descriptor {
         _ fd: Int32, _ bytes: UnsafeRawBufferPointer,
         using op: (Int32, UnsafeRawPointer, Int) -> Int = { write($0, $1, $2) }
     ) -> Bool {
+        written(fd, bytes, op).error == 0
+    }
+
+    /// Writes what fits now (a short write or EINTR goes on): the count written, short when a
+    /// non-blocking descriptor is full; -1 on any other error before a byte was written (the
+    /// peer gone). `op` as for `writeAll`.
+    package static func writeAvailable(
+        _ fd: Int32, _ bytes: [UInt8],
+        using op: (Int32, UnsafeRawPointer, Int) -> Int = { write($0, $1, $2) }
+    ) -> Int {
+        bytes.withUnsafeBytes { raw in
+            let (count, error) = written(fd, raw, op)
+            return error == 0 || error == EAGAIN || error == EWOULDBLOCK || count > 0 ? count : -1
+        }
+    }
+
+    /// The one write loop: how much of `bytes` went, and the errno that stopped it (0: all of
+    /// it). A write of nothing stops it too (EIO), rather than turning forever.
+    private static func written(
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ op: (Int32, UnsafeRawPointer, Int) -> Int
+    ) -> (count: Int, error: Int32) {
         var off = 0
         while off < bytes.count {
             let n = op(fd, bytes.baseAddress! + off, bytes.count - off)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return (off, n < 0 ? errno : EIO) }
             off += n
         }
-        return true
+        return (off, 0)
     }
 }
 
@@ -36,15 +55,12 @@ extension Descriptor {
     /// it is read, and stops the reading by returning false. False if the end has not come
     /// within `seconds` (a writer that hangs), past `limit` bytes, or on an error.
     package static func readLines(_ fd: Int32, limit: Int, within seconds: Double, _ line: ([UInt8]) -> Bool) -> Bool {
-        var start = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
+        let start = MonotonicTime.seconds()
         var pending: [UInt8] = []
         var total = 0
         var buf = [UInt8](repeating: 0, count: 16384)
         while true {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let left = seconds - (Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9)
+            let left = seconds - (MonotonicTime.seconds() - start)
             guard left > 0 else { return false }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, Int32((left * 1000).rounded(.up)))
@@ -77,12 +93,6 @@ package func makePipe(_ fds: inout [Int32], nonBlocking: Bool = false) -> Bool {
 /// Closes every open descriptor but `keep` (a process that outlives its parent holds nothing of
 /// the parent's: `out=$(xhud ...)` would wait for it).
 package func closeDescriptors(except keep: Set<Int32>) {
-    guard let dir = opendir("/proc/self/fd") else { return }
-    var open: [Int32] = []
-    while let e = readdir(dir) {
-        let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if let fd = Int32(name) { open.append(fd) }
-    }
-    closedir(dir)
-    for fd in open where !keep.contains(fd) { close(fd) }
+    // The listing's own descriptor is in it, closed by then: its close fails, harmlessly.
+    for fd in Directory.names(at: "/proc/self/fd").compactMap({ Int32($0) }) where !keep.contains(fd) { close(fd) }
 }

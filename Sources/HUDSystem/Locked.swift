@@ -11,10 +11,16 @@ package final class Locked<Value>: @unchecked Sendable {
     fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
-    package init(_ value: Value) {
+    package convenience init(_ value: Value) { self.init(value, recursive: false) }
+
+    fileprivate init(_ value: Value, recursive: Bool) {
         self.value = value
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        if recursive { pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE)) }
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
     }
 
     deinit {
@@ -32,6 +38,10 @@ package final class Locked<Value>: @unchecked Sendable {
 extension Locked where Value == Void {
     /// A plain lock, for state that lives elsewhere.
     package convenience init() { self.init(()) }
+
+    /// A lock its holder may take again (a call made with it held that takes it too). Only a
+    /// plain lock: its `withLock` lends no `inout` access that a nested hold would overlap.
+    package static func recursive() -> Locked<Void> { Locked((), recursive: true) }
 
     /// For a lock held across calls that a closure cannot span; `withLock` wherever it can.
     package func lock() { pthread_mutex_lock(mutex) }

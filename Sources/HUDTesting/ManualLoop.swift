@@ -74,8 +74,8 @@ package final class ManualLoop: HUDEventLoop {
     @discardableResult
     package func run(until condition: () -> Bool, within seconds: Double = 10) -> Bool {
         let end = clock.now + seconds
-        let realEnd = MonotonicClock.seconds() + min(seconds, 30)
-        while clock.now < end || MonotonicClock.seconds() < realEnd {
+        let realEnd = MonotonicTime.seconds() + min(seconds, 30)
+        while clock.now < end || MonotonicTime.seconds() < realEnd {
             if condition() { return true }
             frame()
             usleep(200)

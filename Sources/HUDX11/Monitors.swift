@@ -4,6 +4,7 @@ import Glibc
 import CX11
 import CXPrefetch
 import HUDCore
+import HUDSystem
 
 /// An XRandR monitor (or the whole screen when XRandR has none), in device pixels.
 package struct Monitor: Equatable {
@@ -40,7 +41,7 @@ extension X11Display {
 
     /// The monitors, their names not looked up (see `Monitor.nameAtom`).
     func unnamedMonitors() -> [Monitor] {
-        let now = MonotonicClock().now
+        let now = MonotonicTime.seconds()
         if rootState.watched, let known = rootState.monitors {
             if now - rootState.monitorsRead >= RootState.monitorsLifetime { rootState.monitorsStale = true }
             return known
@@ -56,7 +57,7 @@ extension X11Display {
         guard rootState.monitorsStale else { return }
         rootState.monitorsStale = false
         rootState.monitors = readMonitors()
-        rootState.monitorsRead = MonotonicClock().now
+        rootState.monitorsRead = MonotonicTime.seconds()
     }
 
     /// Sends the question of the monitors, unless it is on its way: its answer is read by the

@@ -6,6 +6,7 @@ import CPresent
 import HUDCore
 import HUDEngine
 import HUDRender
+import HUDSystem
 
 /// A spinner turned by the X server alone. While nothing but the spinner moves, its frames are
 /// queued with the Present extension, one per refresh, each at the MSC (the display's frame
@@ -113,7 +114,7 @@ final class PresentedSpinner {
     func completed(_ c: XHUDPresentComplete) {
         guard c.window == parent else { return }
         syncAsked = false
-        let now = MonotonicClock.seconds()
+        let now = MonotonicTime.seconds()
         let ust = Double(c.ust) / 1e6
         let at = abs(ust - now) < 0.25 ? ust : now
         if let old = sync, isRunning {
@@ -153,7 +154,7 @@ final class PresentedSpinner {
         let n = UInt64(steps), count = Int64(steps)
         // The step MSC m shows: the step of the time it is on screen.
         let base = Int64((sync.at * Double(steps)).rounded()) - Int64(sync.msc % n)
-        let current = Int64(sync.msc) + Int64(((MonotonicClock.seconds() - sync.at) * Double(steps)).rounded(.down))
+        let current = Int64(sync.msc) + Int64(((MonotonicTime.seconds() - sync.at) * Double(steps)).rounded(.down))
         var previous = tileIndex(step: Int(((base - 1) % count + count) % count))
         for step in 0..<steps {
             let tile = tileIndex(step: step)

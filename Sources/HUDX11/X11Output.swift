@@ -90,7 +90,7 @@ final class X11Output: HUDOutput {
         if path == nil { slideCopy = nil }
     }
 
-    private func vacate(_ r: Rect) { display.damageWatch?.vacate(r, now: MonotonicClock.seconds()) }
+    private func vacate(_ r: Rect) { display.damageWatch?.vacate(r, now: MonotonicTime.seconds()) }
     var blursBehind: Bool { !composited || display.compositorBlurs }
     var isMapped: Bool { window.isMapped }
 

@@ -287,7 +287,8 @@ public enum ProgressHUD {
             var borderWidth = 0.0
             var hapticsEnabled = false
         }
-        private let lock = NSRecursiveLock()
+        /// Recursive: `exclusively`'s body calls `settings` and `withHUD`.
+        private let lock = Locked<Void>.recursive()
         private var s = Settings()
         private var hud: HUD?
 

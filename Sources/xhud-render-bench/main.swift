@@ -4,6 +4,7 @@ import Glibc
 import CCairo
 import HUDCore
 import HUDRender
+import HUDSystem
 
 // Prints the cost of rendering one HUD frame per mode at scale 1 and 2 (min and median of
 // repeated frames into a reused image surface, as the X11 backend draws them).
@@ -34,9 +35,9 @@ for scale in [1.0, 2.0] {
         var times: [Double] = []
         for i in 0..<frames {
             f.time = Double(i) / 60
-            let t0 = MonotonicClock.seconds()
+            let t0 = MonotonicTime.seconds()
             renderer.render(f, replacing: surface)
-            times.append((MonotonicClock.seconds() - t0) * 1000)
+            times.append((MonotonicTime.seconds() - t0) * 1000)
         }
         cairo_surface_destroy(surface)
         times.sort()

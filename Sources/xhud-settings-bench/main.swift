@@ -10,20 +10,14 @@ import HUDSystem
 // runs: the file read, the TOML parsed, the settings made of it (parse and checks), and all
 // of it as a server does it (`SettingsFile.load`). A benchmark, never a test.
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
-
 /// Median microseconds of `body`, run for about 0.3 s (at least 5 times).
 func measure(_ body: () -> Void) -> Double {
     var times: [Double] = []
-    let end = now() + 0.3
-    while times.count < 5 || (now() < end && times.count < 100_000) {
-        let t0 = now()
+    let end = MonotonicTime.seconds() + 0.3
+    while times.count < 5 || (MonotonicTime.seconds() < end && times.count < 100_000) {
+        let t0 = MonotonicTime.seconds()
         body()
-        times.append((now() - t0) * 1e6)
+        times.append((MonotonicTime.seconds() - t0) * 1e6)
     }
     times.sort()
     return times[times.count / 2]

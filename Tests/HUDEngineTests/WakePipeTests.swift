@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import XCTest
 @testable import HUDEngine
+import HUDSystem
 
 /// The event loop's wake-up: no wake may be lost, however the waking thread and the loop
 /// interleave. A lost wake leaves the flag set and the pipe empty, and the loop waits forever
@@ -17,8 +18,8 @@ final class WakePipeTests: XCTestCase {
         }
         waker.start()
         var rounds = 0, lost = 0
-        let end = MonotonicClockForTests.now() + 2
-        while MonotonicClockForTests.now() < end {
+        let end = MonotonicTime.seconds() + 2
+        while MonotonicTime.seconds() < end {
             var p = pollfd(fd: pipe.readFD, events: Int16(POLLIN), revents: 0)
             // The waker never pauses: a poll that waits 200 ms means the wakes stopped arriving.
             if poll(&p, 1, 200) == 0 { lost += 1; break }
@@ -32,11 +33,3 @@ final class WakePipeTests: XCTestCase {
 }
 
 private final class Flag: Sendable { let value = Atomic<Bool>(false) }
-
-enum MonotonicClockForTests {
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-}

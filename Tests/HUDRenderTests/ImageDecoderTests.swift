@@ -159,9 +159,9 @@ final class ImageDecoderTests: XCTestCase {
             if job.path == slow { usleep(400_000) }
             return ImageDecoder.decodeNow(job)
         }
-        let start = MonotonicClock.seconds()
+        let start = MonotonicTime.seconds()
         let out = decode(decoder, [job(slow), job(quick)])
-        XCTAssertLessThan(MonotonicClock.seconds() - start, 0.39, "the slow decoding was waited for")
+        XCTAssertLessThan(MonotonicTime.seconds() - start, 0.39, "the slow decoding was waited for")
         guard case .failed(let why)? = out[job(slow)] else { return XCTFail("over budget: \(String(describing: out[job(slow)]))") }
         XCTAssertTrue(why.contains("took more than 0.1 s"), why)
         guard case .bitmap? = out[job(quick)] else { return XCTFail("the job queued behind it is decoded by a new thread") }

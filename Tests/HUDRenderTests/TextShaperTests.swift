@@ -165,13 +165,13 @@ final class TextShaperTests: XCTestCase {
                 text: "Request \($0) " + String(repeating: "word ", count: 3000), font: "Sans 13px", maxWidth: 240,
                 maxHeight: 400, singleLine: false)
         }
-        let start = MonotonicClock.seconds()
+        let start = MonotonicTime.seconds()
         shape(shaper, more)
-        XCTAssertLessThan(MonotonicClock.seconds() - start, 1.2)
+        XCTAssertLessThan(MonotonicTime.seconds() - start, 1.2)
         for m in more { XCTAssertNotNil(shaper.result(m), "\(m.text.prefix(10)): no result") }
         // Finished late, a layout serves the next HUD that shows its text.
-        let deadline = MonotonicClock.seconds() + 20
-        while MonotonicClock.seconds() < deadline, case .cut? = shaper.result(r) { usleep(10_000) }
+        let deadline = MonotonicTime.seconds() + 20
+        while MonotonicTime.seconds() < deadline, case .cut? = shaper.result(r) { usleep(10_000) }
         guard case .shaped? = shaper.result(r) else { return XCTFail("the late layout was not kept") }
     }
 

@@ -290,7 +290,7 @@ final class Scratch {
         let here = String(#filePath)
         let top = String(here[..<here.firstRange(of: "/Tests/")!.lowerBound])
         var paths = [top + "/Resources/config.example.toml"]
-        for n in Directory.entries(top + "/Resources/themes") where n.hasSuffix(".toml") { paths.append(top + "/Resources/themes/" + n) }
+        for n in Directory.names(at: top + "/Resources/themes") where n.hasSuffix(".toml") { paths.append(top + "/Resources/themes/" + n) }
         #expect(paths.count >= 5)
         for p in paths {
             let f = SettingsReader.read(path: p, keys: keys, allowsSections: !p.contains("/themes/"), theme: nil)
