@@ -5,10 +5,14 @@
 package enum Suggestion {
     package static func nearest(to word: String, among candidates: [String]) -> String? {
         let w = Array(word.lowercased().utf8)
-        guard !w.isEmpty else { return nil }
+        // Nothing longer than a line is a misspelt name: a megabyte of option is refused at once,
+        // not compared with every name in time proportional to its length.
+        guard !w.isEmpty, w.count <= 80 else { return nil }
         let limit = w.count < 4 ? 1 : max(2, w.count / 3)
         var best: (word: String, distance: Int)?
         for c in candidates {
+            // The distance is at least the difference of the lengths.
+            if abs(c.utf8.count - w.count) > limit, !(w.count >= 3 && c.lowercased().hasPrefix(word.lowercased())) { continue }
             // A prefix of an option names it well enough ("--hide" for "--hide-after").
             let d = c.lowercased().hasPrefix(word.lowercased()) && w.count >= 3 ? 1 : distance(w, Array(c.lowercased().utf8))
             if d <= limit, d < (best?.distance ?? .max) { best = (c, d) }
