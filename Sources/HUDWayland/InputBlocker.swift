@@ -17,8 +17,8 @@ final class InputBlocker {
     private var viewport: OpaquePointer?
     private var buffer: ShmBuffer?
     private let placement: LayerPlacement
-    private let scale: Double
-    private let region: Rect
+    let scale: Double
+    let region: Rect
     private var hole: Rect?
 
     init?(connection: WaylandConnection, screen: WaylandScreen, scale: Double, namesOutput: Bool, region: Rect, hole: Rect) {

@@ -101,6 +101,11 @@ final class WaylandOutput: HUDOutput {
     func move(to r: Rect, blocker region: Rect) {
         let to = r.integral
         if blockedRegion != nil { blockedRegion = region }
+        // A new region or scale (the output's changed): the blocker is made again to cover it.
+        if let b = blocker, b.region != region || b.scale != scale {
+            blocker = nil
+            makeBlocker(hole: to)
+        }
         guard to != rect else { return }
         if to.width != rect.width || to.height != rect.height {
             let next = WaylandOutput.image(to)
@@ -118,14 +123,18 @@ final class WaylandOutput: HUDOutput {
         if let blocker { blocker.exclude(to); blocker.commit() }
     }
 
+    /// What takes the clicks around a HUD that blocks input, unless the HUD covers its region.
+    private func makeBlocker(hole: Rect) {
+        guard let region = blockedRegion, !hole.contains(region) else { return }
+        blocker = InputBlocker(connection: connection, screen: screen, scale: scale, namesOutput: namesOutput, region: region, hole: hole)
+    }
+
     func prepareToMap() {}
 
     func map() {
         guard !isMapped, let compositor = connection.compositor, let shell = connection.layerShell else { return }
         isMapped = true
-        if let region = blockedRegion, !rect.contains(region) {
-            blocker = InputBlocker(connection: connection, screen: screen, scale: scale, namesOutput: namesOutput, region: region, hole: rect)
-        }
+        makeBlocker(hole: rect)
         guard let s = connection.request(compositor, 0, [wl_argument(n: 0)], creating: xhud_wl_surface_interface()) else { return }
         surface = s
         connection.listen(s) { [unowned self] op, args in

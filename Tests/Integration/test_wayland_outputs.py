@@ -18,7 +18,7 @@ import pytest
 from conftest import XHUD_BIN
 from conftest import wait_until as wait_for
 from test_accessibility import LAUNCHER, PYATSPI, WALK
-from test_wayland import BACKGROUND, HEIGHT, WIDTH, Shot, shown, sway, wait_until  # noqa: F401 (fixture)
+from test_wayland import BACKGROUND, HEIGHT, WIDTH, Shot, click, shown, sway, sway_scaled, wait_until, window_beneath  # noqa: F401 (fixtures)
 
 
 def swaymsg(s, *args) -> str:
@@ -159,3 +159,21 @@ def test_a_screen_reader_reads_a_hud_on_wayland(sway, tmp_path):
             if p and p.poll() is None:
                 os.killpg(p.pid, signal.SIGTERM)
                 p.wait(timeout=5)
+
+
+def test_a_blocking_hud_still_covers_its_output_after_a_new_scale(sway_scaled):
+    """A spinner blocks input over its output; at scale 1 after 2 the output is twice as large
+    in surface coordinates, and the surface that takes the clicks is made again to cover it: a
+    click near the corner, outside where it lay at scale 2, is still taken."""
+    _, log = window_beneath(sway_scaled)
+    hud = sway_scaled.spawn("--label", "Modal")
+    time.sleep(1.5)  # shown (the window beneath is no background to find the bezel on)
+    swaymsg(sway_scaled, "output", "HEADLESS-1", "scale", "1")
+    time.sleep(1)
+    r = click(sway_scaled, 60, 60)
+    if r.returncode == 3:
+        pytest.skip("the compositor has no virtual pointer: nothing can click")
+    assert r.returncode == 0, r.stderr
+    time.sleep(0.5)
+    assert "button" not in log.read_text(errors="replace"), "a click near the corner reached the window beneath"
+    assert hud.poll() is None
