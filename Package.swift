@@ -1,13 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The release links pack the code a HUD runs at the front of each binary (`layout/*.order`, made
-/// by `scripts/layout`), so that the few hundred KiB it runs are resident, not the megabytes of
-/// 64 KiB blocks they would be scattered over. lld does it; the server also links the Swift
-/// runtime's libstdc++ needs from the archive, packs its relocations (DT_RELR) and exports none
-/// of its 2,500 Swift symbols (every symbol lookup of its libraries and of Pango's looks in the
-/// executable first), so that less is mapped, relocated and kept at its start.
+/// The release links pack the code a HUD runs at the front of each binary, so that the few
+/// hundred KiB it runs are resident, not the megabytes of 64 KiB blocks they would be scattered
+/// over. lld does it from lists of functions that `scripts/build-release` profiles and keeps
+/// with the build (`$XHUD_ORDER_DIR`, its scratch path's `layout/`), not in the sources. The
+/// server also links the Swift runtime's libstdc++ needs from the archive (`layout/`), packs its
+/// relocations (DT_RELR) and exports none of its 2,500 Swift symbols (every symbol lookup of its
+/// libraries and of Pango's looks in the executable first), so that less is mapped, relocated
+/// and kept at its start.
 let layout = Context.packageDirectory + "/layout"
+let orderLists = Context.environment["XHUD_ORDER_DIR"] ?? Context.packageDirectory + "/.build/layout"
 /// Each function in a section of its own, so that the order can place it: only targets outside the
 /// XHUD library product (a package that depends on it may not carry unsafe flags).
 let ownSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
@@ -16,7 +19,7 @@ let ownSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sectio
 /// neither (700 KB of code and their start-up). Everything they call is in Swift 6 mode.
 let entryPoint: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 func packedCode(_ order: String) -> [String] {
-    ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(layout)/\(order)", "-Xlinker", "--no-warn-symbol-ordering"]
+    ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(orderLists)/\(order)", "-Xlinker", "--no-warn-symbol-ordering"]
 }
 
 let package = Package(

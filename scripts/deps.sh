@@ -17,6 +17,9 @@ run=(
   libcairo2-dev libx11-dev libxext-dev libxrender-dev libxrandr-dev libxfixes-dev libxdamage-dev libx11-xcb-dev libstdc++-12-dev
   libpangocairo-1.0-0 libharfbuzz0b librsvg2-2 fonts-dejavu-core
   xvfb x11-utils imagemagick
+  # A release build's first link profiles the binaries' function order (scripts/layout) under
+  # callgrind, on a private Xvfb.
+  valgrind
   libdbus-1-3 libgdk-pixbuf-2.0-0
   # The Wayland backend's build: wayland-util.h's types for Sources/CWayland (the library
   # itself, libwayland-client0, comes with it and is loaded with dlopen).

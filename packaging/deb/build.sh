@@ -81,9 +81,10 @@ bindir="$scratch/release"
 for b in xhud xhud-host xhud-fonts; do
     [ -x "$bindir/$b" ] || { echo "build.sh: $bindir/$b is missing (build first, or unset NO_BUILD)" >&2; exit 1; }
 done
-# The release link's function order (layout/*.order) still names the code it places: a stale
-# list only places code less well, so it is said, not fatal (scripts/layout makes them anew).
-"$top/scripts/layout" --check --scratch-path "$scratch" || echo "build.sh: the packaged binaries' code is placed by a stale list" >&2
+# scripts/build-release made the release link's function order ($scratch/layout/*.order) anew
+# where it was stale; binaries packaged with NO_BUILD may not have been linked by it. A stale
+# list only places code less well, so it is said, not fatal, and nothing is built here.
+"$top/scripts/layout" --check --no-build --scratch-path "$scratch" || echo "build.sh: the packaged binaries' code is placed by a stale list" >&2
 
 # --- stage ---------------------------------------------------------------------------------
 stage=$(mktemp -d "${TMPDIR:-/tmp}/xhud-deb.XXXXXX")
