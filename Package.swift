@@ -10,7 +10,8 @@ import PackageDescription
 /// libraries and of Pango's looks in the executable first), so that less is mapped, relocated
 /// and kept at its start.
 let layout = Context.packageDirectory + "/layout"
-let orderLists = Context.environment["XHUD_ORDER_DIR"] ?? Context.packageDirectory + "/.build/layout"
+/// Set by scripts/build-release; a plain `swift build -c release` links without an order.
+let orderLists = Context.environment["XHUD_ORDER_DIR"]
 /// Each function in a section of its own, so that the order can place it: only targets outside the
 /// XHUD library product (a package that depends on it may not carry unsafe flags).
 let ownSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
@@ -19,7 +20,7 @@ let ownSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sectio
 /// neither (700 KB of code and their start-up). Everything they call is in Swift 6 mode.
 let entryPoint: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 func packedCode(_ order: String) -> [String] {
-    ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(orderLists)/\(order)", "-Xlinker", "--no-warn-symbol-ordering"]
+    ["-use-ld=lld"] + (orderLists.map { ["-Xlinker", "--symbol-ordering-file=\($0)/\(order)", "-Xlinker", "--no-warn-symbol-ordering"] } ?? [])
 }
 
 let package = Package(
