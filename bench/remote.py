@@ -49,9 +49,10 @@ import threading
 import time
 from pathlib import Path
 
-# The processes of a run: the same helpers as the integration tests.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "Integration"))
-from hosts import end_hosts, hosts  # noqa: E402
+# The processes of a run: the harness of the integration tests and the suite (harness/).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from harness.procs import end_hosts, hosts  # noqa: E402
+from harness.xserver import answers, private_dir, x_environment  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 BG = "3366cc"
@@ -534,17 +535,11 @@ class Bench:
     def session(self, composited: bool, rtt_ms: float):
         """Xvfb :n on TCP, maybe xcompmgr on it, the proxy as display n+100."""
         n = self.free_display(self.a.display)
-        base = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS")}
-        base["NO_AT_BRIDGE"] = "1"
+        local = x_environment(f":{n}", dict(os.environ, NO_AT_BRIDGE="1"), drop_bus=True)
         xvfb = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", "1280x800x24", "-listen", "tcp", "-ac", "-noreset"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.procs.append(xvfb)
-        local = dict(base, DISPLAY=f":{n}")
-        for _ in range(200):
-            if subprocess.run(["xdpyinfo"], env=local, capture_output=True).returncode == 0:
-                break
-            time.sleep(0.05)
-        else:
+        if not answers(local, 10, xvfb):
             raise RuntimeError(f"Xvfb :{n} did not start")
         subprocess.run([self.ff, "setbg", BG], env=local, check=True)
         comp = None
@@ -555,9 +550,8 @@ class Bench:
                 raise RuntimeError("xcompmgr did not start")
             time.sleep(0.3)
         proxy = Proxy(6000 + n + 100, 6000 + n, rtt_ms / 2000)
-        runtime = self.work / f"run{n}"
-        runtime.mkdir(mode=0o700, exist_ok=True)
-        remote = dict(base, DISPLAY=f"127.0.0.1:{n + 100}", XDG_RUNTIME_DIR=str(runtime),
+        runtime = private_dir(self.work / f"run{n}")
+        remote = dict(local, DISPLAY=f"127.0.0.1:{n + 100}", XDG_RUNTIME_DIR=str(runtime),
                       XDG_CACHE_HOME=str(self.work / f"cache{n}"))
         local["XDG_RUNTIME_DIR"] = str(runtime)
         return {"n": n, "xvfb": xvfb, "comp": comp, "proxy": proxy, "local": local, "remote": remote,

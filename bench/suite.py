@@ -32,7 +32,8 @@ No figure ever fails the run: exit status 0 unless the suite itself could not ru
 
 The sections live in bench/benchsuite/, a module each (startup, warm, steady, load, wayland) beside
 the session (session), the processes (procs) and the report (report, report_startup,
-report_sections); this script parses the options and runs them.
+report_sections), on the repository's harness/ (the X server, the headless sway, /proc) that the
+integration tests share; this script parses the options and runs them.
 """
 
 from __future__ import annotations

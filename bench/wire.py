@@ -35,9 +35,11 @@ import threading
 import time
 from pathlib import Path
 
-# The processes of a run: the same helpers as the integration tests.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "Integration"))
-from hosts import end_hosts, hosts  # noqa: E402
+# The processes of a run: the harness of the integration tests and the suite (harness/).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from harness.procs import end_hosts, hosts  # noqa: E402
+from harness.xlib import set_root_background  # noqa: E402
+from harness.xserver import answers  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 HZ = os.sysconf("SC_CLK_TCK")
@@ -123,11 +125,7 @@ def start_x(number: int, composited: bool):
     xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-listen", "tcp", "-ac", "-noreset"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     env = dict(os.environ, DISPLAY=f":{number}")
-    for _ in range(100):
-        if subprocess.run(["xdpyinfo"], env=env, capture_output=True).returncode == 0:
-            break
-        time.sleep(0.05)
-    from conftest import set_root_background
+    answers(env, 5, xvfb)
     set_root_background(f":{number}", (0x33, 0x66, 0xCC))
     comp = None
     if composited:

@@ -9,18 +9,17 @@ The 1280x720 desktop is 1920x1080 device pixels, black (no wallpaper): a HUD is 
 from __future__ import annotations
 
 import os
-import pwd
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN
-from test_wayland import Shot, _as_user, wait_until
+from harness.procs import kill_group
+from harness.sway import UserSession
+from wayland_session import Shot, XhudClients, session, wait_until
 
 WIDTH, HEIGHT, SCALE = 1280, 720, 1.5
 PIXELS = (int(WIDTH * SCALE), int(HEIGHT * SCALE))
@@ -33,29 +32,19 @@ class KShot(Shot):
         return sum(self.pixel(x, y)) > 24
 
 
-class KWin:
-    def __init__(self, directory: Path, as_user: list[str]):
-        self.directory = directory
-        self.as_user = as_user
-        self.runtime = directory / "runtime"
-        self.env = {
-            "HOME": str(directory / "home"), "XDG_RUNTIME_DIR": str(self.runtime), "PATH": "/usr/bin:/bin",
-            "WAYLAND_DISPLAY": "wayland-k", "XDG_CONFIG_HOME": str(directory / "config"),
-            "XDG_CACHE_HOME": str(directory / "cache"),
-            "DBUS_SESSION_BUS_ADDRESS": f"unix:path={self.runtime / 'bus'}",
-        }
-        self.processes: list[subprocess.Popen] = []
-        self.clients: list[subprocess.Popen] = []
+class KWin(XhudClients, UserSession):
+    """KWin headless as the session's user, on a session bus of its own (its screenshots)."""
 
-    def command(self, args: list[str], **extra) -> list[str]:
-        env = dict(self.env, **extra)
-        return [*self.as_user, "env", "-i", *(f"{k}={v}" for k, v in env.items()), *args]
+    def __init__(self, user: str | None):
+        super().__init__("xhud-kwin-", user, "wayland-k")
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={self.runtime / 'bus'}"
+        self.daemons: list[subprocess.Popen] = []
 
     def start(self):
         self.log = open(self.directory / "kwin.log", "wb")
         bus = subprocess.Popen(self.command(["dbus-daemon", "--session", "--nofork", "--address", self.env["DBUS_SESSION_BUS_ADDRESS"]]),
                                stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
-        self.processes.append(bus)
+        self.daemons.append(bus)
         if not wait_until(lambda: (self.runtime / "bus").exists(), 10):
             pytest.fail("the session bus did not start")
         # A copy: Debian gives kwin_wayland a file capability (CAP_SYS_RESOURCE), which a
@@ -63,9 +52,9 @@ class KWin:
         kwin = self.directory / "kwin_wayland"
         shutil.copy(shutil.which("kwin_wayland"), kwin)
         args = self.command([str(kwin), "--virtual", "--width", str(WIDTH), "--height", str(HEIGHT), "--scale", str(SCALE),
-                             "--socket", "wayland-k", "--no-lockscreen"], KWIN_SCREENSHOT_NO_PERMISSION_CHECKS="1")
-        args.remove("WAYLAND_DISPLAY=wayland-k")
-        self.processes.append(subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True))
+                             "--socket", "wayland-k", "--no-lockscreen"], WAYLAND_DISPLAY=None,
+                            KWIN_SCREENSHOT_NO_PERMISSION_CHECKS="1")
+        self.daemons.append(subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True))
         if not wait_until(lambda: (self.runtime / "wayland-k").exists(), 20):
             pytest.fail("KWin did not start: " + (self.directory / "kwin.log").read_text()[-2000:])
         if not wait_until(lambda: self.try_shot() is not None, 20):
@@ -80,51 +69,16 @@ class KWin:
         assert s is not None, "KWin's screenshot failed"
         return s
 
-    def xhud(self, *args, timeout=10) -> subprocess.CompletedProcess:
-        return subprocess.run(self.command([str(XHUD_BIN), *args]), capture_output=True, text=True,
-                              timeout=timeout, stdin=subprocess.DEVNULL)
-
-    def spawn(self, *args) -> subprocess.Popen:
-        p = subprocess.Popen(self.command([str(XHUD_BIN), *args]), stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-        self.clients.append(p)
-        return p
-
     def stop(self):
-        for p in self.clients + list(reversed(self.processes)):
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-                try:
-                    p.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
+        self.end_clients(grace=5)
+        for p in reversed(self.daemons):
+            kill_group(p, grace=5)
         self.log.close()
 
 
 @pytest.fixture
 def kwin():
-    for tool in ("kwin_wayland", "dbus-daemon"):
-        if not shutil.which(tool):
-            pytest.skip(f"{tool} is not installed (scripts/deps.sh installs it)")
-    if not XHUD_BIN.exists():
-        pytest.skip(f"{XHUD_BIN} is not built")
-    as_user = _as_user()
-    directory = Path(tempfile.mkdtemp(prefix="xhud-kwin-"))
-    os.chmod(directory, 0o755)
-    runtime = directory / "runtime"
-    for d in (runtime, directory / "home", directory / "config", directory / "cache"):
-        d.mkdir(mode=0o700)
-    if as_user:
-        uid, gid = pwd.getpwnam("xhudtest").pw_uid, pwd.getpwnam("xhudtest").pw_gid
-        for d in (directory, runtime, directory / "home", directory / "config", directory / "cache"):
-            os.chown(d, uid, gid)
-    k = KWin(directory, as_user)
-    try:
-        k.start()
-        yield k
-    finally:
-        k.stop()
-        shutil.rmtree(directory, ignore_errors=True)
+    yield from session(KWin, ("kwin_wayland", "dbus-daemon"))
 
 
 def settled(k: KWin, timeout=8.0):

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from conftest import XHUD_BIN, wait_until
-from hosts import alive
+from harness.procs import alive
 from test_named import named, nx, ok, servers, sock_path  # noqa: F401  (nx is a fixture)
 
 PY = "/usr/bin/python3"

@@ -1,226 +1,24 @@
 """The Wayland backend on a real compositor: a headless sway (Debian 12's 1.7, pixman), HUDs
 started with WAYLAND_DISPLAY set and DISPLAY unset, and what the compositor shows read back with
-grim. sway refuses to run as root: as root, sway and every client run as the user `xhudtest`
-(made when missing).
-
-The output is 1280x720 in a solid colour; a HUD's bezel is darker than it at the centre."""
+grim (the session and its screenshots: wayland_session.py). sway refuses to run as root: as
+root, sway and every client run as the user `xhudtest` (made when missing)."""
 
 from __future__ import annotations
 
 import os
-import pwd
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 from conftest import XHUD_BIN, xhud_bin, xplain  # noqa: F401 (fixtures)
-
-USER = "xhudtest"
-WIDTH, HEIGHT = 1280, 720
-BACKGROUND = (0x3A, 0x6E, 0xA5)
-CONFIG = f"""output * bg #{''.join(f'{c:02x}' for c in BACKGROUND)} solid_color
-output HEADLESS-1 resolution {WIDTH}x{HEIGHT} scale {{scale}}
-default_border none
-"""
-
-
-def wait_until(predicate, timeout, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
-
-
-class Sway:
-    """A headless sway and the environment its clients run in."""
-
-    def __init__(self, directory: Path, as_user: list[str], scale: int = 1):
-        self.directory = directory
-        self.scale = scale
-        self.as_user = as_user
-        self.runtime = directory / "runtime"
-        self.env = {
-            "HOME": str(directory / "home"), "XDG_RUNTIME_DIR": str(self.runtime), "PATH": "/usr/bin:/bin",
-            "WAYLAND_DISPLAY": "wayland-1", "XDG_CONFIG_HOME": str(directory / "config"),
-            "XDG_CACHE_HOME": str(directory / "cache"),
-        }
-        self.clients: list[subprocess.Popen] = []
-        self.process: subprocess.Popen | None = None
-
-    def command(self, args: list[str], **extra) -> list[str]:
-        env = dict(self.env, **extra)
-        return [*self.as_user, "env", "-i", *(f"{k}={v}" for k, v in env.items()), *args]
-
-    def start(self):
-        (self.directory / "sway.conf").write_text(CONFIG.format(scale=self.scale))
-        args = self.command(["sway", "-c", str(self.directory / "sway.conf")], WLR_BACKENDS="headless",
-                            WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1")
-        args.remove("WAYLAND_DISPLAY=wayland-1")
-        self.log = open(self.directory / "sway.log", "wb")
-        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
-        if not wait_until(lambda: (self.runtime / "wayland-1").exists(), 10):
-            pytest.fail("sway did not start: " + (self.directory / "sway.log").read_text()[-2000:])
-        # swaybg paints the background a moment after the output is up.
-        if not wait_until(lambda: self.shot().pixel(WIDTH // 2, HEIGHT // 2) == BACKGROUND, 10):
-            pytest.fail(f"the background is not {BACKGROUND} (is swaybg installed?)")
-        sock = next(self.runtime.glob("sway-ipc.*.sock"), None)
-        if sock:
-            self.env["SWAYSOCK"] = str(sock)
-
-    def xhud(self, *args, timeout=10) -> subprocess.CompletedProcess:
-        return subprocess.run(self.command([str(XHUD_BIN), *args]), capture_output=True, text=True,
-                              timeout=timeout, stdin=subprocess.DEVNULL)
-
-    def spawn(self, *args) -> subprocess.Popen:
-        p = subprocess.Popen(self.command([str(XHUD_BIN), *args]), stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-        self.clients.append(p)
-        return p
-
-    def shot(self) -> "Shot":
-        out = subprocess.run(self.command(["grim", "-t", "ppm", "-"]), capture_output=True, timeout=10)
-        assert out.returncode == 0, out.stderr.decode()
-        return Shot(out.stdout)
-
-    def stop(self):
-        for p in self.clients:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-        for p in self.clients:
-            try:
-                p.wait(timeout=3)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-        self.log.close()
-
-
-class Shot:
-    """A grim screenshot (binary PPM)."""
-
-    def __init__(self, data: bytes):
-        # grim writes "P6\nW H\n255\n" and the pixels.
-        magic, size, depth, self.pixels = data.split(b"\n", 3)
-        assert magic == b"P6" and depth == b"255", data[:20]
-        self.width, self.height = map(int, size.split())
-        assert len(self.pixels) == self.width * self.height * 3
-
-    def pixel(self, x, y):
-        i = (y * self.width + x) * 3
-        return tuple(self.pixels[i:i + 3])
-
-    def region(self, x, y, w, h) -> bytes:
-        return b"".join(self.pixels[((y + r) * self.width + x) * 3:((y + r) * self.width + x + w) * 3] for r in range(h))
-
-    def dark(self, x, y) -> bool:
-        """Darker than the background by far: a dark bezel over it."""
-        return sum(self.pixel(x, y)) < sum(BACKGROUND) - 120
-
-    def bezel(self, reach=300, step=2) -> tuple[int, int, int, int] | None:
-        """The bounding box of the dark pixels within `reach` of the centre (x, y, w, h): the
-        bezel, its light label, indicator and bar inside it. A `reach` of None: anywhere."""
-        cx, cy = self.width // 2, self.height // 2
-        rx, ry = (cx, cy) if reach is None else (reach, reach)
-        xs, ys = [], []
-        for y in range(max(0, cy - ry), min(self.height, cy + ry), step):
-            row = [x for x in range(max(0, cx - rx), min(self.width, cx + rx), step) if self.dark(x, y)]
-            if row:
-                ys.append(y)
-                xs += (row[0], row[-1])
-        if not ys:
-            return None
-        return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-
-
-def _as_user() -> list[str]:
-    if os.geteuid() != 0:
-        return []
-    if not shutil.which("runuser"):
-        pytest.skip("sway refuses to run as root, and there is no runuser to run it as another user")
-    try:
-        pwd.getpwnam(USER)
-    except KeyError:
-        if subprocess.run(["useradd", "-m", USER], capture_output=True).returncode != 0:
-            pytest.skip(f"sway refuses to run as root, and the user {USER} could not be made")
-    as_user = ["runuser", "-u", USER, "--"]
-    for path, test in ((XHUD_BIN, "-x"), (Path(__file__).with_name("wayland_pointer.py"), "-r")):
-        if subprocess.run([*as_user, "test", test, str(path)]).returncode != 0:
-            pytest.skip(f"the user {USER} (sway refuses root) cannot reach {path}: the checkout must be readable by others")
-    return as_user
-
-
-@pytest.fixture
-def sway():
-    yield from _sway(1)
-
-
-@pytest.fixture
-def sway_scaled():
-    """The same output at scale 2 (a 640x360 desktop in 1280x720 pixels)."""
-    yield from _sway(2)
-
-
-def _sway(scale: int):
-    for tool in ("sway", "swaybg", "grim"):
-        if not shutil.which(tool):
-            pytest.skip(f"{tool} is not installed (scripts/deps.sh installs it)")
-    if not XHUD_BIN.exists():
-        pytest.skip(f"{XHUD_BIN} is not built")
-    as_user = _as_user()
-    directory = Path(tempfile.mkdtemp(prefix="xhud-wayland-"))
-    os.chmod(directory, 0o755)
-    runtime = directory / "runtime"
-    for d in (runtime, directory / "home", directory / "config", directory / "cache"):
-        d.mkdir(mode=0o700)
-    if as_user:
-        uid, gid = pwd.getpwnam(USER).pw_uid, pwd.getpwnam(USER).pw_gid
-        for d in (directory, runtime, directory / "home", directory / "config", directory / "cache"):
-            os.chown(d, uid, gid)
-    s = Sway(directory, as_user, scale)
-    try:
-        s.start()
-        yield s
-    finally:
-        s.stop()
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-def shown(s: Sway, timeout=5.0):
-    """The bezel once it is up (its fade-in over), else None."""
-    box = None
-    if wait_until(lambda: s.shot().bezel() is not None, timeout):
-        time.sleep(0.5)   # the fade-in's end
-        box = s.shot().bezel()
-    return box
-
-
-def gone(s: Sway, timeout=5.0) -> bool:
-    return wait_until(lambda: s.shot().bezel() is None, timeout)
-
-
-def servers_with(variable: str) -> list[int]:
-    """The xhud-host processes whose environment holds `variable` (NAME=VALUE)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "xhud-host" and \
-                    variable.encode() in (entry / "environ").read_bytes().split(b"\0"):
-                found.append(int(entry.name))
-        except OSError:   # gone, or not ours to read
-            pass
-    return found
+from harness.procs import hosts
+from harness.sway import UserSession
+from wayland_session import (BACKGROUND, HEIGHT, WIDTH, Sway, _as_user, gone, shown, sway, sway_scaled,  # noqa: F401
+                             wait_until)
 
 
 def test_background_alone(sway):
@@ -569,7 +367,7 @@ def test_idle_osd_costs_no_cpu(sway):
     assert r.returncode == 0, r.stderr
     assert shown(sway), "the OSD did not show"
     time.sleep(0.5)
-    pids = servers_with(f"XDG_RUNTIME_DIR={sway.runtime}")
+    pids = sway.processes("xhud-host")
     assert pids, "no server process"
 
     def cpu():
@@ -606,7 +404,7 @@ def test_x11_server_never_loads_libwayland(xplain):
     env = {k: v for k, v in xplain.env.items() if k != "WAYLAND_DISPLAY"}
     xplain.env = env
     xplain.start_xhud("--label", "X11")
-    pids = servers_with(f"DISPLAY={env['DISPLAY']}")
+    pids = hosts("DISPLAY", env["DISPLAY"])
     assert pids, "no X11 server process"
     for pid in pids:
         maps = Path(f"/proc/{pid}/maps").read_text()
@@ -619,25 +417,18 @@ def test_compositor_without_layer_shell_says_so(tmp_path):
         pytest.skip("weston is not installed")
     if not XHUD_BIN.exists():
         pytest.skip(f"{XHUD_BIN} is not built")
-    as_user = _as_user()
-    directory = Path(tempfile.mkdtemp(prefix="xhud-weston-"))
-    os.chmod(directory, 0o755)
-    for d in ("runtime", "home", "config", "cache"):
-        (directory / d).mkdir(mode=0o700)
-        if as_user:
-            os.chown(directory / d, pwd.getpwnam(USER).pw_uid, pwd.getpwnam(USER).pw_gid)
-    s = Sway(directory, as_user)
-    log = open(directory / "weston.log", "wb")
+    s = UserSession("xhud-weston-", _as_user())
+    log = open(s.directory / "weston.log", "wb")
     weston = subprocess.Popen(s.command(["weston", "--backend=headless-backend.so", "--use-pixman", "--socket=wayland-1",
                                          "--idle-time=0"]), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         if not wait_until(lambda: (s.runtime / "wayland-1").exists(), 10):
-            pytest.skip("weston did not start: " + (directory / "weston.log").read_text()[-500:])
-        r = s.xhud("--label", "Hello", "--hide-after", "1")
+            pytest.skip("weston did not start: " + (s.directory / "weston.log").read_text()[-500:])
+        r = s.run([XHUD_BIN, "--label", "Hello", "--hide-after", "1"], 10)
         assert r.returncode == 3, (r.returncode, r.stderr)
         assert "zwlr_layer_shell_v1" in r.stderr, r.stderr
     finally:
         os.killpg(weston.pid, signal.SIGTERM)
         weston.wait(timeout=5)
         log.close()
-        shutil.rmtree(directory, ignore_errors=True)
+        s.remove()

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from conftest import XHUD_BIN
-from test_wayland import shown, sway  # noqa: F401 (fixture)
+from wayland_session import shown, sway  # noqa: F401 (fixture)
 
 EXAMPLE = XHUD_BIN.parent / "example-readme"
 

@@ -18,7 +18,8 @@ import pytest
 from conftest import XHUD_BIN
 from conftest import wait_until as wait_for
 from test_accessibility import LAUNCHER, PYATSPI, WALK
-from test_wayland import BACKGROUND, HEIGHT, WIDTH, Shot, click, shown, sway, sway_scaled, wait_until, window_beneath  # noqa: F401 (fixtures)
+from test_wayland import click, window_beneath
+from wayland_session import BACKGROUND, HEIGHT, WIDTH, Shot, shown, sway, sway_scaled, wait_until  # noqa: F401 (fixtures)
 
 
 def swaymsg(s, *args) -> str:
@@ -27,16 +28,10 @@ def swaymsg(s, *args) -> str:
     return r.stdout
 
 
-def shot_of(s, output: str) -> Shot:
-    out = subprocess.run(s.command(["grim", "-o", output, "-t", "ppm", "-"]), capture_output=True, timeout=10)
-    assert out.returncode == 0, out.stderr.decode()
-    return Shot(out.stdout)
-
-
 def second_output(s, width=WIDTH, height=HEIGHT) -> None:
     swaymsg(s, "create_output")
     swaymsg(s, "output", "HEADLESS-2", "resolution", f"{width}x{height}", "position", str(WIDTH), "0")
-    assert wait_until(lambda: shot_of(s, "HEADLESS-2").pixel(width // 2, height // 2) == BACKGROUND, 10), \
+    assert wait_until(lambda: s.shot("HEADLESS-2").pixel(width // 2, height // 2) == BACKGROUND, 10), \
         "HEADLESS-2 has no background"
 
 
@@ -59,7 +54,7 @@ def test_a_new_output_scale_lays_the_hud_out_again(sway):
 def nested(sway):
     """A sway inside the headless one (its outputs windows there): its clients' environment."""
     env = dict(WAYLAND_DISPLAY="wayland-1", WLR_BACKENDS="wayland", WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1")
-    args = sway.command(["sway", "-c", str(sway.directory / "sway.conf")], **env)
+    args = sway.command(["sway", "-c", sway.config], **env)
     inner = subprocess.Popen(args, stdout=sway.log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         assert wait_until(lambda: (sway.runtime / "wayland-2").exists(), 10), "the nested sway did not start"
@@ -82,8 +77,10 @@ def test_an_unplugged_output_hands_its_hud_to_the_one_left(sway, nested):
         assert r.returncode == 0, (args, r.stdout, r.stderr)
 
     def shot(output):
-        out = subprocess.run(sway.command(["grim", "-o", output, "-t", "ppm", "-"], **nested), capture_output=True, timeout=10)
-        return Shot(out.stdout) if out.returncode == 0 else None
+        try:
+            return Shot(sway.grim(output, **nested))
+        except RuntimeError:
+            return None
 
     run("swaymsg", "create_output")
     assert wait_until(lambda: shot("WL-2") is not None, 5), "no WL-2"
@@ -114,13 +111,13 @@ def test_a_hud_naming_no_output_shows_on_the_focused_one(sway):
     frames = []
     end = time.monotonic() + 5
     while time.monotonic() < end and len(frames) < 12:
-        box = shot_of(sway, "HEADLESS-2").bezel(reach=None, step=2)
+        box = sway.shot("HEADLESS-2").bezel(reach=None, step=2)
         if box:
             frames.append(box)
     assert frames, "no HUD on the focused output"
     for x, y, w, h in frames:
         assert abs(x + w / 2 - 512) <= 4 and abs(y + h / 2 - 300) <= 4, frames
-    assert shot_of(sway, "HEADLESS-1").bezel() is None, "the HUD is on the unfocused output too"
+    assert sway.shot("HEADLESS-1").bezel() is None, "the HUD is on the unfocused output too"
     assert p.poll() is None
 
 

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from benchsuite.common import FULL, KEEP, SCREEN_H, SCREEN_W, T_CLIENTS
-from benchsuite.procs import alive, comm, status_kib
 from benchsuite.session import XSession, window_info
+from harness.procs import alive, comm, status_kib
 
 # The watcher runs as `suite.py --watch-maps`, a process of its own.
 SUITE_SCRIPT = Path(__file__).resolve().parents[1] / "suite.py"
@@ -99,7 +99,7 @@ class LoadMixin:
                 continue
             if wid not in known:
                 known[wid] = window_info(x, wid)
-            if known[wid] and known[wid]["io"]:
+            if known[wid] and not known[wid].input_only:
                 out[wid] = known[wid]
         return out
 
@@ -180,8 +180,8 @@ class LoadMixin:
             rects = []
             for w in mapped:
                 info = window_info(x, w)
-                if info and info["viewable"]:
-                    rects.append((info["x"], info["y"], info["w"], info["h"]))
+                if info and info.viewable:
+                    rects.append(info.rect)
             rd["rects"] = rects
             rd["visible"] = len(rects)
             rd["on_screen"] = sum(1 for (rx, ry, rw, rh) in rects

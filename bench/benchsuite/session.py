@@ -5,7 +5,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
-import re
 import select
 import shutil
 import subprocess
@@ -15,6 +14,9 @@ import time
 from pathlib import Path
 
 from benchsuite.common import BG, FULL, SCREEN_H, SCREEN_W
+from harness.windows import WinInfo, parse_xwininfo
+from harness.xlib import set_root_background
+from harness.xserver import compositor_failure, private_dir, start_xvfb_from
 
 
 class XSession:
@@ -36,46 +38,23 @@ class XSession:
 
     def start(self) -> None:
         procs = self.s.procs
-        base_env = {k: v for k, v in os.environ.items()
-                    if k not in ("WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS")}
-        base_env["NO_AT_BRIDGE"] = "1"  # GTK: no accessibility bus
-        n = self.s.args.display_base
-        while True:
-            if n > self.s.args.display_base + 200:
-                raise RuntimeError("no free X display number")
-            if os.path.exists(f"/tmp/.X{n}-lock") or os.path.exists(f"/tmp/.X11-unix/X{n}"):
-                n += 1
-                continue
-            p = procs.spawn(["Xvfb", f":{n}", "-screen", "0", f"{SCREEN_W}x{SCREEN_H}x24", "-nolisten", "tcp",
-                             "-noreset"], base_env, log_name=f"xvfb{n}")
-            env = dict(base_env, DISPLAY=f":{n}")
-            ok = False
-            for _ in range(100):
-                if p.poll() is not None:
-                    break
-                if subprocess.run(["xdpyinfo"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  stdin=subprocess.DEVNULL).returncode == 0:
-                    ok = True
-                    break
-                time.sleep(0.05)
-            if ok:
-                break
-            procs.stop(p)
-            n += 1
-        self.xvfb, self.display, self.env, self.number = p, f":{n}", env, n
+        first = self.s.args.display_base
+        self.xvfb, n, self.env = start_xvfb_from(
+            first, first + 201, SCREEN_W, SCREEN_H, lambda cmd, env, n: procs.spawn(cmd, env, log_name=f"xvfb{n}"),
+            procs.stop, dict(os.environ, NO_AT_BRIDGE="1"), drop_bus=True)  # NO_AT_BRIDGE: GTK, no accessibility bus
+        self.display, self.number = f":{n}", n
         # A private XDG_RUNTIME_DIR: the display's HUD server listens in it, and in nobody else's.
-        self.runtime = self.s.runtime_root / f"run{n}"
-        self.runtime.mkdir(mode=0o700, exist_ok=True)
-        os.chmod(self.runtime, 0o700)
+        self.runtime = private_dir(self.s.runtime_root / f"run{n}")
         self.env["XDG_RUNTIME_DIR"] = str(self.runtime)
         # A private cache: the font matches a server keeps for the next (FontMatchCache).
         self.env["XDG_CACHE_HOME"] = str(self.s.work / f"cache{n}")
         self.font_matches = self.s.work / f"cache{n}" / "xhud" / "fonts" / "matches"
-        self.run([self.s.ff, "setbg", BG], check=True)
+        set_root_background(self.display, tuple(bytes.fromhex(BG)))
         if self.composited:
-            self.xcm = procs.spawn(["xcompmgr"], env, log_name="xcompmgr")
-            if self.run([self.s.ff, "waitcm", "5000"]).returncode != 0:
-                raise RuntimeError("xcompmgr did not take _NET_WM_CM_S0: " + Path(self.xcm.log_path).read_text()[-500:])
+            self.xcm = procs.spawn(["xcompmgr"], self.env, log_name="xcompmgr")
+            failure = compositor_failure(self.xcm, self.display, Path(self.xcm.log_path))
+            if failure:
+                raise RuntimeError(failure)
             time.sleep(0.3)
         if self.s.have("dunst") and self.s.have("notify-send") and self.s.have("dbus-daemon"):
             self.start_dunst()
@@ -130,8 +109,7 @@ class XSession:
         directory). The font matches are in XDG_CACHE_HOME and stay kept."""
         self.fresh_runtimes += 1
         d = self.s.runtime_root / f"run{self.number}-{self.fresh_runtimes}"
-        d.mkdir(mode=0o700)
-        os.chmod(d, 0o700)
+        private_dir(d, exist_ok=False)
         old = self.runtime
         self.runtime = d
         self.env["XDG_RUNTIME_DIR"] = str(d)
@@ -193,18 +171,10 @@ def runtime_root(work: Path) -> Path:
     return work
 
 
-def window_info(x: XSession, wid: int) -> dict | None:
-    """xwininfo's class (InputOutput or not), map state and absolute geometry of a window."""
+def window_info(x: XSession, wid: int) -> WinInfo | None:
+    """Where a window is, its class (InputOutput or not) and map state; None when it is gone."""
     r = x.run(["xwininfo", "-id", str(wid)], timeout=10)
-    if r.returncode != 0:
-        return None
-    def num(label):
-        m = re.search(r"^\s*" + label + r":\s*(-?\d+)", r.stdout, re.M)
-        return int(m.group(1)) if m else 0
-    return {"io": bool(re.search(r"^\s*Class:\s*InputOutput", r.stdout, re.M)),
-            "viewable": bool(re.search(r"^\s*Map State:\s*IsViewable", r.stdout, re.M)),
-            "x": num("Absolute upper-left X"), "y": num("Absolute upper-left Y"),
-            "w": num("Width"), "h": num("Height")}
+    return parse_xwininfo(wid, r.stdout) if r.returncode == 0 else None
 
 
 def watch_maps() -> int:
@@ -212,15 +182,9 @@ def watch_maps() -> int:
     MapNotify of a child of the root of $DISPLAY, T being CLOCK_MONOTONIC in seconds (the clock
     of time.monotonic() in the suite) when the event was read. A process of its own, so that the
     suite's spawning never delays the reading; it runs until it is killed."""
-    import ctypes.util
-    x11 = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
-    x11.XOpenDisplay.restype = ctypes.c_void_p
-    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
-    x11.XDefaultRootWindow.restype = ctypes.c_ulong
-    x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-    x11.XSelectInput.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_long]
-    x11.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
-    x11.XNextEvent.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    import ctypes
+    from harness.xlib import Xlib
+    x11 = Xlib.lib()
     dpy = x11.XOpenDisplay(None)
     if not dpy:
         print("cannot open the display", flush=True)

@@ -9,8 +9,8 @@ import sys
 import time
 
 from benchsuite.common import BG, CROSS_CHECKED, HZ, SCREEN_H, SCREEN_W, patch_around
-from benchsuite.procs import read_stat
 from benchsuite.session import XSession
+from harness.procs import read_stat
 
 
 class StartupMixin:

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from benchsuite.common import KEEP, sh_quote, write_fifo
-from benchsuite.procs import alive, comm, delta, descendants, sample, status_kib
 from benchsuite.session import XSession
+from harness.procs import alive, comm, delta, descendants, sample, status_kib
 
 
 class SteadyMixin:

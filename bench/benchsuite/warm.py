@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from benchsuite.common import FULL, KEEP, sh_quote, write_fifo
-from benchsuite.procs import comm, descendants
 from benchsuite.session import XSession
+from harness.procs import comm, descendants
 
 
 class WarmMixin:

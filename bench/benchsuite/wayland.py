@@ -1,4 +1,4 @@
-"""The `wayland` section: xhud beside wob and mako on a headless sway (bench/wayland_sway.py),
+"""The `wayland` section: xhud beside wob and mako on a headless sway (benchsuite/wayland_sway.py),
 first pixel, CPU and memory, every client measured the same way.
 
 First pixel: bench/wlpoll forks and execs the client (or writes a value into wob's FIFO) and
@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from benchsuite.common import f1, log, md_table, mmm
-from benchsuite.procs import alive, comm, delta, descendants, sample, status_kib
 from benchsuite.wayland_sway import BG, H, W, Sway, bench_user
+from harness.procs import alive, comm, delta, descendants, sample, status_kib
 
 TIMED_HZ, STEADY_HZ = 1000, 60
 CAP_W, CAP_H = 320, 200
@@ -57,17 +57,17 @@ def first_pixel_clients(s, w: Sway):
     rows.append(("xhud-cold", "**xhud --id vol --mode bar, cold** (no server: starts one)", built, cold,
                  [xhud, *OSD], lambda: w.end_servers()))
     rows.append(("xhud-warm", "**xhud --id vol --mode bar** (server running)", built, warm, [xhud, *OSD], hide_osd))
-    fifo = w.dir / "wob.fifo"
+    fifo = w.directory / "wob.fifo"
     if shutil.which("wob"):
         def wob_up():
             if not state.get("wob") or state["wob"].poll() is not None:
                 fifo.unlink(missing_ok=True)
                 os.mkfifo(fifo)
                 w.chown(fifo)
-                state["wob"] = w.spawn(["sh", "-c", f"tail -f {fifo} | exec wob -c {w.dir}/config/wob/fast.ini"], "wob")
+                state["wob"] = w.spawn(["sh", "-c", f"tail -f {fifo} | exec wob -c {w.directory}/config/wob/fast.ini"], "wob")
                 time.sleep(0.3)
-        (w.dir / "config" / "wob" / "fast.ini").write_text("timeout = 300\n")
-        w.chown(w.dir / "config" / "wob" / "fast.ini")
+        (w.directory / "config" / "wob" / "fast.ini").write_text("timeout = 300\n")
+        w.chown(w.directory / "config" / "wob" / "fast.ini")
         rows.append(("wob", "wob, `echo 50 > fifo` (tail -f fifo / wob)", "ok", wob_up, ("write", str(fifo), "50\n"),
                      lambda: None))
     else:
@@ -210,7 +210,7 @@ def steady_clients(s, w: Sway):
         out.append((key, label, "ok" if reach else f"not reachable by the bench user ({xhud})", served(args)))
     if shutil.which("wob"):
         def start_wob():
-            fifo = w.dir / "wob-steady.fifo"
+            fifo = w.directory / "wob-steady.fifo"
             fifo.unlink(missing_ok=True)
             os.mkfifo(fifo)
             w.chown(fifo)
