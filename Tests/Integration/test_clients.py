@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import XHUD_BIN, children_of, proc_state, region_bytes, tagged_hosts, wait_steady, wait_until
-from test_named import intersect, nx  # noqa: F401 (nx is a fixture)
+from hud_pixels import intersect
+from named_client import nx  # noqa: F401 (nx is a fixture)
 
 X_LIBRARIES = ("libX11", "libxcb", "libcairo", "libpango", "libfontconfig")
 
@@ -532,7 +533,7 @@ def test_the_client_tells_nothing_to_a_server_of_another_user(nx):
     draws its HUD itself."""
     if os.geteuid() != 0 or not shutil.which("setpriv"):
         pytest.skip("needs root and setpriv to act as another user")
-    from test_named import OTHER_UID
+    from named_client import OTHER_UID
     d = nx.rt / "xhud"
     d.mkdir(mode=0o700, exist_ok=True)
     os.chmod(d, 0o777)

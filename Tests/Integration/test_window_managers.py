@@ -29,7 +29,7 @@ import pytest
 
 from conftest import (SCREEN_H, SCREEN_W, TAG, XHUD_BIN, XSession, _missing_tools, _open, compositor_running, parse_ppm,
                       wait_until)
-from test_scripts import bar_fill
+from hud_pixels import bar_fill
 
 TOL = 3
 YELLOW = (255, 255, 0)   # the test windows' background: nothing of the HUD is yellow
