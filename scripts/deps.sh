@@ -30,7 +30,7 @@ test=(
   fonts-noto-cjk fonts-noto-color-emoji
   # Tests/Integration/test_appearance.py: the desktop's font and theme served as XSETTINGS.
   xsettingsd
-  # Tests/Integration/test_wayland.py: keys through sway's virtual keyboard.
+  # Tests/Integration/test_wayland_input.py: keys through sway's virtual keyboard.
   wtype
   groff-base man-db shellcheck dash gnuplot-nox strace
   # Tests/Integration/test_window_managers.py: real window managers (each one's tests are
@@ -44,7 +44,7 @@ test=(
   python3-gi gir1.2-notify-0.7
   # Tests/Integration/test_zenity.py: the same scripts run with zenity itself, side by side.
   zenity
-  # Tests/Integration/test_wayland.py: a headless sway, its background (swaybg) and its
+  # Tests/Integration/test_wayland*.py: a headless sway, its background (swaybg) and its
   # screenshots (grim); weston-eventdemo (weston, above) as the window beneath a HUD.
   sway swaybg grim
   # Tests/Integration/test_bench.py: wob and mako, the Wayland section's alternatives.

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BACKGROUND, XHUD_BIN, kill_group, kill_tagged, wait_until
-from test_named import nx, named, one_window  # noqa: F401  (nx: a fixture)
+from named_client import nx, named, one_window  # noqa: F401  (nx: a fixture)
 
 LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 ROOT = "/org/a11y/atspi/accessible/root"

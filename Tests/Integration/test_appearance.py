@@ -15,7 +15,7 @@ import time
 import pytest
 
 from conftest import wait_until
-from test_named import named, nx  # noqa: F401  (nx: a fixture)
+from named_client import named, nx  # noqa: F401  (nx: a fixture)
 from test_notifications import bus  # noqa: F401  (a fixture: a private bus)
 
 PYTHON = "/usr/bin/python3"

@@ -1,46 +1,24 @@
 """One server draws every HUD: `xhud` is a thin client that starts the display's server when none
-runs, stays for its HUD's life, and survives the server's death (a new one shows its HUD again)."""
+runs, stays for its HUD's life, and survives the server's death (a new one shows its HUD again).
+What a client will not trust: test_client_trust.py; many clients' HUDs on one screen:
+test_shared_screen.py."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import signal
-import stat
 import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN, children_of, proc_state, region_bytes, tagged_hosts, wait_steady, wait_until
-from test_named import intersect, nx  # noqa: F401 (nx is a fixture)
+from conftest import XHUD_BIN, children_of, proc_state, region_bytes, wait_steady, wait_until
+from named_client import nx, servers as server_pids  # noqa: F401 (nx is a fixture)
+from thin_client import hud_rects, loaded_libraries, start
 
 X_LIBRARIES = ("libX11", "libxcb", "libcairo", "libpango", "libfontconfig")
-
-
-def loaded_libraries(pid: int) -> set[str]:
-    libs = set()
-    for line in open(f"/proc/{pid}/maps"):
-        path = line.split()[-1] if len(line.split()) >= 6 else ""
-        if ".so" in path:
-            libs.add(os.path.basename(path))
-    return libs
-
-
-def server_pids(x) -> list[int]:
-    return tagged_hosts(x.tag)
-
-
-def hud_rects(x) -> list[tuple[int, int, int, int]]:
-    return [w.rect for w in x.visible_hud_windows()]
-
-
-def start(x, *args, stdin=subprocess.DEVNULL, stdout=None):
-    return x.spawn([str(XHUD_BIN), *args], stdin=stdin, stdout=stdout or subprocess.DEVNULL,
-                   stderr=subprocess.PIPE)
 
 
 def test_a_plain_hud_is_drawn_by_the_server_and_its_client_loads_no_x(nx):
@@ -163,22 +141,6 @@ def test_a_server_started_by_a_client_holds_nothing_of_it(nx):
             os.close(fd)
 
 
-def test_huds_of_many_clients_stack_without_overlap(nx):
-    clients = [start(nx, "--mode", "bar", "--progress", f"0.{i}", "--label", f"Client {i}") for i in range(1, 7)]
-    rects = wait_until(lambda: (r := hud_rects(nx)) and len(r) == 6 and r, 10)
-    assert rects, f"{len(hud_rects(nx))} of 6 HUDs visible"
-    # The stack settles (each new HUD moves the group): two reads a slide's length apart agree.
-    wait_steady(lambda: sorted(hud_rects(nx)), 10, 0.3)
-    rects = hud_rects(nx)
-    for i, a in enumerate(rects):
-        for b in rects[i + 1:]:
-            assert not intersect(a, b), f"HUDs overlap: {a} {b}"
-    assert len(server_pids(nx)) == 1
-    for c in clients:
-        c.send_signal(signal.SIGTERM)
-        assert c.wait(5) == 0
-
-
 def test_a_killed_client_takes_its_hud_with_it(nx):
     keep = start(nx, "--label", "Stays")
     gone = start(nx, "--label", "Goes")
@@ -277,103 +239,12 @@ def test_a_stdin_hud_comes_back_as_it_was(nx):
     assert wait_until(lambda: not hud_rects(nx), 3)
 
 
-def test_without_a_private_directory_a_private_server_draws_the_hud(nx):
-    """No server can run where others could use its socket: the client's own private server (the
-    same server, joined by a socket pair, ending with its HUD) draws it; no socket is made."""
-    open_dir = Path(tempfile.mkdtemp(prefix="xhud-open-", dir="/tmp"))
-    os.chmod(open_dir, 0o777)
-    (open_dir / "xhud").mkdir()
-    os.chmod(open_dir / "xhud", 0o777)   # others could use it: no server there
-    try:
-        env = dict(nx.env, XDG_RUNTIME_DIR=str(open_dir))
-        client = nx.spawn([str(XHUD_BIN), "--label", "Alone"], env=env, stderr=subprocess.PIPE)
-        assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
-        hosts = server_pids(nx)
-        servers = [p for p in hosts if p != client.pid]
-        assert client.pid in hosts and len(servers) == 1, f"not a client and its private server: {hosts}"
-        assert parent_of(servers[0]) == client.pid, "the server is not the client's own"
-        assert any(lib.startswith("libX11") for lib in loaded_libraries(servers[0])), "its server does not draw"
-        assert not list((open_dir / "xhud").iterdir()), "a socket or lock was made where others can write"
-        client.send_signal(signal.SIGTERM)
-        assert client.wait(5) == 0
-        assert wait_until(lambda: not hud_rects(nx) and not server_pids(nx), 5), "the private server outlived its HUD"
-    finally:
-        os.chmod(open_dir / "xhud", 0o700)
-        subprocess.run(["rm", "-rf", str(open_dir)])
-
-
-def parent_of(pid: int) -> int:
-    return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
-
-
 def test_a_usage_error_runs_no_command(nx, tmp_path):
     marker = tmp_path / "ran"
     r = subprocess.run([str(XHUD_BIN), "--mode", "nope", "--", "touch", str(marker)], env=nx.env,
                        capture_output=True, text=True, timeout=10)
     assert r.returncode == 2 and "nope" in r.stderr
     assert not marker.exists()
-
-
-def test_a_stack_over_a_desktop_without_a_wallpaper_shows_no_hud_in_another(nx):
-    """Without a compositor and without a wallpaper pixmap, each HUD blends over a copy of the
-    screen. HUDs arriving next to others, and moving to make room, must not catch each other in
-    that copy: four identical HUDs end up with identical pixels, and the others make room for
-    the fourth without being unmapped (no flicker, no wait for the screen to repaint)."""
-    for prop in ("_XROOTPMAP_ID", "_XSETROOT_ID"):
-        nx.run("xprop", "-root", "-remove", prop)
-    clients = []
-
-    def at_rest():
-        """The HUDs' windows and pixels the same in two reads in a row."""
-        def look():
-            rects = sorted(hud_rects(nx))
-            shot = nx.screenshot(keep=False)
-            return rects, [region_bytes(shot, r) for r in rects]
-        assert wait_steady(look, 5, 0.05), "the HUDs never came to rest"
-
-    for i in range(3):
-        clients.append(start(nx, "--mode", "text", "--label", "Same", "--no-shadow", "--animation", "none", "--mask", "none"))
-        assert wait_until(lambda: len(hud_rects(nx)) == i + 1, 5), f"HUD {i + 1} did not show"
-        at_rest()
-    watch = nx.watch_root()
-    clients.append(start(nx, "--mode", "text", "--label", "Same", "--no-shadow", "--animation", "none", "--mask", "none"))
-    assert wait_until(lambda: len(hud_rects(nx)) == 4, 5)
-    at_rest()
-    nx.sync_watcher(watch)   # it has printed all that happened
-    events = watch.stop()
-    assert "MapNotify" in events, "xev saw nothing"
-    assert "UnmapNotify" not in events, "HUDs were unmapped to make room for another"
-    shot = nx.screenshot()
-    rects = sorted(hud_rects(nx), key=lambda r: r[1])
-    w, h = rects[0][2], rects[0][3]
-    assert all((r[2], r[3]) == (w, h) for r in rects), rects
-    pictures = [[shot.pixel(r[0] + dx, r[1] + dy) for dy in range(h) for dx in range(w)] for r in rects]
-    for i, p in enumerate(pictures[1:], 1):
-        worst = max(max(abs(a - b) for a, b in zip(pa, pb)) for pa, pb in zip(pictures[0], p))
-        assert worst <= 2, f"HUD {i + 1} differs from the first by {worst}: one holds another's pixels"
-    for c in clients:
-        c.send_signal(signal.SIGTERM)
-        assert c.wait(5) == 0
-
-
-def test_without_a_display_no_server_and_no_socket_stay(nx):
-    env = dict(nx.env, DISPLAY=":987654")
-    r = subprocess.run([str(XHUD_BIN), "--label", "x"], env=env, capture_output=True, text=True, timeout=10)
-    assert r.returncode == 3 and "cannot open display" in r.stderr, r
-    w = subprocess.run([str(XHUD_BIN), "--label", "x", "--", "sh", "-c", "echo out; exit 4"], env=env,
-                       capture_output=True, text=True, timeout=10)
-    assert (w.returncode, w.stdout) == (4, "out\n"), w
-    assert not list((nx.rt / "xhud").glob("987654*.sock")), "a server that could not start left its socket"
-
-
-def test_a_screen_the_display_does_not_have_is_refused_cleanly(nx):
-    """DISPLAY naming a screen the X server does not have: the server's first questions (asked
-    while XOpenDisplay waits) find no such root; Xlib then refuses the display, and so does xhud,
-    with its message and status, leaving no server behind."""
-    env = dict(nx.env, DISPLAY=nx.env["DISPLAY"].split(".")[0] + ".7")
-    r = subprocess.run([str(XHUD_BIN), "--label", "x"], env=env, capture_output=True, text=True, timeout=10)
-    assert r.returncode == 3 and "cannot open display" in r.stderr, r
-    assert not any(".7" in p.name for p in (nx.rt / "xhud").glob("*.sock")), "a server that could not start left its socket"
 
 
 def test_a_notification_with_stdin_a_pipe_ignores_its_end(nx):
@@ -404,80 +275,6 @@ def test_a_client_after_one_whose_hud_outlives_it_gets_its_own_hud(nx):
             pytest.fail(f"round {i}: the plain client never ended (its HUD was not started)")
 
 
-def test_a_wallpaper_freed_under_the_server_is_noticed(nx):
-    """A HUD blends over a copy of the screen, never over the root's wallpaper pixmap: when the
-    pixmap's owner frees it without changing the root's property, the next HUD's bezel looks as
-    the first one did, not like a bezel over nothing (black)."""
-    from test_pixels import EXPECTED, close
-    args = ("--mode", "text", "--label", "Wallpaper", "--animation", "none", "--no-shadow", "--wait", "--blur", "0")
-
-    def bezel_pixel():
-        """A pixel of the bezel inside its margin, left of the label, once the screen is still."""
-        box, shot = nx.hud_bbox()
-        assert box is not None, "nothing drawn"
-        left, top, _, bottom = box
-        return shot.pixel(left + 6, (top + bottom) // 2)
-
-    first = start(nx, *args)
-    before = bezel_pixel()
-    assert close(before, EXPECTED), f"the first bezel is {before}, expected {EXPECTED}"
-    first.send_signal(signal.SIGTERM)
-    assert first.wait(5) == 0
-    assert wait_until(lambda: not hud_rects(nx), 3), "SIGTERM left the HUD up"
-    prop = nx.run("xprop", "-root", "_XROOTPMAP_ID").stdout
-    pixmap = prop.split("#")[-1].strip()
-    assert pixmap.startswith("0x"), prop
-    nx.run("xkill", "-id", pixmap)   # frees the setter's pixmap; the property still names it
-    assert len(server_pids(nx)) == 1, "the server did not linger between the two HUDs"
-    second = start(nx, *args)
-    assert wait_until(lambda: hud_rects(nx), 5), "no second HUD"
-    # The error comes back, and the frame is drawn again over a copy of the screen.
-    wait_until(lambda: close(bezel_pixel(), before), 5)
-    after = bezel_pixel()
-    assert close(after, before), f"the bezel over a freed wallpaper is {after}, the first was {before}"
-    second.send_signal(signal.SIGTERM)
-    assert second.wait(5) == 0
-
-
-def test_a_new_wallpaper_never_takes_a_hud_off_the_screen(nx):
-    """Without a compositor a HUD blends over a copy of the screen beneath it, which a new
-    wallpaper puts out of date: the bezel rises to opaque, as when a window beneath draws. It
-    must not unmap its window to take a new copy: every frame read at the HUD's centre while the
-    wallpaper changes shows the HUD, never the new wallpaper."""
-    import threading
-    from test_liveness import Grabber
-    nx.run("hsetroot", "-solid", "#2040a0")
-    hud = start(nx, "--mode", "text", "--label", "Pinned", "--animation", "none", "--blur", "0")
-    assert wait_until(lambda: hud_rects(nx), 5), "no HUD"
-    x, y, w, h = hud_rects(nx)[0]
-    grabber = Grabber(nx.env["DISPLAY"])
-    centre = (x + w // 2, y + h // 2, 1, 1)
-    seen, stop = [], threading.Event()
-
-    def watch():
-        while not stop.is_set():
-            seen.append(bytes(grabber.raw(centre)[:3]))
-            time.sleep(0.002)   # several looks a refresh
-    t = threading.Thread(target=watch)
-    try:
-        time.sleep(0.3)   # past its first frames
-        t.start()
-        time.sleep(0.05)
-        nx.run("hsetroot", "-solid", "#a02020")
-        time.sleep(0.5)
-    finally:
-        stop.set()
-        t.join()
-        grabber.close()
-    new_wallpaper = bytes([0x20, 0x20, 0xa0])   # BGR
-    assert len(seen) > 50
-    assert new_wallpaper not in seen, (
-        f"{seen.count(new_wallpaper)} of {len(seen)} looks showed the new wallpaper where the HUD is")
-    assert len(set(seen)) > 1, "the bezel did not change over the new wallpaper"
-    hud.send_signal(signal.SIGTERM)
-    assert hud.wait(5) == 0
-
-
 def test_a_cancel_that_arrives_with_the_end_still_ends_the_command(nx, tmp_path):
     """Without an animation the server says `cancel` and `done` at once; the client reads them in
     one go and must still end the command (SIGTERM), exiting 1, not let it run to the end."""
@@ -502,110 +299,6 @@ def test_a_wrapped_command_takes_any_number_of_arguments(nx, tmp_path):
     assert res.stdout.split() == ["700", files[-1]]
 
 
-FAKE_SERVER = r"""
-import os, socket, sys
-path = sys.argv[1]
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(path)
-os.chmod(path, 0o777)
-s.listen(4)
-print("ready", flush=True)
-s.settimeout(10)
-got = b""
-try:
-    c, _ = s.accept()
-    c.settimeout(3)
-    while True:
-        b = c.recv(65536)
-        if not b:
-            break
-        got += b
-except OSError:
-    pass
-print("received", len(got), flush=True)
-"""
-
-
-def test_the_client_tells_nothing_to_a_server_of_another_user(nx):
-    """A socket in the user's directory whose server is another user's (the directory swapped
-    under the client): the client sends it nothing (no arguments, no directory, no stdin) and
-    draws its HUD itself."""
-    if os.geteuid() != 0 or not shutil.which("setpriv"):
-        pytest.skip("needs root and setpriv to act as another user")
-    from test_named import OTHER_UID
-    d = nx.rt / "xhud"
-    d.mkdir(mode=0o700, exist_ok=True)
-    os.chmod(d, 0o777)
-    os.chmod(nx.rt, 0o755)
-    sock = d / (nx.env["DISPLAY"].lstrip(":").split(".")[0] + ".sock")
-    fake = subprocess.Popen(["setpriv", f"--reuid={OTHER_UID}", f"--regid={OTHER_UID}", "--clear-groups",
-                             "/usr/bin/python3", "-c", FAKE_SERVER, str(sock)], stdout=subprocess.PIPE, text=True)
-    try:
-        assert fake.stdout.readline().strip() == "ready"
-        os.chmod(d, 0o700)
-        os.chmod(nx.rt, 0o700)
-        res = subprocess.run([str(XHUD_BIN), "--label", "secret-label", "--hide-after", "0.2", "--animation", "none"],
-                             env=nx.env, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
-        assert res.returncode == 0, res.stderr
-        out, _ = fake.communicate(timeout=15)
-        assert "received 0" in out, f"the other user's server heard the client: {out!r}"
-    finally:
-        fake.kill()
-
-
-def test_a_runtime_directory_others_can_write_is_not_used(nx):
-    """XDG_RUNTIME_DIR writable by others without the sticky bit: another user could swap the
-    xhud directory in it, so no server is started or asked there; the HUD still shows."""
-    os.chmod(nx.rt, 0o777)
-    try:
-        res = subprocess.run([str(XHUD_BIN), "--label", "Still shown", "--hide-after", "0.3", "--animation", "none"],
-                             env=nx.env, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
-        assert res.returncode == 0, res.stderr
-        assert not list((nx.rt / "xhud").glob("*.sock")) if (nx.rt / "xhud").exists() else True
-        assert server_pids(nx) == []
-    finally:
-        os.chmod(nx.rt, 0o700)
-
-
-GARBLED_SERVER = r"""
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(sys.argv[1])
-s.listen(4)
-print("ready", flush=True)
-s.settimeout(10)
-for _ in range(3):
-    try:
-        c, _ = s.accept()
-    except OSError:
-        break
-    c.recv(65536)
-    c.sendall(b"not a reply at all")
-    c.close()
-"""
-
-
-def test_hide_and_list_say_when_the_server_gave_no_answer(nx):
-    """A server that takes the connection and answers nothing usable: `xhud list` and `xhud hide`
-    say so and exit non-zero, where without any server they rightly succeed quietly."""
-    res = subprocess.run([str(XHUD_BIN), "list"], env=nx.env, capture_output=True, text=True, timeout=10)
-    assert (res.returncode, res.stdout) == (0, ""), "no server: nothing is shown, nothing to list"
-    d = nx.rt / "xhud"
-    d.mkdir(mode=0o700, exist_ok=True)
-    sock = d / (nx.env["DISPLAY"].lstrip(":").split(".")[0] + ".sock")
-    for verb in (["list"], ["hide", "--id", "volume"]):
-        fake = subprocess.Popen([sys.executable, "-c", GARBLED_SERVER, str(sock)], stdout=subprocess.PIPE, text=True)
-        try:
-            assert fake.stdout.readline().strip() == "ready"
-            res = subprocess.run([str(XHUD_BIN), *verb], env=nx.env, capture_output=True, text=True, timeout=15)
-            assert res.returncode == 3, (verb, res.returncode, res.stderr)
-            assert "did not answer" in res.stderr
-        finally:
-            fake.kill()
-            fake.wait()
-            sock.unlink(missing_ok=True)
-
-
 def test_a_client_leaves_no_zombie_after_its_server_is_killed(nx):
     """A client whose server it started is killed and replaced reaps the dead one: no zombie
     stays beside a long HUD."""
@@ -620,27 +313,3 @@ def test_a_client_leaves_no_zombie_after_its_server_is_killed(nx):
     assert wait_until(lambda: not zombies(), 2), f"zombie servers of the client: {zombies()}"
     client.send_signal(signal.SIGTERM)
     assert client.wait(5) == 0
-
-
-def test_huds_of_every_region_and_place_share_one_layout(nx):
-    """HUDs pinned to an edge stack from it, and a HUD over a region never covers one over the
-    screen with the same centre: one layout for the whole display."""
-    named = [("p1", "--offset", "0,10000"), ("p2", "--offset", "0,10000"), ("p3", "--offset", "0,10000"),
-             ("screen",), ("region", "--geometry", "600x400+340+200")]
-    for name, *place in named:
-        r = nx.run(str(XHUD_BIN), "--id", name, "--mode", "text", "--label", f"HUD {name}", *place, check=False)
-        assert r.returncode == 0, r.stderr
-    assert wait_until(lambda: len(hud_rects(nx)) == 5, 10), hud_rects(nx)
-    # Settled: two reads a slide's length apart agree.
-    assert wait_steady(lambda: sorted(hud_rects(nx)), 10, 0.3)
-    rects = hud_rects(nx)
-    for i, a in enumerate(rects):
-        for b in rects[i + 1:]:
-            assert not intersect(a, b), f"HUDs overlap: {a} {b}"
-    bottoms = sorted((y + h for (x, y, w, h) in rects if y > 500), reverse=True)
-    assert len(bottoms) == 3 and bottoms[0] > 760, f"the pinned HUDs are not stacked from the bottom edge: {rects}"
-    region = [r for r in rects if 340 <= r[0] and r[0] + r[2] <= 940 and 200 <= r[1] and r[1] + r[3] <= 600]
-    assert region, f"the region's HUD left its region: {rects}"
-    for name, *_ in named:
-        nx.run(str(XHUD_BIN), "hide", "--id", name, check=False)
-    assert wait_until(lambda: not hud_rects(nx), 5)

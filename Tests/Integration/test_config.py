@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from conftest import BACKGROUND, XHUD_BIN, longest_still, loop_witness, wait_until
-from test_named import LINGER, hidden, nx, ok, one_window  # noqa: F401 (nx is a fixture)
-from test_scripts import bar_fill, bright_bands
+from hud_pixels import bar_fill, bright_bands
+from named_client import LINGER, hidden, nx, ok, one_window  # noqa: F401 (nx is a fixture)
 
 RED_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">
 <circle cx="32" cy="32" r="32" fill="#ff0000"/></svg>

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import BACKGROUND, SCREEN_H, SCREEN_W, XHUD_BIN, wait_steady, wait_until
-from test_scripts import bar_fill
+from hud_pixels import bar_fill
 
 BAR = ["--mode", "bar", "--label", "Copying", "--animation", "none", "--mask", "none"]
 

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from conftest import XHUD_BIN, kill_tagged, region_bytes, tagged_hosts, wait_steady, wait_until
-from test_named import nx  # noqa: F401 (a fixture)
+from named_client import nx  # noqa: F401 (a fixture)
 
 SANS_BOLD = re.compile(r"^font system-ui Semibold 16px\t.*:file=([^:]*DejaVuSans-Bold\.ttf)", re.M)
 

@@ -10,10 +10,9 @@ import time
 import zlib
 from pathlib import Path
 
-from conftest import wait_until
+from conftest import tagged_hosts, wait_until
+from named_client import LINGER, named, nx, ok  # noqa: F401 (nx is a fixture)
 from test_liveness import Grabber
-from test_named import LINGER, named, nx, ok  # noqa: F401 (nx is a fixture)
-from test_scripts import tagged_hosts
 from test_text_load import cpu_while_shown, process_age
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import XHUD_BIN, loop_witness, longest_still, wait_steady, wait_until
-from test_named import named, private_runtime, servers, sock_path
+from named_client import named, private_runtime, servers, sock_path
 
 LINGER = ["--linger", "2"]
 PLACES = ["top", "bottom", "right", "top-right"]   # the witness is at the left

@@ -12,9 +12,9 @@ import time
 import pytest
 
 from conftest import button_row, wait_until
-from test_named import nx, named  # noqa: F401  (nx: a fixture)
+from hud_pixels import visible
+from named_client import nx, named  # noqa: F401  (nx: a fixture)
 from test_notifications import bus  # noqa: F401  (a fixture: a private bus and its daemon)
-from test_scripts import visible
 
 PYTHON = "/usr/bin/python3"
 HAVE_GI = subprocess.run([PYTHON, "-c", "import gi; gi.require_version('Notify', '0.7')"],

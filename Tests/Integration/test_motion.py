@@ -10,7 +10,7 @@ import time
 import pytest
 
 from conftest import XHUD_BIN, _open, wait_steady, wait_until
-from test_scripts import bar_fill, bright
+from hud_pixels import bar_fill, bright
 
 
 class PixelProbe:

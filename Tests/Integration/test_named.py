@@ -1,140 +1,21 @@
 """Named HUDs (keybindings): `xhud --id NAME` updates one HUD in place through a per-display
-server on a private Unix socket; list/hide/push/pop; stacking; the server's defences."""
+server on a private Unix socket; list/hide/push/pop; stacking; labels and bars of named HUDs;
+a killed server's HUDs shown again. The server's defences: test_named_defences.py."""
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import signal
 import socket
-import stat
-import struct
 import subprocess
-import tempfile
 import time
-import uuid
-from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN, wait_steady, wait_until
-from test_scripts import TAG, alive, bar_fill, bright, bright_bands, kill_tagged, tagged_hosts, visible
-
-LINGER = ["--linger", "0.5"]   # servers go away on their own soon after their last HUD
-
-
-@pytest.fixture
-def nx(xplain):
-    """xplain with a private XDG_RUNTIME_DIR (0700, under /tmp so that the other-uid test can
-    reach it when it opens it up) and a tag on the environment; every server started is killed
-    at the end."""
-    yield from private_runtime(xplain)
-
-
-def private_runtime(xplain):
-    rt = Path(tempfile.mkdtemp(prefix="xhud-rt-", dir="/tmp"))
-    os.chmod(rt, 0o700)
-    tag = uuid.uuid4().hex
-    xplain.env = dict(xplain.env, XDG_RUNTIME_DIR=str(rt), **{TAG: tag})
-    xplain.rt = rt
-    xplain.tag = tag
-    try:
-        yield xplain
-    finally:
-        kill_tagged(tag)
-        shutil.rmtree(rt, ignore_errors=True)
-
-
-def sock_path(x) -> Path:
-    return x.rt / "xhud" / (x.display.lstrip(":").split(".")[0] + ".sock")
-
-
-def named(x, *args, timeout=10) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run([str(XHUD_BIN), *args], env=x.env, capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"xhud {' '.join(args)} did not return within {timeout} s")
-
-
-def ok(x, *args):
-    t0 = time.monotonic()
-    res = named(x, *args)
-    took = time.monotonic() - t0
-    assert res.returncode == 0, f"xhud {' '.join(args)}: exit {res.returncode}, stderr {res.stderr.strip()!r}"
-    return res, took
-
-
-def servers(x) -> list[int]:
-    return tagged_hosts(x.tag)
-
-
-def one_window(x, timeout=2.0):
-    wins = wait_until(lambda: visible(x), timeout)
-    assert wins, "no xhud window"
-    time.sleep(0.15)   # a second window, if there is one, shows meanwhile: time passing is what is tested
-    wins = visible(x)
-    assert len(wins) == 1, f"want exactly one xhud window, got {[w.rect for w in wins]}"
-    return wins[0]
-
-
-def hidden(x, timeout):
-    return wait_until(lambda: not [w for w in x.hud_windows() if w.viewable], timeout, 0.02)
-
-
-def region_bytes(shot, rect) -> bytes:
-    x0, y0, w, h = rect
-    return b"".join(bytes(shot.pixel(xx, y)) for y in range(y0, y0 + h) for xx in range(x0, x0 + w))
-
-
-# The wire format, from the outside.
-
-def frame(tag: bytes, fields: list[bytes]) -> bytes:
-    payload = b"".join(f + b"\0" for f in fields)
-    return tag + struct.pack("<I", len(payload)) + payload
-
-
-def request(args: list[str], cwd: str = "/") -> bytes:
-    return frame(b"xhq2", [cwd.encode(), b""] + [a.encode() for a in args])   # cwd, flags (none), argv
-
-
-def talk(path: Path, data: bytes, timeout=3.0, close_write=False):
-    """Sends data, reads until EOF; returns (status, stdout, stderr) of the reply, or None when
-    the server closed the connection without one."""
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(timeout)
-    try:
-        s.connect(str(path))
-        try:
-            s.sendall(data)
-            if close_write:
-                s.shutdown(socket.SHUT_WR)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        buf = b""
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except ConnectionResetError:
-                break
-            if not chunk:
-                break
-            buf += chunk
-    finally:
-        s.close()
-    return parse_reply(buf)
-
-
-def parse_reply(buf: bytes):
-    if not buf:
-        return None
-    assert buf[:4] == b"xhr2", f"not a reply: {buf[:40]!r}"
-    n = struct.unpack("<I", buf[4:8])[0]
-    assert len(buf) == 8 + n, f"reply length {n}, got {len(buf) - 8} bytes"
-    fields = buf[8:].split(b"\0")
-    assert fields[-1] == b"" and len(fields) == 4, f"reply fields {fields!r}"
-    return int(fields[0]), fields[1].decode(), fields[2].decode()
+from conftest import XHUD_BIN, alive, wait_steady, wait_until
+from hud_pixels import bar_fill, bright, bright_bands, intersect, visible
+from named_client import LINGER, hidden, named, nx, ok, one_window, servers, sock_path  # noqa: F401 (nx is a fixture)
+from named_wire import request, talk
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,159 +110,7 @@ def test_stale_socket_replaced(nx):
 
 
 # ---------------------------------------------------------------------------------------------
-# 4. Another user
-
-
-OTHER_UID = 54321
-CLIENT = r"""
-import json, socket, struct, sys
-path = sys.argv[1]
-payload = b"".join(a.encode() + b"\0" for a in sys.argv[2:])
-out = {}
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(3)
-try:
-    s.connect(path)
-except OSError as e:
-    out["connect_error"] = e.__class__.__name__
-else:
-    try:
-        s.sendall(b"xhq2" + struct.pack("<I", len(payload)) + payload)
-    except OSError:   # a server that answers and hangs up before reading
-        pass
-    buf = b""
-    while True:
-        try:
-            c = s.recv(65536)
-        except OSError:
-            break
-        if not c:
-            break
-        buf += c
-    out["reply"] = buf.hex()
-print(json.dumps(out))
-"""
-
-
-def as_other_user(args: list[str]) -> dict:
-    py = "/usr/bin/python3"
-    if not os.path.exists(py):
-        pytest.skip("no /usr/bin/python3 to run as another user")
-    if shutil.which("setpriv"):
-        cmd = ["setpriv", f"--reuid={OTHER_UID}", f"--regid={OTHER_UID}", "--clear-groups", py, "-c", CLIENT, *args]
-    elif shutil.which("useradd") and shutil.which("runuser"):
-        if subprocess.run(["id", "xhudtest"], capture_output=True).returncode != 0:
-            subprocess.run(["useradd", "-M", "xhudtest"], check=True, capture_output=True)
-        cmd = ["runuser", "-u", "xhudtest", "--", py, "-c", CLIENT, *args]
-    else:
-        pytest.skip("neither setpriv nor useradd+runuser: cannot act as another user")
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=10, cwd="/")
-    assert res.returncode == 0, f"the other user's client failed: {res.stderr}"
-    return json.loads(res.stdout)
-
-
-def test_other_uid_refused(nx):
-    if os.geteuid() != 0:
-        pytest.skip("needs root to act as another user")
-    x = nx
-    ok(x, "--id", "vol", "--mode", "bar", "--progress", "0.3", "--label", "Volume", "--no-shadow",
-       "--animation", "none", "--hide-after", "20", *LINGER)
-    win = one_window(x)
-    before = region_bytes(x.wait_screen(lambda s: bar_fill(s, win.rect)[1] > 60), win.rect)
-    path = sock_path(x)
-    assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, f"socket mode {oct(path.stat().st_mode)}"
-    assert stat.S_IMODE((x.rt / "xhud").stat().st_mode) == 0o700
-    evil = [str(path), "/", "", "--id", "vol", "--progress", "0.9", "--label", "Hacked"]
-
-    # The directory (0700) keeps the other user out.
-    out = as_other_user(evil)
-    assert out.get("connect_error") == "PermissionError", f"another uid reached the socket: {out}"
-
-    # With the file modes opened up, the server's own SO_PEERCRED check refuses it.
-    modes = [(p, p.stat().st_mode) for p in (x.rt, x.rt / "xhud", path)]
-    try:
-        os.chmod(x.rt, 0o711)
-        os.chmod(x.rt / "xhud", 0o711)
-        os.chmod(path, 0o666)
-        out = as_other_user(evil)
-    finally:
-        for p, m in modes:
-            os.chmod(p, stat.S_IMODE(m))
-    assert "connect_error" not in out, f"premise: the opened-up socket should accept the connection: {out}"
-    reply = parse_reply(bytes.fromhex(out["reply"]))
-    assert reply is not None, "the server closed the connection without a reply"
-    status, stdout, stderr = reply
-    assert status != 0 and stderr.strip(), f"another uid's request was accepted: {reply}"
-    assert "refused" in stderr or "another user" in stderr, reply
-
-    time.sleep(0.3)   # a change, had there been one, shows meanwhile: time passing is what is tested
-    after_win = one_window(x)
-    assert after_win.rect == win.rect
-    assert region_bytes(x.screenshot(), win.rect) == before, "another uid's request changed the HUD"
-    ok(x, "--id", "vol", "--progress", "0.9", *LINGER)   # and the owner still can
-    rect = one_window(x).rect
-    fill, track, _ = bar_fill(x.wait_screen(lambda s: (f := bar_fill(s, rect))[0] > 0.8 * f[1] > 0), rect)
-    assert fill > 0.8 * track, f"the owner's update after the refusal: {fill} of {track} px"
-
-
-# ---------------------------------------------------------------------------------------------
-# 5. Malformed messages
-
-
-def test_malformed_messages_rejected(nx):
-    x = nx
-    ok(x, "--id", "vol", "--mode", "bar", "--progress", "0.2", "--label", "Volume", "--no-shadow",
-       "--hide-after", "20", *LINGER)
-    win = one_window(x)
-    path = sock_path(x)
-
-    def rejected(name, data, **kw):
-        t0 = time.monotonic()
-        reply = talk(path, data, **kw)
-        took = time.monotonic() - t0
-        assert took < 2.5, f"{name}: the server took {took:.2f} s to answer or hang up"
-        if reply is not None:
-            status, out, err = reply
-            assert status == 2 and out == "", f"{name}: reply {reply}"
-            assert len([l for l in err.splitlines() if l.strip()]) == 1, f"{name}: want a one-line error, got {err!r}"
-        return reply
-
-    rejected("garbage", b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-    t0 = time.monotonic()
-    r = rejected("10 MB length", b"xhq2" + struct.pack("<I", 10 * 1024 * 1024) + b"\0" * 100)
-    assert r is not None and time.monotonic() - t0 < 1.0, f"a 10 MB header should be refused at once: {r}"
-    r = rejected("unknown option", request(["--id", "vol", "--frobnicate"]))
-    assert r is not None and "frobnicate" in r[2], r
-    r = rejected("invalid UTF-8", frame(b"xhq2", [b"/", b"", b"--id", b"vol", b"--label", b"\xff\xfe\xfd"]))
-    assert r is not None, "invalid UTF-8: no reply"
-    rejected("bytes after the message", request(["--id", "vol", "--progress", "1"]) + b"trailing")
-    rejected("unterminated field", b"xhq2" + struct.pack("<I", 5) + b"/\0abc")
-    rejected("short and closed", b"xhq2" + struct.pack("<I", 100) + b"/\0--id\0", close_write=True)
-    rejected("bad value", request(["--id", "vol", "--progress", "7"]))
-    rejected("bad name", request(["--id", "no such name!", "--label", "x"]))
-
-    # Still serving, the same window, and a normal update works.
-    time.sleep(0.2)   # a change, had there been one, shows meanwhile: time passing is what is tested
-    assert one_window(x).id == win.id, "the HUD was replaced or is gone after malformed messages"
-    fill0, track, _ = bar_fill(x.screenshot(), win.rect)
-    assert fill0 < 0.4 * track, f"a rejected message changed the bar: {fill0} of {track}"
-    ok(x, "--id", "vol", "--progress", "0.9", *LINGER)
-    rect = one_window(x).rect
-    fill, track, _ = bar_fill(x.wait_screen(lambda s: (f := bar_fill(s, rect))[0] > 0.8 * f[1] > 0), rect)
-    assert fill > 0.8 * track, f"a normal update after malformed messages: {fill} of {track} px"
-    assert len(servers(x)) == 1
-
-    # Usage errors through the client: exit 2, one line, HUD unchanged.
-    for args in (["--id", "vol", "--bezel-color", "nope"], ["--id", "vol", "--frobnicate"],
-                 ["--id", "bad name!", "--label", "x"]):
-        res = named(x, *args)
-        assert res.returncode == 2, f"xhud {' '.join(args)}: exit {res.returncode}, {res.stderr!r}"
-        assert len(res.stderr.strip().splitlines()) == 1, f"xhud {' '.join(args)}: {res.stderr!r}"
-    assert one_window(x).id == win.id
-
-
-# ---------------------------------------------------------------------------------------------
-# 6. list, hide, push, pop
+# 4. list, hide, push, pop
 
 
 def test_list_hide_push_pop(nx):
@@ -417,7 +146,7 @@ def test_list_hide_push_pop(nx):
 
 
 # ---------------------------------------------------------------------------------------------
-# 7. Stacking
+# 5. Stacking
 
 
 def shape_rect(x, win):
@@ -428,10 +157,6 @@ def shape_rect(x, win):
     assert m, f"no shape extents: {out}"
     w, h, dx, dy = (int(v) for v in m.groups())
     return (win.x + dx, win.y + dy, w, h)
-
-
-def intersect(a, b) -> bool:
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 def two_stacked(x):
@@ -475,7 +200,7 @@ def test_two_names_windows_do_not_intersect(nx):
 
 
 # ---------------------------------------------------------------------------------------------
-# 8. --alternate
+# 6. --alternate
 
 
 def test_alternate_bar_colour(nx):
@@ -507,7 +232,7 @@ def test_alternate_bar_colour(nx):
 
 
 # ---------------------------------------------------------------------------------------------
-# 9. No markup unless asked
+# 7. No markup unless asked
 
 
 def label_width(x, win) -> int:
@@ -587,47 +312,6 @@ def test_huds_past_what_the_monitor_holds_are_refused_not_put_off_screen(nx):
     assert wait_until(lambda: len(nx.visible_hud_windows()) == shown - 1, 5)
     assert named(nx, "--id", "again", "--label", "Room again", "--details", "two\nlines", "--hide-after", "60",
                  "--animation", "none", *LINGER).returncode == 0
-
-
-def test_a_flood_of_idle_connections_leaves_room_for_a_real_request(nx):
-    """1 100 connections that never say anything (more than a process's 1 024 descriptors):
-    the oldest idle ones are dropped as new ones come, and a keybinding's request is answered."""
-    import resource
-    import socket as sk
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and hard < 1200:
-        pytest.skip(f"this process may open only {hard} descriptors")
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
-    # The server starts with the common limit of 1 024 descriptors, whatever this machine's is.
-    first = subprocess.run(["prlimit", "--nofile=1024:1024", str(XHUD_BIN), "--id", "first", "--label", "Up",
-                            "--hide-after", "30", "--animation", "none", *LINGER], env=nx.env, capture_output=True,
-                           text=True, timeout=10, stdin=subprocess.DEVNULL)
-    assert first.returncode == 0, first.stderr
-    idle = []
-    try:
-        failures = 0
-        while len(idle) < 1100 and failures < 5:
-            s = sk.socket(sk.AF_UNIX, sk.SOCK_STREAM)
-            # A blocking connect waits for room in the server's backlog, a second at most.
-            s.setsockopt(sk.SOL_SOCKET, sk.SO_SNDTIMEO, struct.pack("ll", 1, 0))
-            try:
-                s.connect(str(sock_path(nx)))
-            except OSError:
-                s.close()
-                failures += 1
-                continue
-            idle.append(s)
-        assert len(idle) > 1030, f"only {len(idle)} connections were taken"
-        t0 = time.monotonic()
-        res = named(nx, "--id", "volume", "--mode", "bar", "--progress", "0.5", "--hide-after", "30", *LINGER)
-        assert res.returncode == 0, res.stderr
-        took = time.monotonic() - t0
-        assert took < 1, f"answered after {took:.2f} s"
-        assert wait_until(lambda: len(nx.visible_hud_windows()) == 2, 3)
-    finally:
-        for s in idle:
-            s.close()
-        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_named_huds_and_notifications_come_back_after_the_server_is_killed(nx):

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import wait_until
-from test_named import nx, hidden  # noqa: F401  (nx: a fixture)
+from hud_pixels import bar_fill, bright, bright_bands
+from named_client import nx, hidden  # noqa: F401  (nx: a fixture)
 from test_notifications import bus, stable_hud  # noqa: F401  (bus: a fixture)
-from test_scripts import bar_fill, bright, bright_bands
 
 if shutil.which("convert") is None:
     pytestmark = pytest.mark.skip(reason="ImageMagick's convert not installed")

@@ -11,9 +11,9 @@ import time
 import pytest
 
 from conftest import SCREEN_W, wait_until
-from test_named import nx, named  # noqa: F401  (nx: a fixture)
+from hud_pixels import visible
+from named_client import nx, named  # noqa: F401  (nx: a fixture)
 from test_notifications import bus  # noqa: F401  (a fixture: a private bus and its daemon)
-from test_scripts import visible
 
 dbus = pytest.importorskip("dbus", reason="python3-dbus (scripts/deps.sh installs it)")
 

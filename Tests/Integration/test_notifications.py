@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN, XSession, kill_group, wait_until
-from test_named import nx, named, one_window, hidden, region_bytes  # noqa: F401  (nx: a fixture)
-from test_scripts import bar_fill, bright_bands, visible
+from conftest import XHUD_BIN, XSession, kill_group, region_bytes, wait_until
+from hud_pixels import bar_fill, bright_bands, visible
+from named_client import nx, named, one_window, hidden  # noqa: F401  (nx: a fixture)
 
 NAME = "org.freedesktop.Notifications"
 OBJ = "/org/freedesktop/Notifications"

@@ -11,8 +11,8 @@ import time
 import pytest
 
 from conftest import BACKGROUND, loop_witness, wait_steady, wait_until
+from named_client import LINGER, named, nx, ok, one_window, private_runtime, servers  # noqa: F401 (nx is a fixture)
 from test_liveness import Grabber
-from test_named import LINGER, named, nx, ok, one_window, private_runtime, servers  # noqa: F401 (nx is a fixture)
 
 
 @pytest.fixture

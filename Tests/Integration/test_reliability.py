@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import XHUD_BIN, wait_steady, wait_until
-from test_named import LINGER, named, nx, ok, servers  # noqa: F401  (nx is a fixture)
-from test_scripts import alive
+from conftest import XHUD_BIN, alive, wait_steady, wait_until
+from named_client import LINGER, named, nx, ok, servers  # noqa: F401  (nx is a fixture)
 
 
 def run(x, *args, timeout=10, input=None, env=None):

@@ -6,7 +6,7 @@ import subprocess
 import time
 
 from conftest import XHUD_BIN, wait_until
-from test_named import hidden, named, nx, ok, one_window, servers, sock_path  # noqa: F401 (nx is a fixture)
+from named_client import hidden, named, nx, ok, one_window, servers, sock_path  # noqa: F401 (nx is a fixture)
 
 
 

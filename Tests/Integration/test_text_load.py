@@ -11,10 +11,9 @@ import time
 
 import pytest
 
-from conftest import longest_still, loop_witness, wait_until
+from conftest import longest_still, loop_witness, tagged_hosts, wait_until
+from named_client import LINGER, named, nx, ok, one_window  # noqa: F401 (nx is a fixture)
 from test_liveness import Grabber
-from test_named import LINGER, named, nx, ok, one_window  # noqa: F401 (nx is a fixture)
-from test_scripts import tagged_hosts
 
 
 @pytest.mark.parametrize("details", ["W" * 16000, "a\u0301" * 8000, "word " * 3200],

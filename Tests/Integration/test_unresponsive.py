@@ -15,7 +15,7 @@ import pytest
 
 from conftest import XHUD_BIN, wait_until
 from harness.procs import alive
-from test_named import named, nx, ok, servers, sock_path  # noqa: F401  (nx is a fixture)
+from named_client import named, nx, ok, servers, sock_path  # noqa: F401  (nx is a fixture)
 
 PY = "/usr/bin/python3"
 STAMP = [PY, "-c", "import time; print(time.monotonic(), flush=True)"]

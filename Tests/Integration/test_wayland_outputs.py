@@ -18,7 +18,7 @@ import pytest
 from conftest import XHUD_BIN
 from conftest import wait_until as wait_for
 from test_accessibility import LAUNCHER, PYATSPI, WALK
-from test_wayland import click, window_beneath
+from wayland_input import click, window_beneath
 from wayland_session import BACKGROUND, HEIGHT, WIDTH, Shot, shown, sway, sway_scaled, wait_until  # noqa: F401 (fixtures)
 
 
