@@ -165,8 +165,15 @@ extension HUDController {
     }
 
     func applyStackMove() {
-        if let t = slide {
+        if var t = slide {
             let now = clock.now
+            // Its first frame late (a loaded machine, a capture of its path): it starts from
+            // where it is, at most a frame along, rather than jump most of the way at once.
+            if !slideUnderway {
+                t.start = max(t.start, now - backend.framePeriod)
+                slide = t
+                slideUnderway = true
+            }
             let at = t.value(at: now)
             shownStackOffset = Point(x: at.x, y: at.y)
             if !t.isMoving(at: now) { slide = nil; shownStackOffset = stackOffset; slideArrived = true }

@@ -110,7 +110,11 @@ package final class HUDController {
 
     /// Where the stack has the bezel now: `stackOffset`, or on the way there.
     package internal(set) var shownStackOffset: Point = .zero
-    var slide: RectTween?
+    var slide: RectTween? {
+        didSet { if slide?.start != oldValue?.start { slideUnderway = false } }
+    }
+    /// The slide has had its first frame (`applyStackMove`).
+    var slideUnderway = false
     /// The region's size in logical pixels, where a stack must fit.
     package var stackArea: Size { Size(width: region.width / scale, height: region.height / scale) }
 

@@ -271,6 +271,23 @@ final class HUDControllerTests: XCTestCase {
         XCTAssertNil(out.path, "arrived")
     }
 
+    /// A slide whose first frame comes late (a loaded machine) starts from where the HUD is, at
+    /// most a frame along, rather than jump most of the way in one step.
+    func testASlideWhoseFirstFrameIsLateDoesNotJump() throws {
+        let (hud, backend) = try controller { $0.animation = .fade }
+        hud.show(animated: false)
+        backend.run(hud, seconds: 0.05)
+        let out = try XCTUnwrap(backend.outputs.first)
+        let start = out.rect.y
+        hud.stackOffset = Point(x: 0, y: 100)
+        backend.manualClock.advance(by: 0.15)  // 60 % of the slide's 0.25 s, with no frame
+        var ys: [Double] = []
+        for _ in 0..<30 { backend.run(hud, seconds: backend.framePeriod); ys.append(out.rect.y) }
+        XCTAssertEqual(ys.last!, start + 100, accuracy: 1, "at its new place")
+        let steps = zip([start] + ys, ys).map { $1 - $0 }
+        XCTAssertLessThan(steps.max()!, 40, "no step is a jump: \(steps)")
+    }
+
     /// Without a compositor a spinner's frame composes only the spinner's square, but a frame
     /// after the window moved composes all of it: every pixel blends over a new background (the
     /// rest of the bezel showed the stripes of where it had been, carried along).
