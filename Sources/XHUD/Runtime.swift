@@ -21,6 +21,8 @@ final class Runtime: @unchecked Sendable {
 
     private static let lock = Locked()
     nonisolated(unsafe) private static var runtimes: [String: Runtime] = [:]
+    /// Wayland displays found without layer-shell (GNOME's): asked once, not at every HUD.
+    nonisolated(unsafe) private static var xwaylandOnly: Set<String> = []
 
     /// The runtime for a display (`nil`: the session's), started on first use.
     static func forDisplay(_ name: String?) throws -> Runtime {
@@ -29,12 +31,15 @@ final class Runtime: @unchecked Sendable {
         if name == nil {
             let key = "wayland:" + (Environment.value("WAYLAND_DISPLAY") ?? "wayland-0")
             if let r = runtimes[key] { return r }
-            let wayland: WaylandConnection?
-            do { wayland = try BackendChoice.wayland() } catch { throw HUDError.noDisplay("\(error)") }
-            if let wayland {
-                let r = Runtime(display: WaylandHUDDisplay(WaylandLoop(connection: wayland)))
-                runtimes[key] = r
-                return r
+            if !xwaylandOnly.contains(key) {
+                let wayland: WaylandConnection?
+                do { wayland = try BackendChoice.wayland() } catch { throw HUDError.noDisplay("\(error)") }
+                if let wayland {
+                    let r = Runtime(display: WaylandHUDDisplay(WaylandLoop(connection: wayland)))
+                    runtimes[key] = r
+                    return r
+                }
+                xwaylandOnly.insert(key)
             }
         }
         let key = name ?? Environment.value("DISPLAY") ?? ""
